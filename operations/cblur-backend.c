@@ -1,0 +1,79 @@
+#include "cblur-backend.h"
+
+#include <string.h>
+#include <glib/gi18n-lib.h>
+
+#include "cblur-cpu.h"
+#include "cblur-gl.h"
+
+static gboolean
+env_is (const gchar *value,
+        const gchar *expected)
+{
+  return value != NULL && g_ascii_strcasecmp (value, expected) == 0;
+}
+
+CblurBackendKind
+cblur_backend_preferred (void)
+{
+  const gchar *choice = g_getenv ("CBLUR_BACKEND");
+  gboolean     is_software = FALSE;
+
+  if (env_is (choice, "cpu"))
+    return CBLUR_BACKEND_CPU;
+  if (env_is (choice, "gl"))
+    return CBLUR_BACKEND_GL;
+
+  if (choice != NULL && *choice != '\0' && !env_is (choice, "auto"))
+    {
+      static gsize warned = 0;
+
+      if (g_once_init_enter (&warned))
+        {
+          g_warning (_("CBLUR_BACKEND=%s is not one of auto, gl or cpu; using auto"),
+                     choice);
+          g_once_init_leave (&warned, 1);
+        }
+    }
+
+  /* A software rasterizer is slower than the CPU path it would replace. */
+  if (cblur_gl_available (&is_software, NULL) && !is_software)
+    return CBLUR_BACKEND_GL;
+  return CBLUR_BACKEND_CPU;
+}
+
+void
+cblur_backend_blur (CblurBackendKind   backend,
+                    const CblurKernel *kernel,
+                    const CblurImage  *src,
+                    const CblurImage  *dst,
+                    CblurRunReport    *report)
+{
+  memset (report, 0, sizeof *report);
+
+  if (backend == CBLUR_BACKEND_GL)
+    {
+      g_autoptr (GError) error = NULL;
+      CblurGlReport      gl = { 0 };
+
+      if (cblur_gl_blur (kernel, src, dst, &gl, &error))
+        {
+          report->ran_on = CBLUR_BACKEND_GL;
+          g_snprintf (report->detail, sizeof report->detail,
+                      "renderer=\"%s\" tiles=%d upload=%.2fms compute=%.2fms download=%.2fms",
+                      gl.renderer, gl.tiles, gl.upload_ms, gl.compute_ms,
+                      gl.download_ms);
+          return;
+        }
+      report->gl_failure = g_strdup (error->message);
+    }
+
+  report->ran_on = CBLUR_BACKEND_CPU;
+  cblur_cpu_blur (kernel, src, dst);
+}
+
+void
+cblur_run_report_clear (CblurRunReport *report)
+{
+  g_clear_pointer (&report->gl_failure, g_free);
+}

@@ -1,0 +1,32 @@
+/* Which backend blurs a region, and the fallback from GL to the CPU. */
+#ifndef CBLUR_BACKEND_H
+#define CBLUR_BACKEND_H
+
+#include "cblur-image.h"
+#include "cblur-kernel.h"
+
+G_BEGIN_DECLS
+
+typedef struct
+{
+  CblurBackendKind ran_on;
+  gchar            detail[256];   /* GL renderer, tiles and timings */
+  gchar           *gl_failure;    /* why GL was left for the CPU, or NULL */
+} CblurRunReport;
+
+/* From CBLUR_BACKEND (auto|gl|cpu): the backend this process should try. */
+CblurBackendKind cblur_backend_preferred (void);
+
+/* Blurs src into dst on the backend, falling back to the CPU on any GL
+ * failure; report->gl_failure says why, for the caller's one warning. */
+void             cblur_backend_blur      (CblurBackendKind   backend,
+                                          const CblurKernel *kernel,
+                                          const CblurImage  *src,
+                                          const CblurImage  *dst,
+                                          CblurRunReport    *report);
+
+void             cblur_run_report_clear  (CblurRunReport    *report);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,18 @@
+/* The CPU backend: the blur on host memory, threaded over rows and column
+ * strips through GEGL's parallel helpers. */
+#ifndef CBLUR_CPU_H
+#define CBLUR_CPU_H
+
+#include "cblur-image.h"
+#include "cblur-kernel.h"
+
+G_BEGIN_DECLS
+
+/* src holds dst's rectangle grown by kernel->reach on every side. */
+void cblur_cpu_blur (const CblurKernel *kernel,
+                     const CblurImage  *src,
+                     const CblurImage  *dst);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,332 @@
+/* cblur:gaussian-blur — a Gaussian blur that runs on the GPU through OpenGL
+ * compute shaders and on the CPU where no GL 4.3 context can be had.
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU Lesser General Public License as published by
+ * the Free Software Foundation; either version 3 of the License, or (at your
+ * option) any later version.
+ */
+
+#include "config.h"
+#include <glib/gi18n-lib.h>
+
+#include "cblur-kernel.h"
+
+#ifdef GEGL_PROPERTIES
+
+enum_start (cblur_op_mode)
+  enum_value (CBLUR_OP_MODE_AUTO,   "auto",   N_("Auto"))
+  enum_value (CBLUR_OP_MODE_DIRECT, "direct", N_("Direct (exact)"))
+  enum_value (CBLUR_OP_MODE_BOX,    "box",    N_("Box (constant time)"))
+enum_end (CblurOpMode)
+
+property_double (radius, _("Radius"), 10.0)
+  description (_("Half-width of the blur in pixels; the Gaussian's "
+                 "standard deviation is a third of it"))
+  value_range (0.0, 3000.0)
+  ui_range    (0.0, 300.0)
+  ui_gamma    (2.0)
+  ui_meta     ("unit", "pixel-distance")
+  ui_meta     ("radius", "blur")
+
+property_enum (mode, _("Mode"), CblurOpMode, cblur_op_mode, CBLUR_OP_MODE_AUTO)
+  description (_("Direct convolution is exact; repeated box filters cost the "
+                 "same at any radius; auto picks the faster one for the radius"))
+
+property_int (iterations, _("Box passes"), 4)
+  description (_("Box filter passes per axis in box mode: more passes come "
+                 "closer to a true Gaussian"))
+  value_range (CBLUR_ITERATIONS_MIN, CBLUR_ITERATIONS_MAX)
+
+property_enum (abyss_policy, _("Abyss policy"), GeglAbyssPolicy,
+               gegl_abyss_policy, GEGL_ABYSS_CLAMP)
+  description (_("How image edges are handled"))
+
+property_boolean (clip_extent, _("Clip to the input extent"), TRUE)
+  description (_("Should the output extent be clipped to the input extent"))
+
+#else
+
+#define GEGL_OP_AREA_FILTER
+#define GEGL_OP_NAME     cblur_gaussian_blur
+#define GEGL_OP_C_SOURCE cblur-gaussian-blur.c
+
+#include "gegl-op.h"
+
+#include "cblur-backend.h"
+
+G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_AUTO == (gint) CBLUR_MODE_AUTO);
+G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_DIRECT == (gint) CBLUR_MODE_DIRECT);
+G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_BOX == (gint) CBLUR_MODE_BOX);
+
+/* Host memory for one band of the region: input with halo, the pass
+ * between, and output stay below a few hundred MB on 8K images. */
+#define BAND_PIXEL_BUDGET (8 * 1024 * 1024)
+
+typedef struct
+{
+  CblurBackendKind backend;
+} State;
+
+static gint
+reach_at_level (GeglProperties *o,
+                gint            level)
+{
+  State *state = o->user_data;
+
+  return cblur_kernel_reach (o->radius / (1 << level), (CblurMode) o->mode,
+                             o->iterations, state->backend);
+}
+
+static void
+prepare (GeglOperation *operation)
+{
+  GeglOperationAreaFilter *area = GEGL_OPERATION_AREA_FILTER (operation);
+  GeglProperties          *o = GEGL_PROPERTIES (operation);
+  const Babl              *space = gegl_operation_get_source_space (operation, "input");
+  const Babl              *format = babl_format_with_space ("RaGaBaA float", space);
+  State                   *state = o->user_data;
+  gint                     reach;
+
+  if (state == NULL)
+    o->user_data = state = g_new0 (State, 1);
+  state->backend = cblur_backend_preferred ();
+
+  reach = reach_at_level (o, 0);
+  area->left = area->right = area->top = area->bottom = reach;
+
+  gegl_operation_set_format (operation, "input", format);
+  gegl_operation_set_format (operation, "output", format);
+}
+
+static void
+finalize (GObject *object)
+{
+  GeglProperties *o = GEGL_PROPERTIES (object);
+
+  g_clear_pointer (&o->user_data, g_free);
+  G_OBJECT_CLASS (gegl_op_parent_class)->finalize (object);
+}
+
+static GeglAbyssPolicy
+get_abyss_policy (GeglOperation *operation,
+                  const gchar   *input_pad)
+{
+  return GEGL_PROPERTIES (operation)->abyss_policy;
+}
+
+static GeglRectangle
+get_bounding_box (GeglOperation *operation)
+{
+  GeglOperationAreaFilter *area = GEGL_OPERATION_AREA_FILTER (operation);
+  GeglProperties          *o = GEGL_PROPERTIES (operation);
+  const GeglRectangle     *in_rect =
+    gegl_operation_source_get_bounding_box (operation, "input");
+  GeglRectangle            box;
+
+  if (in_rect == NULL)
+    return *GEGL_RECTANGLE (0, 0, 0, 0);
+
+  box = *in_rect;
+  if (o->clip_extent || gegl_rectangle_is_infinite_plane (&box))
+    return box;
+
+  box.x -= area->left;
+  box.y -= area->top;
+  box.width += area->left + area->right;
+  box.height += area->top + area->bottom;
+  return box;
+}
+
+static gboolean
+radius_is_zero (GeglProperties *o)
+{
+  return reach_at_level (o, 0) == 0;
+}
+
+/* Radius 0 hands the input on untouched, not even converted. */
+static gboolean
+operation_process (GeglOperation        *operation,
+                   GeglOperationContext *context,
+                   const gchar          *output_prop,
+                   const GeglRectangle  *result,
+                   gint                  level)
+{
+  GeglOperationClass *parent = GEGL_OPERATION_CLASS (gegl_op_parent_class);
+  GeglProperties     *o = GEGL_PROPERTIES (operation);
+
+  if (radius_is_zero (o))
+    {
+      gegl_operation_context_set_object (context, "output",
+                                         gegl_operation_context_get_object (context, "input"));
+      return TRUE;
+    }
+
+  return parent->process (operation, context, output_prop, result, level);
+}
+
+static GeglRectangle
+rectangle_at_level (const GeglRectangle *rect,
+                    gint                 level)
+{
+  GeglRectangle scaled;
+
+  scaled.x = rect->x >> level;
+  scaled.y = rect->y >> level;
+  scaled.width = ((rect->x + rect->width) >> level) - scaled.x;
+  scaled.height = ((rect->y + rect->height) >> level) - scaled.y;
+  return scaled;
+}
+
+static void
+warn_once (const gchar *why)
+{
+  static gsize warned = 0;
+
+  if (g_once_init_enter (&warned))
+    {
+      g_warning (_("cblur:gaussian-blur: the GPU failed (%s); this and later "
+                   "failures are blurred on the CPU"), why);
+      g_once_init_leave (&warned, 1);
+    }
+}
+
+static gboolean
+blur_band (GeglOperation       *operation,
+           const CblurKernel   *kernel,
+           CblurBackendKind     backend,
+           GeglBuffer          *input,
+           GeglBuffer          *output,
+           const GeglRectangle *band,
+           gint                 level,
+           CblurRunReport      *report)
+{
+  GeglProperties *o = GEGL_PROPERTIES (operation);
+  const Babl     *format = gegl_operation_get_format (operation, "output");
+  gint            reach = kernel->reach;
+  CblurImage      src = { NULL, band->x - reach, band->y - reach,
+                          band->width + 2 * reach, band->height + 2 * reach, 0 };
+  CblurImage      dst = { NULL, band->x, band->y, band->width, band->height, 0 };
+  GeglRectangle   src_rect = { src.x, src.y, src.width, src.height };
+
+  src.stride = (gsize) src.width * CBLUR_CHANNELS;
+  dst.stride = (gsize) dst.width * CBLUR_CHANNELS;
+  src.data = gegl_malloc (src.stride * src.height * sizeof (gfloat));
+  dst.data = gegl_malloc (dst.stride * dst.height * sizeof (gfloat));
+  if (src.data == NULL || dst.data == NULL)
+    {
+      gegl_free (src.data);
+      gegl_free (dst.data);
+      return FALSE;
+    }
+
+  gegl_buffer_get (input, &src_rect, 1.0 / (1 << level), format, src.data,
+                   src.stride * sizeof (gfloat), o->abyss_policy);
+
+  cblur_backend_blur (backend, kernel, &src, &dst, report);
+  if (report->gl_failure != NULL)
+    warn_once (report->gl_failure);
+
+  gegl_buffer_set (output, band, level, format, dst.data,
+                   dst.stride * sizeof (gfloat));
+
+  gegl_free (src.data);
+  gegl_free (dst.data);
+  return TRUE;
+}
+
+static gint
+band_height (gint width,
+             gint height,
+             gint reach)
+{
+  gint64 rows = BAND_PIXEL_BUDGET / ((gint64) width + 2 * reach) - 2 * reach;
+
+  /* never let the halo dominate a band */
+  return (gint) CLAMP (rows, MIN (height, MAX (64, 2 * reach)), height);
+}
+
+static gboolean
+process (GeglOperation       *operation,
+         GeglBuffer          *input,
+         GeglBuffer          *output,
+         const GeglRectangle *result,
+         gint                 level)
+{
+  GeglProperties         *o = GEGL_PROPERTIES (operation);
+  State                  *state = o->user_data;
+  GeglRectangle           roi = rectangle_at_level (result, level);
+  g_autoptr (CblurKernel) kernel = NULL;
+  CblurRunReport          report = { 0 };
+  gint64                  started = g_get_monotonic_time ();
+  gint                    rows;
+  gint                    y;
+
+  if (roi.width <= 0 || roi.height <= 0)
+    return TRUE;
+
+  kernel = cblur_kernel_new (o->radius / (1 << level), (CblurMode) o->mode,
+                             o->iterations, state->backend);
+  rows = band_height (roi.width, roi.height, kernel->reach);
+
+  for (y = roi.y; y < roi.y + roi.height; y += rows)
+    {
+      GeglRectangle band = { roi.x, y, roi.width, MIN (rows, roi.y + roi.height - y) };
+
+      cblur_run_report_clear (&report);
+      if (!blur_band (operation, kernel, state->backend, input, output,
+                      &band, level, &report))
+        {
+          g_warning (_("cblur:gaussian-blur: out of memory for a %d×%d region"),
+                     band.width, band.height);
+          return FALSE;
+        }
+
+      if (roi.height > rows)
+        gegl_operation_progress (operation,
+                                 (gdouble) (y + band.height - roi.y) / roi.height,
+                                 _("Blurring"));
+    }
+
+  g_debug ("backend=%s mode=%s radius=%g region=%dx%d+%d+%d level=%d %s %.1fms",
+           report.ran_on == CBLUR_BACKEND_GL ? "gl" : "cpu",
+           cblur_mode_name (kernel->mode), kernel->radius,
+           roi.width, roi.height, roi.x, roi.y, level, report.detail,
+           (g_get_monotonic_time () - started) / 1000.0);
+
+  cblur_run_report_clear (&report);
+  return TRUE;
+}
+
+static void
+gegl_op_class_init (GeglOpClass *klass)
+{
+  GObjectClass                 *object_class = G_OBJECT_CLASS (klass);
+  GeglOperationClass           *operation_class = GEGL_OPERATION_CLASS (klass);
+  GeglOperationFilterClass     *filter_class = GEGL_OPERATION_FILTER_CLASS (klass);
+  GeglOperationAreaFilterClass *area_class = GEGL_OPERATION_AREA_FILTER_CLASS (klass);
+
+  object_class->finalize = finalize;
+  operation_class->prepare = prepare;
+  operation_class->process = operation_process;
+  operation_class->get_bounding_box = get_bounding_box;
+  /* the backends thread (CPU) or serialize (GL) the work themselves */
+  operation_class->threaded = FALSE;
+  filter_class->process = process;
+  area_class->get_abyss_policy = get_abyss_policy;
+
+  gegl_operation_class_set_keys (operation_class,
+    "name",        "cblur:gaussian-blur",
+    "title",       _("Gaussian Blur (GPU)"),
+    "categories",  "blur",
+    "gimp:menu-path",  "<Image>/Filters/Blur",
+    "gimp:menu-label", _("Gaussian Blur (GPU)..."),
+    "description", _("Blurs the image with a Gaussian of standard deviation "
+                     "radius / 3, on the GPU through OpenGL compute shaders "
+                     "or on the CPU where no GPU is available. Direct mode "
+                     "convolves with the exact sampled kernel; box mode "
+                     "repeats box filters and costs the same at any radius."),
+    NULL);
+}
+
+#endif

@@ -1,0 +1,51 @@
+/* The GL backend: one shared headless OpenGL 4.3 context (EGL device
+ * platform, else Mesa surfaceless), created on first use and serialized
+ * across GEGL's threads.  Nothing outside cblur-gl*.c touches GL. */
+#ifndef CBLUR_GL_H
+#define CBLUR_GL_H
+
+#include "cblur-image.h"
+#include "cblur-kernel.h"
+
+G_BEGIN_DECLS
+
+#define CBLUR_GL_ERROR (cblur_gl_error_quark ())
+
+typedef enum
+{
+  CBLUR_GL_ERROR_NO_CONTEXT,
+  CBLUR_GL_ERROR_SHADER,
+  CBLUR_GL_ERROR_OUT_OF_MEMORY,
+  CBLUR_GL_ERROR_FAILED,
+  CBLUR_GL_ERROR_LOST
+} CblurGlError;
+
+typedef struct
+{
+  gchar   renderer[128];
+  gint    tiles;
+  gdouble upload_ms;
+  gdouble compute_ms;   /* GL_TIME_ELAPSED of the compute passes */
+  gdouble download_ms;
+} CblurGlReport;
+
+GQuark   cblur_gl_error_quark (void);
+
+/* TRUE once a context exists (creating it if needed); renderer may be NULL */
+gboolean cblur_gl_available   (gboolean          *is_software,
+                               GError           **error);
+
+/* src holds dst's rectangle grown by kernel->reach on every side, as for
+ * cblur_cpu_blur(); on FALSE dst is untouched or partly written and the
+ * caller redoes it on the CPU. */
+gboolean cblur_gl_blur        (const CblurKernel *kernel,
+                               const CblurImage  *src,
+                               const CblurImage  *dst,
+                               CblurGlReport     *report,
+                               GError           **error);
+
+void     cblur_gl_shutdown    (void);
+
+G_END_DECLS
+
+#endif

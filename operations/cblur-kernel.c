@@ -1,0 +1,175 @@
+#include "cblur-kernel.h"
+
+#include <math.h>
+
+/* Above these radii the box filter beats the direct convolution on that
+ * backend; measured by bench/cblur-bench (see README.md, "mode=auto"). */
+#define CBLUR_AUTO_BOX_FROM_CPU 16.0
+#define CBLUR_AUTO_BOX_FROM_GL  32.0
+
+static gdouble
+sanitize_radius (gdouble radius)
+{
+  if (!isfinite (radius) || radius <= 0.0)
+    return 0.0;
+  return MIN (radius, CBLUR_RADIUS_MAX);
+}
+
+gdouble
+cblur_sigma_for_radius (gdouble radius)
+{
+  return sanitize_radius (radius) / 3.0;
+}
+
+CblurMode
+cblur_kernel_resolve_mode (gdouble          radius,
+                           CblurMode        mode,
+                           CblurBackendKind backend)
+{
+  gdouble box_from;
+
+  if (mode != CBLUR_MODE_AUTO)
+    return mode;
+
+  box_from = backend == CBLUR_BACKEND_GL ? CBLUR_AUTO_BOX_FROM_GL
+                                         : CBLUR_AUTO_BOX_FROM_CPU;
+  return sanitize_radius (radius) > box_from ? CBLUR_MODE_BOX
+                                             : CBLUR_MODE_DIRECT;
+}
+
+/* The box of half-width k has variance k(k+1)/3; one more pixel at each end
+ * weighted by the fraction a brings it to exactly sigma^2 / iterations. */
+static void
+box_geometry (gdouble  sigma,
+              gint     iterations,
+              gint    *half,
+              gdouble *fraction)
+{
+  gdouble variance = sigma * sigma / iterations;
+  gdouble k = floor ((sqrt (1.0 + 12.0 * variance) - 1.0) / 2.0);
+
+  /* guard the floor against rounding at exact integers */
+  while (k > 0 && k * (k + 1.0) / 3.0 > variance)
+    k -= 1.0;
+  while ((k + 1.0) * (k + 2.0) / 3.0 <= variance)
+    k += 1.0;
+
+  *half = (gint) k;
+  *fraction = (variance * (2.0 * k + 1.0) - k * (k + 1.0) * (2.0 * k + 1.0) / 3.0)
+              / (2.0 * (k + 1.0) * (k + 1.0) - 2.0 * variance);
+  *fraction = CLAMP (*fraction, 0.0, 1.0);
+}
+
+static gint
+clamp_iterations (gint iterations)
+{
+  return CLAMP (iterations, CBLUR_ITERATIONS_MIN, CBLUR_ITERATIONS_MAX);
+}
+
+gint
+cblur_kernel_reach (gdouble          radius,
+                    CblurMode        mode,
+                    gint             iterations,
+                    CblurBackendKind backend)
+{
+  gint    half;
+  gdouble fraction;
+
+  radius = sanitize_radius (radius);
+  if (radius == 0.0)
+    return 0;
+
+  if (cblur_kernel_resolve_mode (radius, mode, backend) == CBLUR_MODE_DIRECT)
+    return (gint) ceil (radius);
+
+  iterations = clamp_iterations (iterations);
+  box_geometry (cblur_sigma_for_radius (radius), iterations, &half, &fraction);
+  return iterations * (half + 1);
+}
+
+/* Taps beyond the radius fade in linearly over one pixel, so the kernel
+ * changes continuously as the radius slides through whole numbers. */
+static void
+direct_weights (CblurKernel *kernel)
+{
+  gdouble *taps = g_new (gdouble, kernel->half_width + 1);
+  gdouble  sum = 0.0;
+  gint     i;
+
+  for (i = 0; i <= kernel->half_width; i++)
+    {
+      gdouble x = i / kernel->sigma;
+
+      taps[i] = exp (-0.5 * x * x) * MIN (1.0, kernel->radius + 1.0 - i);
+      sum += i == 0 ? taps[i] : 2.0 * taps[i];
+    }
+
+  kernel->weights = g_new (gfloat, kernel->half_width + 1);
+  for (i = 0; i <= kernel->half_width; i++)
+    kernel->weights[i] = taps[i] / sum;
+
+  g_free (taps);
+}
+
+CblurKernel *
+cblur_kernel_new (gdouble          radius,
+                  CblurMode        mode,
+                  gint             iterations,
+                  CblurBackendKind backend)
+{
+  CblurKernel *kernel = g_new0 (CblurKernel, 1);
+
+  kernel->radius = sanitize_radius (radius);
+  kernel->sigma = cblur_sigma_for_radius (kernel->radius);
+  kernel->mode = cblur_kernel_resolve_mode (kernel->radius, mode, backend);
+  kernel->iterations = clamp_iterations (iterations);
+  kernel->reach = cblur_kernel_reach (kernel->radius, kernel->mode,
+                                      kernel->iterations, backend);
+
+  if (kernel->reach == 0)
+    return kernel;
+
+  if (kernel->mode == CBLUR_MODE_DIRECT)
+    {
+      kernel->half_width = kernel->reach;
+      direct_weights (kernel);
+    }
+  else
+    {
+      gdouble fraction;
+
+      box_geometry (kernel->sigma, kernel->iterations,
+                    &kernel->box_half, &fraction);
+      kernel->box_fraction = fraction;
+      kernel->box_scale = 1.0 / (2.0 * kernel->box_half + 1.0 + 2.0 * fraction);
+      kernel->box_block = 2 * kernel->box_half + 1;
+    }
+
+  return kernel;
+}
+
+void
+cblur_kernel_free (CblurKernel *kernel)
+{
+  if (kernel == NULL)
+    return;
+  g_free (kernel->weights);
+  g_free (kernel);
+}
+
+gboolean
+cblur_kernel_is_identity (const CblurKernel *kernel)
+{
+  return kernel->reach == 0;
+}
+
+const gchar *
+cblur_mode_name (CblurMode mode)
+{
+  switch (mode)
+    {
+    case CBLUR_MODE_DIRECT: return "direct";
+    case CBLUR_MODE_BOX:    return "box";
+    default:                return "auto";
+    }
+}

@@ -1,0 +1,79 @@
+/* The one definition of the blur that the CPU and the GL backends both follow:
+ * which algorithm runs for a radius, its weights or box widths, and how far
+ * it reaches into the input.
+ */
+#ifndef CBLUR_KERNEL_H
+#define CBLUR_KERNEL_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  CBLUR_MODE_AUTO,
+  CBLUR_MODE_DIRECT,
+  CBLUR_MODE_BOX
+} CblurMode;
+
+typedef enum
+{
+  CBLUR_BACKEND_CPU,
+  CBLUR_BACKEND_GL
+} CblurBackendKind;
+
+#define CBLUR_ITERATIONS_MIN 3
+#define CBLUR_ITERATIONS_MAX 6
+#define CBLUR_RADIUS_MAX     3000.0
+
+typedef struct
+{
+  CblurMode mode;        /* DIRECT or BOX, never AUTO */
+  gdouble   radius;
+  gdouble   sigma;
+  gint      reach;       /* input pixels needed on each side of an output */
+
+  /* direct: taps -half_width..half_width, weights[|i|] already normalized */
+  gint      half_width;
+  gfloat   *weights;
+
+  /* box: iterations passes of the window [-box_half, box_half] plus
+   * box_fraction of the next pixel at each end, scaled by box_scale;
+   * running sums restart at absolute multiples of box_block so every
+   * output is bit-for-bit independent of how the image is tiled */
+  gint      iterations;
+  gint      box_half;
+  gfloat    box_fraction;
+  gfloat    box_scale;
+  gint      box_block;
+} CblurKernel;
+
+gdouble      cblur_sigma_for_radius    (gdouble          radius);
+CblurMode    cblur_kernel_resolve_mode (gdouble          radius,
+                                        CblurMode        mode,
+                                        CblurBackendKind backend);
+gint         cblur_kernel_reach        (gdouble          radius,
+                                        CblurMode        mode,
+                                        gint             iterations,
+                                        CblurBackendKind backend);
+CblurKernel *cblur_kernel_new          (gdouble          radius,
+                                        CblurMode        mode,
+                                        gint             iterations,
+                                        CblurBackendKind backend);
+void         cblur_kernel_free         (CblurKernel     *kernel);
+gboolean     cblur_kernel_is_identity  (const CblurKernel *kernel);
+const gchar *cblur_mode_name           (CblurMode        mode);
+
+/* floor division for block alignment at negative coordinates */
+static inline gint64
+cblur_floor_mod (gint64 a, gint64 b)
+{
+  gint64 r = a % b;
+  return r < 0 ? r + b : r;
+}
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CblurKernel, cblur_kernel_free)
+
+G_END_DECLS
+
+#endif
