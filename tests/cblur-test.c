@@ -1,0 +1,128 @@
+#include "cblur-test.h"
+
+#include <math.h>
+
+void
+test_init (gint    *argc,
+           gchar ***argv)
+{
+  g_test_init (argc, argv, NULL);
+  gegl_init (argc, argv);
+}
+
+GeglBuffer *
+test_random_buffer (gint    width,
+                    gint    height,
+                    guint32 seed)
+{
+  GeglRectangle rect = { 0, 0, width, height };
+  GeglBuffer   *buffer = gegl_buffer_new (&rect, babl_format (TEST_FORMAT));
+  gfloat       *pixels = g_new (gfloat, (gsize) width * height * 4);
+  GRand        *rand = g_rand_new_with_seed (seed);
+  gsize         i;
+
+  for (i = 0; i < (gsize) width * height; i++)
+    {
+      gfloat alpha = g_rand_double (rand);
+      gint   c;
+
+      for (c = 0; c < 3; c++)
+        pixels[i * 4 + c] = alpha * g_rand_double (rand);
+      pixels[i * 4 + 3] = alpha;
+    }
+
+  gegl_buffer_set (buffer, &rect, 0, babl_format (TEST_FORMAT), pixels,
+                   GEGL_AUTO_ROWSTRIDE);
+  g_rand_free (rand);
+  g_free (pixels);
+  return buffer;
+}
+
+GeglBuffer *
+test_load_photo (const gchar *name)
+{
+  g_autofree gchar *path = g_test_build_filename (G_TEST_DIST, "data", name, NULL);
+  GeglNode         *graph = gegl_node_new ();
+  GeglNode         *load = gegl_node_new_child (graph, "operation", "gegl:load",
+                                                "path", path, NULL);
+  GeglNode         *sink;
+  GeglBuffer       *loaded = NULL;
+  GeglBuffer       *linear;
+
+  sink = gegl_node_new_child (graph, "operation", "gegl:buffer-sink",
+                              "buffer", &loaded, NULL);
+  gegl_node_link (load, sink);
+  gegl_node_process (sink);
+  g_object_unref (graph);
+  g_assert_nonnull (loaded);
+
+  linear = gegl_buffer_new (gegl_buffer_get_extent (loaded), babl_format (TEST_FORMAT));
+  gegl_buffer_copy (loaded, NULL, GEGL_ABYSS_NONE, linear, NULL);
+  g_object_unref (loaded);
+  return linear;
+}
+
+gfloat *
+test_read (GeglBuffer          *buffer,
+           const GeglRectangle *rect)
+{
+  gfloat *pixels = g_new (gfloat, (gsize) rect->width * rect->height * 4);
+
+  gegl_buffer_get (buffer, rect, 1.0, babl_format (TEST_FORMAT), pixels,
+                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  return pixels;
+}
+
+GeglNode *
+test_blur_graph (GeglNode   *parent,
+                 GeglBuffer *input,
+                 GeglNode  **blur)
+{
+  GeglNode *source = gegl_node_new_child (parent, "operation", "gegl:buffer-source",
+                                          "buffer", input, NULL);
+
+  *blur = gegl_node_new_child (parent, "operation", "cblur:gaussian-blur", NULL);
+  g_assert_true (gegl_has_operation ("cblur:gaussian-blur"));
+  gegl_node_link (source, *blur);
+  return source;
+}
+
+gfloat *
+test_blur (GeglBuffer          *input,
+           const GeglRectangle *roi,
+           const gchar         *first_property,
+           ...)
+{
+  GeglNode *graph = gegl_node_new ();
+  GeglNode *blur;
+  gfloat   *pixels = g_new (gfloat, (gsize) roi->width * roi->height * 4);
+  va_list   args;
+
+  test_blur_graph (graph, input, &blur);
+  va_start (args, first_property);
+  gegl_node_set_valist (blur, first_property, args);
+  va_end (args);
+
+  gegl_node_blit (blur, 1.0, roi, babl_format (TEST_FORMAT), pixels,
+                  GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
+  g_object_unref (graph);
+  return pixels;
+}
+
+gdouble
+test_max_abs_diff (const gfloat *a,
+                   const gfloat *b,
+                   gsize         n)
+{
+  gdouble worst = 0.0;
+  gsize   i;
+
+  for (i = 0; i < n; i++)
+    {
+      gdouble d = fabs ((gdouble) a[i] - b[i]);
+
+      if (!(d <= worst))
+        worst = isnan (d) ? INFINITY : d;
+    }
+  return worst;
+}

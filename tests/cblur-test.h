@@ -1,0 +1,32 @@
+/* What the tests share: GEGL set-up, test images, and running the
+ * operation in a graph the way an application does. */
+#ifndef CBLUR_TEST_H
+#define CBLUR_TEST_H
+
+#include <gegl.h>
+
+#define TEST_FORMAT "RaGaBaA float"
+
+void        test_init          (gint                 *argc,
+                                gchar              ***argv);
+/* random premultiplied RGBA in [0,1] */
+GeglBuffer *test_random_buffer (gint                  width,
+                                gint                  height,
+                                guint32               seed);
+/* a photograph from tests/data, in linear premultiplied RGBA float */
+GeglBuffer *test_load_photo    (const gchar          *name);
+gfloat     *test_read          (GeglBuffer           *buffer,
+                                const GeglRectangle  *rect);
+/* renders roi of cblur:gaussian-blur over input with the given properties */
+gfloat     *test_blur          (GeglBuffer           *input,
+                                const GeglRectangle  *roi,
+                                const gchar          *first_property,
+                                ...) G_GNUC_NULL_TERMINATED;
+GeglNode   *test_blur_graph    (GeglNode             *parent,
+                                GeglBuffer           *input,
+                                GeglNode            **blur);
+gdouble     test_max_abs_diff  (const gfloat         *a,
+                                const gfloat         *b,
+                                gsize                 n);
+
+#endif

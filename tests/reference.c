@@ -1,0 +1,226 @@
+#include "reference.h"
+
+#include <math.h>
+#include <string.h>
+
+/* A symmetric 1-D kernel: taps[0] is the centre, taps[i] both +i and -i. */
+typedef struct
+{
+  gint     half;
+  gdouble *taps;
+} Taps;
+
+RefImage *
+ref_image_new (gint width,
+               gint height)
+{
+  RefImage *image = g_new0 (RefImage, 1);
+
+  image->width = width;
+  image->height = height;
+  image->data = g_new0 (gdouble, (gsize) width * height * 4);
+  return image;
+}
+
+RefImage *
+ref_image_from_floats (const gfloat *rgba,
+                       gint          width,
+                       gint          height)
+{
+  RefImage *image = ref_image_new (width, height);
+  gsize     i;
+
+  for (i = 0; i < (gsize) width * height * 4; i++)
+    image->data[i] = rgba[i];
+  return image;
+}
+
+void
+ref_image_free (RefImage *image)
+{
+  if (image == NULL)
+    return;
+  g_free (image->data);
+  g_free (image);
+}
+
+/* One axis: every line is extended by `reach` clamped pixels, then the
+ * kernels run one after another, each eating its half-width at both ends. */
+static void
+blur_lines (gdouble    *data,
+            gint        n_lines,
+            gint        length,
+            gsize       line_step,
+            gsize       pixel_step,
+            const Taps *kernels,
+            gint        n_kernels)
+{
+  gint     reach = 0;
+  gint     line, k, i, j, c;
+
+  for (k = 0; k < n_kernels; k++)
+    reach += kernels[k].half;
+
+  for (line = 0; line < n_lines; line++)
+    {
+      gint     n = length + 2 * reach;
+      gdouble *a = g_new (gdouble, (gsize) n * 4);
+      gdouble *b = g_new (gdouble, (gsize) n * 4);
+      gdouble *pixel = data + line * line_step;
+
+      for (i = 0; i < n; i++)
+        {
+          gint source = CLAMP (i - reach, 0, length - 1);
+
+          for (c = 0; c < 4; c++)
+            a[i * 4 + c] = pixel[source * pixel_step + c];
+        }
+
+      for (k = 0; k < n_kernels; k++)
+        {
+          const Taps *t = &kernels[k];
+          gdouble    *swap;
+
+          n -= 2 * t->half;
+          for (i = 0; i < n; i++)
+            for (c = 0; c < 4; c++)
+              {
+                gdouble sum = 0.0;
+
+                for (j = -t->half; j <= t->half; j++)
+                  sum += t->taps[ABS (j)] * a[(i + t->half + j) * 4 + c];
+                b[i * 4 + c] = sum;
+              }
+          swap = a; a = b; b = swap;
+        }
+
+      for (i = 0; i < length; i++)
+        for (c = 0; c < 4; c++)
+          pixel[i * pixel_step + c] = a[i * 4 + c];
+
+      g_free (a);
+      g_free (b);
+    }
+}
+
+static RefImage *
+blur_separable (const RefImage *src,
+                const Taps     *kernels,
+                gint            n_kernels)
+{
+  RefImage *out = ref_image_new (src->width, src->height);
+
+  memcpy (out->data, src->data, (gsize) src->width * src->height * 4 * sizeof (gdouble));
+  blur_lines (out->data, out->height, out->width, (gsize) out->width * 4, 4,
+              kernels, n_kernels);
+  blur_lines (out->data, out->width, out->height, 4, (gsize) out->width * 4,
+              kernels, n_kernels);
+  return out;
+}
+
+static void
+normalize (Taps *t)
+{
+  gdouble sum = t->taps[0];
+  gint    i;
+
+  for (i = 1; i <= t->half; i++)
+    sum += 2.0 * t->taps[i];
+  for (i = 0; i <= t->half; i++)
+    t->taps[i] /= sum;
+}
+
+RefImage *
+ref_blur_direct (const RefImage *src,
+                 gdouble         radius)
+{
+  gdouble   sigma = radius / 3.0;
+  Taps      t = { (gint) ceil (radius), NULL };
+  RefImage *out;
+  gint      i;
+
+  t.taps = g_new (gdouble, t.half + 1);
+  for (i = 0; i <= t.half; i++)
+    t.taps[i] = (i == 0 ? 1.0 : exp (-(gdouble) i * i / (2.0 * sigma * sigma)))
+                * fmin (1.0, radius + 1.0 - i);
+  normalize (&t);
+
+  out = blur_separable (src, &t, 1);
+  g_free (t.taps);
+  return out;
+}
+
+RefImage *
+ref_blur_box (const RefImage *src,
+              gdouble         radius,
+              gint            iterations)
+{
+  gdouble   variance = (radius / 3.0) * (radius / 3.0) / iterations;
+  Taps     *passes = g_new (Taps, iterations);
+  RefImage *out;
+  gint      k = 0, i, p;
+  gdouble   fraction;
+
+  /* the widest odd box whose variance k(k+1)/3 stays within the target */
+  while ((k + 1.0) * (k + 2.0) / 3.0 <= variance)
+    k++;
+  /* weight a of the two extra end pixels: the variance becomes exact */
+  fraction = (2 * k + 1) * (variance - k * (k + 1.0) / 3.0)
+             / (2.0 * (k + 1.0) * (k + 1.0) - 2.0 * variance);
+
+  for (p = 0; p < iterations; p++)
+    {
+      passes[p].half = k + 1;
+      passes[p].taps = g_new (gdouble, k + 2);
+      for (i = 0; i <= k; i++)
+        passes[p].taps[i] = 1.0;
+      passes[p].taps[k + 1] = fraction;
+      normalize (&passes[p]);
+    }
+
+  out = blur_separable (src, passes, iterations);
+  for (p = 0; p < iterations; p++)
+    g_free (passes[p].taps);
+  g_free (passes);
+  return out;
+}
+
+RefImage *
+ref_blur_gaussian (const RefImage *src,
+                   gdouble         sigma)
+{
+  Taps      t = { (gint) ceil (6.0 * sigma), NULL };
+  RefImage *out;
+  gint      i;
+
+  t.taps = g_new (gdouble, t.half + 1);
+  for (i = 0; i <= t.half; i++)
+    t.taps[i] = exp (-(gdouble) i * i / (2.0 * sigma * sigma));
+  normalize (&t);
+
+  out = blur_separable (src, &t, 1);
+  g_free (t.taps);
+  return out;
+}
+
+void
+ref_compare_floats (const RefImage *expected,
+                    const gfloat   *actual,
+                    gdouble        *max_abs,
+                    gdouble        *rms)
+{
+  gsize   n = (gsize) expected->width * expected->height * 4;
+  gdouble sum = 0.0;
+  gsize   i;
+
+  *max_abs = 0.0;
+  for (i = 0; i < n; i++)
+    {
+      gdouble d = fabs (expected->data[i] - actual[i]);
+
+      if (!(d <= *max_abs))   /* NaN counts as the worst error */
+        *max_abs = isnan (d) ? INFINITY : d;
+      sum += d * d;
+    }
+  *rms = sqrt (sum / n);
+}

@@ -1,0 +1,42 @@
+/* An independent double-precision blur, written from the definition in
+ * README.md and sharing no code with operations/: the yardstick for the
+ * operation's output. Edges are clamped (GEGL_ABYSS_CLAMP). */
+#ifndef CBLUR_TEST_REFERENCE_H
+#define CBLUR_TEST_REFERENCE_H
+
+#include <glib.h>
+
+typedef struct
+{
+  gdouble *data;   /* premultiplied RGBA, 4 doubles a pixel */
+  gint     width;
+  gint     height;
+} RefImage;
+
+RefImage *ref_image_new          (gint            width,
+                                  gint            height);
+RefImage *ref_image_from_floats  (const gfloat   *rgba,
+                                  gint            width,
+                                  gint            height);
+void      ref_image_free         (RefImage       *image);
+
+/* sampled Gaussian over the radius, last tap faded by the radius' fraction */
+RefImage *ref_blur_direct        (const RefImage *src,
+                                  gdouble         radius);
+/* iterations box passes whose variances add up to (radius / 3)^2 */
+RefImage *ref_blur_box           (const RefImage *src,
+                                  gdouble         radius,
+                                  gint            iterations);
+/* the Gaussian of sigma sampled out to 6 sigma: the blur box approximates */
+RefImage *ref_blur_gaussian      (const RefImage *src,
+                                  gdouble         sigma);
+
+/* largest and root-mean-square difference over every channel */
+void      ref_compare_floats     (const RefImage *expected,
+                                  const gfloat   *actual,
+                                  gdouble        *max_abs,
+                                  gdouble        *rms);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (RefImage, ref_image_free)
+
+#endif

@@ -1,0 +1,250 @@
+/* The kernel math both backends share, and the CPU backend's impulse
+ * responses against the analytic Gaussian. */
+#include <math.h>
+#include <string.h>
+
+#include "cblur-cpu.h"
+#include "cblur-kernel.h"
+#include "cblur-test.h"
+
+static const gdouble radii[] = { 0.3, 1.0, 2.5, 10.0, 33.3, 300.0 };
+
+static void
+test_direct_weights_normalized (void)
+{
+  gsize r;
+
+  for (r = 0; r < G_N_ELEMENTS (radii); r++)
+    {
+      g_autoptr (CblurKernel) k = cblur_kernel_new (radii[r], CBLUR_MODE_DIRECT, 4,
+                                                    CBLUR_BACKEND_CPU);
+      gdouble sum = k->weights[0];
+      gint    i;
+
+      g_assert_cmpint (k->half_width, ==, (gint) ceil (radii[r]));
+      g_assert_cmpint (k->reach, ==, k->half_width);
+      for (i = 1; i <= k->half_width; i++)
+        {
+          sum += 2.0 * k->weights[i];
+          g_assert_cmpfloat (k->weights[i], <=, k->weights[i - 1]);
+          g_assert_cmpfloat (k->weights[i], >=, 0.0f);
+        }
+      g_assert_cmpfloat_with_epsilon (sum, 1.0, 1e-6);
+    }
+}
+
+/* weights as a function of radius, zero-padded to a common length */
+static gdouble
+weight_at (gdouble radius,
+           gint    i)
+{
+  g_autoptr (CblurKernel) k = cblur_kernel_new (radius, CBLUR_MODE_DIRECT, 4,
+                                                CBLUR_BACKEND_CPU);
+
+  return i <= k->half_width ? k->weights[i] : 0.0;
+}
+
+static gdouble
+largest_step (gdouble from,
+              gdouble to,
+              gdouble step)
+{
+  gdouble worst = 0.0;
+  gdouble r;
+  gint    i;
+
+  for (r = from; r < to; r += step)
+    for (i = 0; i <= (gint) ceil (to) + 1; i++)
+      worst = MAX (worst, fabs (weight_at (r + step, i) - weight_at (r, i)));
+  return worst;
+}
+
+/* A slider moved by a little changes the kernel by a little: a jump at
+ * whole radii would not shrink with the step. */
+static void
+test_direct_weights_continuous (void)
+{
+  gdouble coarse = largest_step (1.5, 4.5, 0.01);
+  gdouble fine = largest_step (1.5, 4.5, 0.001);
+
+  g_assert_cmpfloat (coarse, <, 0.01);
+  g_assert_cmpfloat (fine, <, coarse / 5.0);
+}
+
+static void
+test_box_variance_exact (void)
+{
+  static const gdouble sigmas[] = { 0.5, 2.0, 7.3, 50.0, 1000.0 };
+  gsize s;
+  gint  n;
+
+  for (s = 0; s < G_N_ELEMENTS (sigmas); s++)
+    for (n = CBLUR_ITERATIONS_MIN; n <= CBLUR_ITERATIONS_MAX; n++)
+      {
+        g_autoptr (CblurKernel) k = cblur_kernel_new (3.0 * sigmas[s], CBLUR_MODE_BOX,
+                                                      n, CBLUR_BACKEND_CPU);
+        gdouble kk = k->box_half;
+        gdouble a = k->box_fraction;
+        gdouble mass = 2.0 * kk + 1.0 + 2.0 * a;
+        gdouble second = kk * (kk + 1.0) * (2.0 * kk + 1.0) / 3.0 + 2.0 * a * (kk + 1.0) * (kk + 1.0);
+
+        g_assert_cmpfloat (a, >=, 0.0);
+        g_assert_cmpfloat (a, <, 1.0);
+        g_assert_cmpfloat_with_epsilon (k->box_scale * mass, 1.0, 1e-6);
+        g_assert_cmpfloat_with_epsilon (second / mass * n / (sigmas[s] * sigmas[s]), 1.0, 1e-6);
+        g_assert_cmpint (k->reach, ==, n * (k->box_half + 1));
+        g_assert_cmpint (k->box_block, ==, 2 * k->box_half + 1);
+      }
+}
+
+static void
+test_auto_mode_and_identity (void)
+{
+  g_autoptr (CblurKernel) small = cblur_kernel_new (3.0, CBLUR_MODE_AUTO, 4, CBLUR_BACKEND_CPU);
+  g_autoptr (CblurKernel) large = cblur_kernel_new (300.0, CBLUR_MODE_AUTO, 4, CBLUR_BACKEND_CPU);
+  g_autoptr (CblurKernel) zero = cblur_kernel_new (0.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_CPU);
+  g_autoptr (CblurKernel) nan = cblur_kernel_new (NAN, CBLUR_MODE_DIRECT, 4, CBLUR_BACKEND_CPU);
+  g_autoptr (CblurKernel) huge = cblur_kernel_new (1e30, CBLUR_MODE_BOX, 99, CBLUR_BACKEND_CPU);
+
+  g_assert_cmpint (small->mode, ==, CBLUR_MODE_DIRECT);
+  g_assert_cmpint (large->mode, ==, CBLUR_MODE_BOX);
+  g_assert_true (cblur_kernel_is_identity (zero));
+  g_assert_true (cblur_kernel_is_identity (nan));
+  g_assert_cmpfloat (huge->radius, ==, CBLUR_RADIUS_MAX);
+  g_assert_cmpint (huge->iterations, ==, CBLUR_ITERATIONS_MAX);
+}
+
+/* The 2-D response of the CPU backend to a unit impulse. */
+static gfloat *
+impulse_response (const CblurKernel *k,
+                  gint               size)
+{
+  gint        side = size + 2 * k->reach;
+  CblurImage  src = { g_new0 (gfloat, (gsize) side * side * 4), -k->reach - size / 2,
+                      -k->reach - size / 2, side, side, (gsize) side * 4 };
+  CblurImage  dst = { g_new0 (gfloat, (gsize) size * size * 4), -size / 2, -size / 2,
+                      size, size, (gsize) size * 4 };
+  gint        c;
+
+  for (c = 0; c < 4; c++)
+    src.data[((gsize) (side / 2) * side + side / 2) * 4 + c] = 1.0f;
+  cblur_cpu_blur (k, &src, &dst);
+  g_free (src.data);
+  return dst.data;
+}
+
+static void
+check_impulse (CblurMode mode,
+               gdouble   sigma,
+               gdouble   tolerance)
+{
+  g_autoptr (CblurKernel) k = cblur_kernel_new (3.0 * sigma, mode, 4, CBLUR_BACKEND_CPU);
+  gint    size = 2 * (gint) ceil (4.0 * sigma) + 1;
+  gfloat *response = impulse_response (k, size);
+  gdouble peak = 1.0 / (2.0 * G_PI * sigma * sigma);
+  gdouble mass = 0.0, variance = 0.0, worst = 0.0;
+  gint    x, y;
+
+  for (y = 0; y < size; y++)
+    for (x = 0; x < size; x++)
+      {
+        gdouble dx = x - size / 2, dy = y - size / 2;
+        gdouble v = response[((gsize) y * size + x) * 4];
+        gdouble g = peak * exp (-(dx * dx + dy * dy) / (2.0 * sigma * sigma));
+
+        mass += v;
+        variance += v * dx * dx;
+        worst = MAX (worst, fabs (v - g));
+      }
+
+  g_assert_cmpfloat_with_epsilon (mass, 1.0, 1e-4);
+  /* truncation at 3 sigma narrows the direct kernel a little */
+  g_assert_cmpfloat_with_epsilon (variance / (sigma * sigma), 1.0,
+                                  mode == CBLUR_MODE_BOX ? 1e-3 : 0.03);
+  g_assert_cmpfloat (worst / peak, <, tolerance);
+  g_free (response);
+}
+
+static void
+test_impulse_direct (void)
+{
+  check_impulse (CBLUR_MODE_DIRECT, 2.0, 0.01);
+  check_impulse (CBLUR_MODE_DIRECT, 5.0, 0.01);
+}
+
+static void
+test_impulse_box (void)
+{
+  /* four box passes stay within a few percent of the Gaussian's peak */
+  check_impulse (CBLUR_MODE_BOX, 3.0, 0.08);
+  check_impulse (CBLUR_MODE_BOX, 12.0, 0.08);
+}
+
+/* Any sub-rectangle computed on its own is bit-identical to the same
+ * pixels of a larger computation, wherever it starts. */
+static void
+test_regions_bit_identical (void)
+{
+  static const CblurMode modes[] = { CBLUR_MODE_DIRECT, CBLUR_MODE_BOX };
+  gint     width = 150, height = 90;
+  GRand   *rand = g_rand_new_with_seed (7);
+  gsize    m;
+
+  for (m = 0; m < G_N_ELEMENTS (modes); m++)
+    {
+      g_autoptr (CblurKernel) k = cblur_kernel_new (14.2, modes[m], 5, CBLUR_BACKEND_CPU);
+      gint       R = k->reach;
+      gint       sw = width + 2 * R, sh = height + 2 * R;
+      gfloat    *plane = g_new (gfloat, (gsize) sw * sh * 4);
+      CblurImage src = { plane, -R - 37, -R + 11, sw, sh, (gsize) sw * 4 };
+      CblurImage whole = { g_new (gfloat, (gsize) width * height * 4), -37, 11,
+                           width, height, (gsize) width * 4 };
+      gsize      i;
+      gint       trial;
+
+      for (i = 0; i < (gsize) sw * sh * 4; i++)
+        plane[i] = g_rand_double (rand);
+      cblur_cpu_blur (k, &src, &whole);
+
+      for (trial = 0; trial < 6; trial++)
+        {
+          gint       x = g_rand_int_range (rand, 0, width - 10);
+          gint       y = g_rand_int_range (rand, 0, height - 10);
+          gint       w = g_rand_int_range (rand, 1, width - x);
+          gint       h = g_rand_int_range (rand, 1, height - y);
+          CblurImage sub_src = { plane + ((gsize) y * sw + x) * 4, src.x + x, src.y + y,
+                                 w + 2 * R, h + 2 * R, src.stride };
+          CblurImage part = { g_new (gfloat, (gsize) w * h * 4), whole.x + x, whole.y + y,
+                              w, h, (gsize) w * 4 };
+          gint       row;
+
+          cblur_cpu_blur (k, &sub_src, &part);
+          for (row = 0; row < h; row++)
+            g_assert_cmpmem (cblur_image_row (&part, row), w * 4 * sizeof (gfloat),
+                             cblur_image_row (&whole, y + row) + x * 4,
+                             w * 4 * sizeof (gfloat));
+          g_free (part.data);
+        }
+
+      g_free (plane);
+      g_free (whole.data);
+    }
+  g_rand_free (rand);
+}
+
+gint
+main (gint    argc,
+      gchar **argv)
+{
+  test_init (&argc, &argv);
+
+  g_test_add_func ("/kernel/direct/normalized", test_direct_weights_normalized);
+  g_test_add_func ("/kernel/direct/continuous-in-radius", test_direct_weights_continuous);
+  g_test_add_func ("/kernel/box/variance-exact", test_box_variance_exact);
+  g_test_add_func ("/kernel/auto-mode-and-identity", test_auto_mode_and_identity);
+  g_test_add_func ("/cpu/impulse/direct", test_impulse_direct);
+  g_test_add_func ("/cpu/impulse/box", test_impulse_box);
+  g_test_add_func ("/cpu/regions-bit-identical", test_regions_bit_identical);
+
+  return g_test_run ();
+}

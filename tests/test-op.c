@@ -1,0 +1,238 @@
+/* The operation inside GEGL graphs: tiling and chunking invariance, radius 0,
+ * transparency, abyss policies and the output extent. */
+#include <math.h>
+#include <string.h>
+
+#include "cblur-kernel.h"
+#include "cblur-test.h"
+
+static const CblurMode both_modes[] = { CBLUR_MODE_DIRECT, CBLUR_MODE_BOX };
+
+/* Renders through a processor with GEGL's chunking into a fresh buffer. */
+static gfloat *
+render_chunked (GeglBuffer          *input,
+                const GeglRectangle *roi,
+                CblurMode            mode,
+                gdouble              radius)
+{
+  GeglNode      *graph = gegl_node_new ();
+  GeglBuffer    *out = gegl_buffer_new (roi, babl_format (TEST_FORMAT));
+  GeglNode      *blur, *write;
+  GeglProcessor *processor;
+  gfloat        *pixels;
+
+  test_blur_graph (graph, input, &blur);
+  gegl_node_set (blur, "radius", radius, "mode", mode, NULL);
+  write = gegl_node_new_child (graph, "operation", "gegl:write-buffer",
+                               "buffer", out, NULL);
+  gegl_node_link (blur, write);
+
+  processor = gegl_node_new_processor (write, roi);
+  while (gegl_processor_work (processor, NULL))
+    ;
+  g_object_unref (processor);
+
+  pixels = test_read (out, roi);
+  g_object_unref (out);
+  g_object_unref (graph);
+  return pixels;
+}
+
+static void
+test_tiling_invariance (void)
+{
+  GeglRectangle roi = { -5, 3, 230, 170 };
+  gsize         m;
+
+  for (m = 0; m < G_N_ELEMENTS (both_modes); m++)
+    {
+      g_autoptr (GeglBuffer) input = test_random_buffer (240, 180, 3);
+      gdouble            radius = both_modes[m] == CBLUR_MODE_BOX ? 37.5 : 9.3;
+      g_autofree gfloat *whole = test_blur (input, &roi, "radius", radius,
+                                            "mode", both_modes[m], NULL);
+      gint               i;
+
+      /* four quadrants rendered on their own */
+      for (i = 0; i < 4; i++)
+        {
+          GeglRectangle part = { roi.x + (i % 2) * 101, roi.y + (i / 2) * 77,
+                                 i % 2 ? roi.width - 101 : 101,
+                                 i / 2 ? roi.height - 77 : 77 };
+          g_autofree gfloat *pixels = test_blur (input, &part, "radius", radius,
+                                                 "mode", both_modes[m], NULL);
+          gint               row;
+
+          for (row = 0; row < part.height; row++)
+            g_assert_cmpmem (pixels + (gsize) row * part.width * 4,
+                             part.width * 4 * sizeof (gfloat),
+                             whole + ((gsize) (part.y - roi.y + row) * roi.width
+                                      + part.x - roi.x) * 4,
+                             part.width * 4 * sizeof (gfloat));
+        }
+
+      /* small tiles and chunks through GEGL's processor */
+      g_object_set (gegl_config (), "tile-width", 32, "tile-height", 16,
+                    "chunk-size", 3000, NULL);
+      {
+        g_autoptr (GeglBuffer) small_tiles = test_random_buffer (240, 180, 3);
+        g_autofree gfloat     *chunked = render_chunked (small_tiles, &roi,
+                                                         both_modes[m], radius);
+
+        g_assert_cmpmem (chunked, (gsize) roi.width * roi.height * 4 * sizeof (gfloat),
+                         whole, (gsize) roi.width * roi.height * 4 * sizeof (gfloat));
+      }
+      g_object_set (gegl_config (), "tile-width", 128, "tile-height", 64,
+                    "chunk-size", 1024 * 1024, NULL);
+    }
+}
+
+static void
+test_radius_zero_is_identity (void)
+{
+  GeglRectangle          rect = { 0, 0, 40, 30 };
+  const Babl            *u8 = babl_format ("R'G'B'A u8");
+  g_autoptr (GeglBuffer) input = gegl_buffer_new (&rect, u8);
+  guint8                 in[40 * 30 * 4], out[40 * 30 * 4];
+  GeglNode              *graph = gegl_node_new ();
+  GeglNode              *blur;
+  gsize                  i;
+
+  for (i = 0; i < sizeof in; i++)
+    in[i] = (i * 7919) % 251;
+  gegl_buffer_set (input, &rect, 0, u8, in, GEGL_AUTO_ROWSTRIDE);
+
+  test_blur_graph (graph, input, &blur);
+  gegl_node_set (blur, "radius", 0.0, NULL);
+  gegl_node_blit (blur, 1.0, &rect, u8, out, GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
+  g_object_unref (graph);
+
+  g_assert_cmpmem (in, sizeof in, out, sizeof out);
+}
+
+/* Opaque red beside transparent pixels whose hidden colour is green: the
+ * blur must never show that green. */
+static void
+test_transparent_stays_colorless (void)
+{
+  GeglRectangle          rect = { 0, 0, 64, 16 };
+  const Babl            *straight = babl_format ("RGBA float");
+  g_autoptr (GeglBuffer) input = gegl_buffer_new (&rect, straight);
+  gfloat                *in = g_new (gfloat, 64 * 16 * 4);
+  gsize                  m;
+  gint                   i;
+
+  for (i = 0; i < 64 * 16; i++)
+    {
+      gboolean opaque = i % 64 < 32;
+
+      in[i * 4 + 0] = opaque ? 1.0f : 0.0f;
+      in[i * 4 + 1] = opaque ? 0.0f : 1.0f;
+      in[i * 4 + 2] = 0.0f;
+      in[i * 4 + 3] = opaque ? 1.0f : 0.0f;
+    }
+  gegl_buffer_set (input, &rect, 0, straight, in, GEGL_AUTO_ROWSTRIDE);
+  g_free (in);
+
+  for (m = 0; m < G_N_ELEMENTS (both_modes); m++)
+    {
+      g_autofree gfloat *out = test_blur (input, &rect, "radius", 12.0,
+                                          "mode", both_modes[m], NULL);
+
+      for (i = 0; i < 64 * 16; i++)
+        {
+          /* babl keeps a trace of the colour under alpha 0 (its alpha
+           * floor); far below anything visible */
+          g_assert_cmpfloat (out[i * 4 + 1], <=, 1.0001f / 65536.0f);
+          if (i % 64 >= 50)
+            g_assert_cmpfloat (out[i * 4 + 3], ==, 0.0f);
+          if (out[i * 4 + 3] > 0.01f)
+            {
+              g_assert_cmpfloat (out[i * 4 + 1] / out[i * 4 + 3], <, 0.002f);
+              g_assert_cmpfloat_with_epsilon (out[i * 4 + 0] / out[i * 4 + 3], 1.0, 1e-4);
+            }
+        }
+    }
+}
+
+static void
+test_abyss_policies (void)
+{
+  GeglRectangle          rect = { 0, 0, 50, 40 };
+  g_autoptr (GeglBuffer) input = gegl_buffer_new (&rect, babl_format (TEST_FORMAT));
+  const gfloat           grey[4] = { 0.2f, 0.4f, 0.6f, 1.0f };
+  gsize                  m;
+
+  gegl_buffer_set_color_from_pixel (input, &rect, grey, babl_format (TEST_FORMAT));
+
+  for (m = 0; m < G_N_ELEMENTS (both_modes); m++)
+    {
+      g_autofree gfloat *clamp = test_blur (input, &rect, "radius", 15.0, "mode", both_modes[m],
+                                            "abyss-policy", GEGL_ABYSS_CLAMP, NULL);
+      g_autofree gfloat *none = test_blur (input, &rect, "radius", 15.0, "mode", both_modes[m],
+                                           "abyss-policy", GEGL_ABYSS_NONE, NULL);
+      g_autofree gfloat *black = test_blur (input, &rect, "radius", 15.0, "mode", both_modes[m],
+                                            "abyss-policy", GEGL_ABYSS_BLACK, NULL);
+      g_autofree gfloat *white = test_blur (input, &rect, "radius", 15.0, "mode", both_modes[m],
+                                            "abyss-policy", GEGL_ABYSS_WHITE, NULL);
+      gsize              i;
+      gint               c;
+
+      for (i = 0; i < 50 * 40; i++)
+        for (c = 0; c < 4; c++)
+          g_assert_cmpfloat_with_epsilon (clamp[i * 4 + c], grey[c], 1e-5);
+
+      /* the corner sees a quarter of the image; the centre row's middle
+       * sees it whole horizontally */
+      g_assert_cmpfloat (none[3], <, 0.45f);
+      g_assert_cmpfloat (none[3], >, 0.15f);
+      g_assert_cmpfloat_with_epsilon (black[3], 1.0, 1e-5);
+      g_assert_cmpfloat (black[0], <, 0.2f * 0.6f);
+      g_assert_cmpfloat_with_epsilon (white[3], 1.0, 1e-5);
+      g_assert_cmpfloat (white[0], >, 0.2f + 0.8f * 0.3f);
+    }
+}
+
+static void
+test_clip_extent (void)
+{
+  g_autoptr (GeglBuffer) input = test_random_buffer (60, 40, 4);
+  GeglNode              *graph = gegl_node_new ();
+  GeglNode              *blur;
+  GeglRectangle          box;
+
+  test_blur_graph (graph, input, &blur);
+
+  gegl_node_set (blur, "radius", 10.0, "mode", CBLUR_MODE_DIRECT, "clip-extent", TRUE, NULL);
+  box = gegl_node_get_bounding_box (blur);
+  g_assert_true (gegl_rectangle_equal (&box, GEGL_RECTANGLE (0, 0, 60, 40)));
+
+  gegl_node_set (blur, "clip-extent", FALSE, "abyss-policy", GEGL_ABYSS_NONE, NULL);
+  box = gegl_node_get_bounding_box (blur);
+  g_assert_true (gegl_rectangle_equal (&box, GEGL_RECTANGLE (-10, -10, 80, 60)));
+
+  /* outside the input, with no clipping, the blur fades out */
+  {
+    gfloat corner[4];
+
+    gegl_node_blit (blur, 1.0, GEGL_RECTANGLE (-10, -10, 1, 1), babl_format (TEST_FORMAT),
+                    corner, GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
+    g_assert_cmpfloat (corner[3], >, 0.0f);
+    g_assert_cmpfloat (corner[3], <, 0.05f);
+  }
+  g_object_unref (graph);
+}
+
+gint
+main (gint    argc,
+      gchar **argv)
+{
+  test_init (&argc, &argv);
+
+  g_test_add_func ("/op/tiling-invariance", test_tiling_invariance);
+  g_test_add_func ("/op/radius-zero-is-identity", test_radius_zero_is_identity);
+  g_test_add_func ("/op/transparent-stays-colorless", test_transparent_stays_colorless);
+  g_test_add_func ("/op/abyss-policies", test_abyss_policies);
+  g_test_add_func ("/op/clip-extent", test_clip_extent);
+
+  return g_test_run ();
+}
