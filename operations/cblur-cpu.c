@@ -26,6 +26,36 @@ typedef struct
   gsize  step;
 } LineOut;
 
+/* Accumulators for this many pixels stay in registers. */
+#define DIRECT_GROUP 8
+
+static inline __attribute__ ((always_inline)) void
+direct_group (const gfloat *w,
+              gint          hw,
+              const Pixel  *centre,
+              gsize         step,
+              Pixel        *dst,
+              const gint    pixels)
+{
+  Pixel acc[DIRECT_GROUP];
+  gint  j, p;
+
+  for (p = 0; p < pixels; p++)
+    acc[p] = centre[p] * w[0];
+
+  for (j = 1; j <= hw; j++)
+    {
+      const Pixel *before = centre - (gsize) j * step;
+      const Pixel *after = centre + (gsize) j * step;
+
+      for (p = 0; p < pixels; p++)
+        acc[p] += (before[p] + after[p]) * w[j];
+    }
+
+  for (p = 0; p < pixels; p++)
+    dst[p] = acc[p];
+}
+
 static void
 direct_line (const CblurKernel *kernel,
              Line               in,
@@ -35,24 +65,23 @@ direct_line (const CblurKernel *kernel,
 {
   const gfloat *w = kernel->weights;
   gint          hw = kernel->half_width;
-  gint          i, j, p;
+  gint          i, p;
 
   for (i = 0; i < n_out; i++)
     {
       const Pixel *centre = in.data + (gsize) (i + hw) * in.step;
       Pixel       *dst = out.data + (gsize) i * out.step;
 
-      for (p = 0; p < pixels; p++)
-        dst[p] = centre[p] * w[0];
-
-      for (j = 1; j <= hw; j++)
+      /* constant group sizes let the compiler unroll the pixel loops */
+      if (pixels == 1)
         {
-          const Pixel *before = centre - (gsize) j * in.step;
-          const Pixel *after = centre + (gsize) j * in.step;
-
-          for (p = 0; p < pixels; p++)
-            dst[p] += (before[p] + after[p]) * w[j];
+          direct_group (w, hw, centre, in.step, dst, 1);
+          continue;
         }
+      for (p = 0; p + DIRECT_GROUP <= pixels; p += DIRECT_GROUP)
+        direct_group (w, hw, centre + p, in.step, dst + p, DIRECT_GROUP);
+      if (p < pixels)
+        direct_group (w, hw, centre + p, in.step, dst + p, pixels - p);
     }
 }
 
@@ -60,6 +89,74 @@ direct_line (const CblurKernel *kernel,
  * sums of the right one, with blocks of the window's length anchored at
  * absolute coordinates, so each sum reads only pixels inside its window and
  * every output is the same whatever region it is computed in. */
+static inline __attribute__ ((always_inline)) void
+box_pass_pixels (const CblurKernel *kernel,
+                 Line               in,
+                 gint               n_in,
+                 gint64             origin,
+                 LineOut            out,
+                 Pixel             *prefix,
+                 Pixel             *suffix,
+                 const gint         pixels)
+{
+  gint   k = kernel->box_half;
+  gint   block = kernel->box_block;
+  gfloat fraction = kernel->box_fraction;
+  gfloat scale = kernel->box_scale;
+  gint   n_out = n_in - 2 * (k + 1);
+  gint   i, p;
+
+  /* position of element 0 inside its block, stepped rather than divided */
+  gint   at;
+
+  for (i = 0, at = cblur_floor_mod (origin, block); i < n_in; i++, at = at + 1 == block ? 0 : at + 1)
+    {
+      const Pixel *src = in.data + (gsize) i * in.step;
+      Pixel       *pre = prefix + (gsize) i * pixels;
+
+      if (i == 0 || at == 0)
+        for (p = 0; p < pixels; p++)
+          pre[p] = src[p];
+      else
+        for (p = 0; p < pixels; p++)
+          pre[p] = pre[p - pixels] + src[p];
+    }
+
+  at = cblur_floor_mod (origin + n_in - 1, block);
+  for (i = n_in - 1; i >= 0; i--, at = at == 0 ? block - 1 : at - 1)
+    {
+      const Pixel *src = in.data + (gsize) i * in.step;
+      Pixel       *suf = suffix + (gsize) i * pixels;
+
+      if (i == n_in - 1 || at == block - 1)
+        for (p = 0; p < pixels; p++)
+          suf[p] = src[p];
+      else
+        for (p = 0; p < pixels; p++)
+          suf[p] = suf[p + pixels] + src[p];
+    }
+
+  for (i = 0, at = cblur_floor_mod (origin + 1, block); i < n_out;
+       i++, at = at + 1 == block ? 0 : at + 1)
+    {
+      gint         lo = i + 1;
+      gint         hi = i + 2 * k + 1;
+      const Pixel *suf = suffix + (gsize) lo * pixels;
+      const Pixel *pre = prefix + (gsize) hi * pixels;
+      const Pixel *left = in.data + (gsize) i * in.step;
+      const Pixel *right = in.data + (gsize) (hi + 1) * in.step;
+      Pixel       *dst = out.data + (gsize) i * out.step;
+
+      /* a window that starts a block is that whole block */
+      if (at == 0)
+        for (p = 0; p < pixels; p++)
+          dst[p] = (suf[p] + (left[p] + right[p]) * fraction) * scale;
+      else
+        for (p = 0; p < pixels; p++)
+          dst[p] = ((suf[p] + pre[p]) + (left[p] + right[p]) * fraction) * scale;
+    }
+}
+
 static void
 box_pass (const CblurKernel *kernel,
           Line               in,
@@ -70,55 +167,13 @@ box_pass (const CblurKernel *kernel,
           Pixel             *prefix,
           Pixel             *suffix)
 {
-  gint   k = kernel->box_half;
-  gint   block = kernel->box_block;
-  gfloat fraction = kernel->box_fraction;
-  gfloat scale = kernel->box_scale;
-  gint   n_out = n_in - 2 * (k + 1);
-  gint   i, p;
-
-  for (i = 0; i < n_in; i++)
-    {
-      const Pixel *src = in.data + (gsize) i * in.step;
-      Pixel       *pre = prefix + (gsize) i * pixels;
-
-      if (i == 0 || cblur_floor_mod (origin + i, block) == 0)
-        memcpy (pre, src, pixels * sizeof (Pixel));
-      else
-        for (p = 0; p < pixels; p++)
-          pre[p] = pre[p - pixels] + src[p];
-    }
-
-  for (i = n_in - 1; i >= 0; i--)
-    {
-      const Pixel *src = in.data + (gsize) i * in.step;
-      Pixel       *suf = suffix + (gsize) i * pixels;
-
-      if (i == n_in - 1 || cblur_floor_mod (origin + i, block) == block - 1)
-        memcpy (suf, src, pixels * sizeof (Pixel));
-      else
-        for (p = 0; p < pixels; p++)
-          suf[p] = suf[p + pixels] + src[p];
-    }
-
-  for (i = 0; i < n_out; i++)
-    {
-      gint         lo = i + 1;
-      gint         hi = i + 2 * k + 1;
-      gboolean     whole_block = cblur_floor_mod (origin + lo, block) == 0;
-      const Pixel *suf = suffix + (gsize) lo * pixels;
-      const Pixel *pre = prefix + (gsize) hi * pixels;
-      const Pixel *left = in.data + (gsize) i * in.step;
-      const Pixel *right = in.data + (gsize) (hi + 1) * in.step;
-      Pixel       *dst = out.data + (gsize) i * out.step;
-
-      for (p = 0; p < pixels; p++)
-        {
-          Pixel sum = whole_block ? suf[p] : suf[p] + pre[p];
-
-          dst[p] = (sum + (left[p] + right[p]) * fraction) * scale;
-        }
-    }
+  /* constant widths let the compiler unroll the pixel loops */
+  if (pixels == 1)
+    box_pass_pixels (kernel, in, n_in, origin, out, prefix, suffix, 1);
+  else if (pixels == STRIP_PIXELS)
+    box_pass_pixels (kernel, in, n_in, origin, out, prefix, suffix, STRIP_PIXELS);
+  else
+    box_pass_pixels (kernel, in, n_in, origin, out, prefix, suffix, pixels);
 }
 
 typedef struct

@@ -1,0 +1,184 @@
+#include "bench-report.h"
+
+#include <string.h>
+
+static struct
+{
+  GMutex     lock;
+  gint       runs;
+  gboolean   saw_gl;
+  gboolean   saw_cpu;
+  BenchSplit sum;
+} collected;
+
+struct _BenchTable
+{
+  GArray *rows;
+};
+
+static gdouble
+field (const gchar *message,
+       const gchar *key)
+{
+  const gchar *at = strstr (message, key);
+
+  return at ? g_ascii_strtod (at + strlen (key), NULL) : 0.0;
+}
+
+static void
+on_cblur_debug (const gchar    *domain,
+                GLogLevelFlags  level,
+                const gchar    *message,
+                gpointer        user_data)
+{
+  g_mutex_lock (&collected.lock);
+  if (strstr (message, "backend=gl"))
+    collected.saw_gl = TRUE;
+  else if (strstr (message, "backend=cpu"))
+    collected.saw_cpu = TRUE;
+  collected.sum.read_ms += field (message, "read=");
+  collected.sum.upload_ms += field (message, "upload=");
+  collected.sum.compute_ms += field (message, "compute=");
+  collected.sum.download_ms += field (message, "download=");
+  collected.sum.write_ms += field (message, "write=");
+  g_mutex_unlock (&collected.lock);
+
+  /* still shown under G_MESSAGES_DEBUG=cblur */
+  g_log_default_handler (domain, level, message, user_data);
+}
+
+void
+bench_report_init (void)
+{
+  g_log_set_handler ("cblur", G_LOG_LEVEL_DEBUG, on_cblur_debug, NULL);
+}
+
+void
+bench_report_reset (void)
+{
+  g_mutex_lock (&collected.lock);
+  collected.runs = 0;
+  collected.saw_gl = collected.saw_cpu = FALSE;
+  memset (&collected.sum, 0, sizeof collected.sum);
+  g_mutex_unlock (&collected.lock);
+}
+
+void
+bench_report_begin_run (void)
+{
+  g_mutex_lock (&collected.lock);
+  collected.runs++;
+  g_mutex_unlock (&collected.lock);
+}
+
+const gchar *
+bench_report_backend (void)
+{
+  if (collected.saw_gl && collected.saw_cpu)
+    return "gl+cpu";
+  if (collected.saw_gl)
+    return "gl";
+  return collected.saw_cpu ? "cpu" : "gegl";
+}
+
+void
+bench_report_split (BenchSplit *split)
+{
+  gdouble runs = MAX (collected.runs, 1);
+
+  split->read_ms = collected.sum.read_ms / runs;
+  split->upload_ms = collected.sum.upload_ms / runs;
+  split->compute_ms = collected.sum.compute_ms / runs;
+  split->download_ms = collected.sum.download_ms / runs;
+  split->write_ms = collected.sum.write_ms / runs;
+}
+
+BenchTable *
+bench_table_new (void)
+{
+  BenchTable *table = g_new0 (BenchTable, 1);
+
+  table->rows = g_array_new (FALSE, TRUE, sizeof (BenchRow));
+  return table;
+}
+
+void
+bench_table_add (BenchTable     *table,
+                 const BenchRow *row)
+{
+  g_array_append_vals (table->rows, row, 1);
+}
+
+guint
+bench_table_size (BenchTable *table)
+{
+  return table->rows->len;
+}
+
+const BenchRow *
+bench_table_row (BenchTable *table,
+                 guint       i)
+{
+  return &g_array_index (table->rows, BenchRow, i);
+}
+
+/* GEGL's IIR blur timed at the same size and radius, the baseline */
+static const BenchRow *
+baseline (BenchTable     *table,
+          const BenchRow *row,
+          const gchar    *method)
+{
+  guint i;
+
+  for (i = 0; i < table->rows->len; i++)
+    {
+      const BenchRow *other = bench_table_row (table, i);
+
+      if (other->width == row->width && other->height == row->height &&
+          other->radius == row->radius && g_str_equal (other->method, method))
+        return other;
+    }
+  return NULL;
+}
+
+static void
+print_ratio (BenchTable     *table,
+             const BenchRow *row,
+             const gchar    *method)
+{
+  const BenchRow *base = baseline (table, row, method);
+
+  if (base != NULL)
+    g_print (" %.2fx |", base->median_ms / row->median_ms);
+  else
+    g_print (" - |");
+}
+
+void
+bench_table_print_markdown (BenchTable *table)
+{
+  guint i;
+
+  g_print ("| size | radius | method | ran on | median ms | vs gegl IIR | vs gegl FIR "
+           "| read | upload | compute | download | write |\n"
+           "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  for (i = 0; i < table->rows->len; i++)
+    {
+      const BenchRow *row = bench_table_row (table, i);
+
+      g_print ("| %dx%d | %g | %s | %s | %.2f |", row->width, row->height, row->radius,
+               row->method, row->ran_on, row->median_ms);
+      print_ratio (table, row, "gegl-iir");
+      print_ratio (table, row, "gegl-fir");
+      g_print (" %.2f | %.2f | %.2f | %.2f | %.2f |\n", row->split.read_ms,
+               row->split.upload_ms, row->split.compute_ms, row->split.download_ms,
+               row->split.write_ms);
+    }
+}
+
+void
+bench_table_free (BenchTable *table)
+{
+  g_array_unref (table->rows);
+  g_free (table);
+}

@@ -1,0 +1,225 @@
+/* Times cblur:gaussian-blur per backend and mode against gegl:gaussian-blur
+ * (IIR and FIR) at std-dev = radius / 3, end to end through fresh GEGL
+ * graphs: buffer-source -> blur -> buffer-sink.  Prints a Markdown table
+ * and writes the plot with GEGL itself.
+ *
+ *   cblur-bench [--sizes 1024x1024,3840x2160] [--radii 3,15] [--runs 5]
+ *               [--methods cpu-direct,gl-box,gegl-iir,...] [--plot out.png]
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <gegl.h>
+
+#include "bench-plot.h"
+#include "bench-report.h"
+
+typedef struct
+{
+  const gchar *name;
+  const gchar *backend;   /* CBLUR_BACKEND, or NULL for GEGL's own blur */
+  const gchar *mode;      /* cblur mode, or GEGL's filter */
+} Method;
+
+static const Method all_methods[] = {
+  { "cpu-direct", "cpu", "direct" },
+  { "cpu-box",    "cpu", "box" },
+  { "cpu-auto",   "cpu", "auto" },
+  { "gl-direct",  "gl",  "direct" },
+  { "gl-box",     "gl",  "box" },
+  { "gl-auto",    "gl",  "auto" },
+  { "gegl-iir",   NULL,  "iir" },
+  { "gegl-fir",   NULL,  "fir" },
+};
+
+static GeglBuffer *
+random_image (gint width,
+              gint height)
+{
+  GeglRectangle rect = { 0, 0, width, height };
+  GeglBuffer   *buffer = gegl_buffer_new (&rect, babl_format ("RGBA float"));
+  GeglNode     *graph = gegl_node_new ();
+  GeglNode     *noise = gegl_node_new_child (graph, "operation", "gegl:noise-simplex",
+                                             "scale", 0.02, NULL);
+  GeglNode     *write = gegl_node_new_child (graph, "operation", "gegl:write-buffer",
+                                             "buffer", buffer, NULL);
+
+  gegl_node_link (noise, write);
+  gegl_node_process (write);
+  g_object_unref (graph);
+  return buffer;
+}
+
+static void
+set_enum (GeglNode    *node,
+          const gchar *property,
+          const gchar *nick)
+{
+  GParamSpec           *spec = gegl_node_find_property (node, property);
+  g_autoptr (GEnumClass) enums = g_type_class_ref (G_PARAM_SPEC_VALUE_TYPE (spec));
+  GEnumValue           *value = g_enum_get_value_by_nick (enums, nick);
+
+  g_assert (value != NULL);
+  gegl_node_set (node, property, value->value, NULL);
+}
+
+static GeglNode *
+blur_node (GeglNode     *graph,
+           const Method *method,
+           gdouble       radius)
+{
+  GeglNode *node;
+
+  if (method->backend == NULL)
+    {
+      node = gegl_node_new_child (graph, "operation", "gegl:gaussian-blur",
+                                  "std-dev-x", radius / 3.0, "std-dev-y", radius / 3.0, NULL);
+      set_enum (node, "filter", method->mode);
+      return node;
+    }
+
+  g_setenv ("CBLUR_BACKEND", method->backend, TRUE);
+  node = gegl_node_new_child (graph, "operation", "cblur:gaussian-blur", "radius", radius, NULL);
+  set_enum (node, "mode", method->mode);
+  return node;
+}
+
+static gdouble
+run_once (GeglBuffer   *input,
+          const Method *method,
+          gdouble       radius)
+{
+  GeglNode   *graph = gegl_node_new ();
+  GeglBuffer *output = NULL;
+  GeglNode   *source = gegl_node_new_child (graph, "operation", "gegl:buffer-source",
+                                            "buffer", input, NULL);
+  GeglNode   *blur = blur_node (graph, method, radius);
+  GeglNode   *sink = gegl_node_new_child (graph, "operation", "gegl:buffer-sink",
+                                          "buffer", &output, NULL);
+  gint64      start;
+  gdouble     ms;
+
+  gegl_node_link_many (source, blur, sink, NULL);
+  bench_report_begin_run ();
+  start = g_get_monotonic_time ();
+  gegl_node_process (sink);
+  ms = (g_get_monotonic_time () - start) / 1000.0;
+
+  g_clear_object (&output);
+  g_object_unref (graph);
+  return ms;
+}
+
+static gint
+compare_doubles (gconstpointer a,
+                 gconstpointer b)
+{
+  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
+
+  return (x > y) - (x < y);
+}
+
+static gdouble
+median (gdouble *values,
+        gint     n)
+{
+  qsort (values, n, sizeof (gdouble), compare_doubles);
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
+static gboolean
+method_selected (const Method *method,
+                 gchar       **names)
+{
+  return names == NULL || g_strv_contains ((const gchar * const *) names, method->name);
+}
+
+gint
+main (gint    argc,
+      gchar **argv)
+{
+  g_autofree gchar *sizes_arg = g_strdup ("1024x1024,3840x2160,7680x4320");
+  g_autofree gchar *radii_arg = g_strdup ("3,15,30,150,600");
+  g_autofree gchar *methods_arg = NULL;
+  g_autofree gchar *plot_path = g_strdup ("cblur-bench.png");
+  gint              runs = 5;
+  GOptionEntry      entries[] = {
+    { "sizes", 0, 0, G_OPTION_ARG_STRING, &sizes_arg, "image sizes, WxH,...", NULL },
+    { "radii", 0, 0, G_OPTION_ARG_STRING, &radii_arg, "radii in pixels, ...", NULL },
+    { "methods", 0, 0, G_OPTION_ARG_STRING, &methods_arg, "methods to time (default all)", NULL },
+    { "runs", 0, 0, G_OPTION_ARG_INT, &runs, "timed runs after one warm-up (median)", NULL },
+    { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot_path, "PNG plot to write", NULL },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) options = g_option_context_new ("- time Gaussian blurs");
+  g_autoptr (GError)         error = NULL;
+  g_auto (GStrv)             sizes = NULL, radii = NULL, methods = NULL;
+  BenchTable                *table;
+  gint                       s, r;
+  gsize                      m;
+
+  g_option_context_add_main_entries (options, entries, NULL);
+  if (!g_option_context_parse (options, &argc, &argv, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return 2;
+    }
+  runs = MAX (runs, 1);
+  gegl_init (&argc, &argv);
+  bench_report_init ();
+
+  sizes = g_strsplit (sizes_arg, ",", -1);
+  radii = g_strsplit (radii_arg, ",", -1);
+  if (methods_arg)
+    methods = g_strsplit (methods_arg, ",", -1);
+  table = bench_table_new ();
+
+  for (s = 0; sizes[s]; s++)
+    {
+      gint        width = 0, height = 0;
+      GeglBuffer *input;
+
+      if (sscanf (sizes[s], "%dx%d", &width, &height) != 2 || width <= 0 || height <= 0)
+        {
+          g_printerr ("bad size '%s'\n", sizes[s]);
+          return 2;
+        }
+      input = random_image (width, height);
+
+      for (r = 0; radii[r]; r++)
+        for (m = 0; m < G_N_ELEMENTS (all_methods); m++)
+          {
+            const Method *method = &all_methods[m];
+            gdouble       radius = g_ascii_strtod (radii[r], NULL);
+            gdouble      *times = g_new (gdouble, runs);
+            BenchRow      row = { width, height, radius, method->name };
+            gint          i;
+
+            if (!method_selected (method, methods))
+              continue;
+
+            run_once (input, method, radius);
+            bench_report_reset ();
+            for (i = 0; i < runs; i++)
+              times[i] = run_once (input, method, radius);
+
+            row.median_ms = median (times, runs);
+            row.ran_on = bench_report_backend ();
+            bench_report_split (&row.split);
+            bench_table_add (table, &row);
+            g_printerr ("%dx%d r=%g %-10s %9.2f ms (%s)\n", width, height, radius,
+                        method->name, row.median_ms, row.ran_on);
+            g_free (times);
+          }
+      g_object_unref (input);
+    }
+
+  bench_table_print_markdown (table);
+  if (!bench_plot_write (table, plot_path, &error))
+    g_printerr ("plot: %s\n", error->message);
+
+  bench_table_free (table);
+  gegl_exit ();
+  return 0;
+}

@@ -1,0 +1,121 @@
+/* What the files of the GL backend share; nothing outside cblur-gl*.c
+ * includes this.  Every function here runs with cblur-gl.c's lock held and
+ * the context current. */
+#ifndef CBLUR_GL_PRIVATE_H
+#define CBLUR_GL_PRIVATE_H
+
+#include <epoxy/gl.h>
+
+#include "cblur-gl.h"
+
+G_BEGIN_DECLS
+
+/* CBLUR_GL_FAULT: the failure point a test makes fail */
+typedef enum
+{
+  CBLUR_GL_FAULT_NONE,
+  CBLUR_GL_FAULT_CONTEXT,
+  CBLUR_GL_FAULT_COMPILE,
+  CBLUR_GL_FAULT_ALLOC,
+  CBLUR_GL_FAULT_DISPATCH,
+  CBLUR_GL_FAULT_LOST
+} CblurGlFault;
+
+/* where glGetError is checked, which decides the fault that fires there */
+typedef enum
+{
+  CBLUR_GL_STAGE_ALLOC,
+  CBLUR_GL_STAGE_UPLOAD,
+  CBLUR_GL_STAGE_DISPATCH,
+  CBLUR_GL_STAGE_DOWNLOAD
+} CblurGlStage;
+
+typedef struct
+{
+  gchar       renderer[128];
+  gboolean    is_software;
+  GLint       max_texture_size;
+  GLint       max_shared_memory;
+  gboolean    has_buffer_storage;
+  gboolean    has_reset_status;
+  GHashTable *programs;   /* defines -> linked program */
+} CblurGl;
+
+typedef struct
+{
+  GLenum   target;
+  GLuint   buffer;
+  gsize    size;
+  gpointer persistent;   /* the mapping, where buffer storage allows one */
+} CblurGlStaging;
+
+typedef struct
+{
+  gint n_x;
+  gint n_y;
+  gint width;    /* output pixels of every tile but the last in a row */
+  gint height;   /* ... in a column */
+} CblurGlPlan;
+
+typedef enum
+{
+  CBLUR_GL_SHADER_DIRECT,
+  CBLUR_GL_SHADER_BOX
+} CblurGlShader;
+
+G_GNUC_INTERNAL extern const gchar cblur_shader_direct[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_box[];
+
+/* cblur-gl-context.c */
+G_GNUC_INTERNAL CblurGlFault cblur_gl_fault            (void);
+G_GNUC_INTERNAL CblurGl     *cblur_gl_context_acquire  (GError      **error);
+G_GNUC_INTERNAL void         cblur_gl_context_release  (void);
+G_GNUC_INTERNAL void         cblur_gl_context_destroy  (void);
+G_GNUC_INTERNAL gboolean     cblur_gl_check            (CblurGl      *gl,
+                                                        CblurGlStage  stage,
+                                                        GError      **error);
+G_GNUC_INTERNAL gboolean     cblur_gl_wait             (CblurGl      *gl,
+                                                        CblurGlStage  stage,
+                                                        GError      **error);
+
+/* cblur-gl-program.c */
+G_GNUC_INTERNAL GLuint       cblur_gl_program          (CblurGl      *gl,
+                                                        CblurGlShader shader,
+                                                        gboolean      vertical,
+                                                        gint          cache_len,
+                                                        GError      **error);
+G_GNUC_INTERNAL void         cblur_gl_programs_clear   (CblurGl      *gl);
+
+/* cblur-gl-tiles.c */
+G_GNUC_INTERNAL void         cblur_gl_plan_tiles       (gint          width,
+                                                        gint          height,
+                                                        gint          reach,
+                                                        gint          max_edge,
+                                                        gsize         max_texels,
+                                                        CblurGlPlan  *plan);
+G_GNUC_INTERNAL void         cblur_gl_staging_init     (CblurGl        *gl,
+                                                        CblurGlStaging *staging,
+                                                        GLenum          target,
+                                                        gsize           size);
+G_GNUC_INTERNAL gpointer     cblur_gl_staging_map      (CblurGlStaging *staging);
+G_GNUC_INTERNAL void         cblur_gl_staging_unmap    (CblurGlStaging *staging);
+G_GNUC_INTERNAL void         cblur_gl_staging_clear    (CblurGlStaging *staging);
+
+/* cblur-gl-passes.c: the tile is in textures[0]; returns the texture that
+ * holds the blurred tile */
+G_GNUC_INTERNAL gint         cblur_gl_passes_count_textures (const CblurKernel *kernel);
+G_GNUC_INTERNAL gboolean     cblur_gl_passes_prepare   (CblurGl           *gl,
+                                                        const CblurKernel *kernel,
+                                                        GLuint             programs[2],
+                                                        GError           **error);
+G_GNUC_INTERNAL GLuint       cblur_gl_passes_run       (const CblurKernel *kernel,
+                                                        const GLuint       programs[2],
+                                                        const GLuint      *textures,
+                                                        gint               x,
+                                                        gint               y,
+                                                        gint               in_width,
+                                                        gint               in_height);
+
+G_END_DECLS
+
+#endif

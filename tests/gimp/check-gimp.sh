@@ -1,0 +1,206 @@
+#!/bin/bash
+# Manual check (not part of the test suite): GIMP 2.10 finds the plug-in in
+# the per-user GEGL plug-in folder, lists cblur:gaussian-blur in
+# Tools ▸ GEGL Operation…, builds its dialog, and applies it to an image with
+# the same result as the `gegl` command line.
+#
+#   tests/gimp/check-gimp.sh [BUILD_DIR]          (default: build)
+#
+# Environment:
+#   SCREENSHOT=file.png  also keep a picture of the dialog there
+#   RADIUS=20            the radius typed into the dialog
+#   REAL_HOME=1          install into the real ~/.local/share/gegl-0.4/plug-ins
+#                        instead of one under a temporary XDG_DATA_HOME
+#   KEEP=1               keep the work folder (screenshots, logs, images)
+#
+# Needs (Debian 12): gimp xvfb xdotool imagemagick tesseract-ocr
+# tesseract-ocr-eng gegl.  GIMP 2.10 has no batch-mode way to run an
+# arbitrary GEGL operation (script-fu can't, python-fu is Python 2), so this
+# drives the GUI under Xvfb with xdotool and finds menu entries and buttons
+# by reading the screen with tesseract.  GIMP 2.10 ignores the op's
+# gimp:menu-path key (GIMP 3 reads it), so Tools ▸ GEGL Operation… is the
+# way in.  The result is saved through GIMP's own batch interpreter
+# (script-fu on stdin) and compared with `gegl ... -- cblur:gaussian-blur`.
+# Exits non-zero on failure.
+
+set -euo pipefail
+
+cd "$(dirname "$0")/../.."
+src=$PWD
+build=${1:-build}
+radius=${RADIUS:-20}
+module="$src/$build/operations/cblur-gaussian-blur.so"
+
+for tool in gimp-2.10 Xvfb xdotool import convert compare tesseract gegl; do
+  command -v "$tool" > /dev/null || { echo "missing: $tool" >&2; exit 2; }
+done
+[ -f "$module" ] || { echo "build first: $module not found" >&2; exit 2; }
+
+work=$(mktemp -d /tmp/cblur-gimp.XXXXXX)
+pids=()
+cleanup ()
+{
+  for p in "${pids[@]}"; do kill "$p" 2> /dev/null || true; done
+  if [ -n "${KEEP:-}" ]; then echo "work folder kept: $work"; else rm -rf "$work"; fi
+}
+trap cleanup EXIT
+
+fail ()
+{
+  echo "FAIL: $*" >&2
+  import -display "$DISPLAY" -window root "$work/failure.png" 2> /dev/null || true
+  KEEP=1
+  exit 1
+}
+
+# --- the plug-in where a user puts it -------------------------------------
+if [ -z "${REAL_HOME:-}" ]; then
+  export XDG_DATA_HOME="$work/data"
+fi
+plugins="${XDG_DATA_HOME:-$HOME/.local/share}/gegl-0.4/plug-ins"
+mkdir -p "$plugins"
+cp "$module" "$plugins/"
+echo "installed $plugins/$(basename "$module")"
+unset GEGL_PATH                          # GIMP must find it on its own
+export GIMP2_DIRECTORY="$work/profile"   # fresh GIMP profile
+
+# --- a test image and the reference result --------------------------------
+convert -size 256x256 xc:black -fill white -draw "rectangle 64,64 191,191" \
+        -type TrueColor "PNG24:$work/in.png"
+gegl "$work/in.png" -o "$work/ref.png" -- \
+  cblur:gaussian-blur "radius=$radius"
+
+# --- X server and GIMP ------------------------------------------------------
+display=99
+while [ -e "/tmp/.X11-unix/X$display" ]; do display=$((display + 1)); done
+export DISPLAY=":$display"
+Xvfb "$DISPLAY" -screen 0 1600x1000x24 -nolisten tcp > "$work/xvfb.log" 2>&1 &
+pids+=($!)
+sleep 2
+
+# script-fu reads batch commands from this pipe for as long as it is open
+mkfifo "$work/batch"
+sleep 100000 > "$work/batch" &
+pids+=($!)
+gimp-2.10 --no-splash -b - "$work/in.png" < "$work/batch" > "$work/gimp.log" 2>&1 &
+pids+=($!)
+
+wait_window ()   # NAME-REGEX SECONDS -> window id
+{
+  local i
+  for ((i = 0; i < $2 * 2; i++)); do
+    if id=$(xdotool search --onlyvisible --name "$1" 2> /dev/null | head -n1) &&
+       [ -n "$id" ]; then
+      echo "$id"; return 0
+    fi
+    sleep 0.5
+  done
+  return 1
+}
+
+# Prints "X Y" of the centre of the first word matching REGEX on the screen
+# (or inside window WIN), read by tesseract from a negated, 2× picture.
+find_text ()     # REGEX [WIN]
+{
+  local ox=0 oy=0 crop=""
+  import -window root "$work/screen.png"
+  if [ -n "${2:-}" ]; then
+    eval "$(xdotool getwindowgeometry --shell "$2")"
+    ox=$X; oy=$Y; crop="-crop ${WIDTH}x${HEIGHT}+${X}+${Y} +repage"
+  fi
+  # shellcheck disable=SC2086
+  convert "$work/screen.png" $crop -colorspace gray -negate -resize 200% \
+          "$work/ocr.png"
+  tesseract "$work/ocr.png" - --psm 11 tsv 2> /dev/null |
+    awk -F'\t' -v re="$1" -v ox="$ox" -v oy="$oy" '
+      NR > 1 && $12 ~ re {
+        printf "%d %d\n", ox + ($7 + $9 / 2) / 2, oy + ($8 + $10 / 2) / 2; exit
+      }'
+}
+
+click_text ()    # REGEX [WIN [DY]]: click DY pixels below the word
+{
+  local xy i
+  for ((i = 0; i < 10; i++)); do
+    xy=$(find_text "$1" "${2:-}")
+    if [ -n "$xy" ]; then
+      set -- "$1" "${2:-}" "${3:-0}"
+      # shellcheck disable=SC2086
+      xdotool mousemove ${xy% *} $((${xy#* } + $3)) click 1
+      return 0
+    fi
+    sleep 1
+  done
+  return 1
+}
+
+image=$(wait_window ' – GIMP$' 120) || fail "GIMP did not open the image"
+echo "GIMP is up (window $image)"
+sleep 5
+
+# --- Tools ▸ GEGL Operation… -----------------------------------------------
+xdotool windowfocus --sync "$image"
+xdotool key alt+t
+sleep 1
+click_text '^Operation' || fail "no Tools ▸ GEGL Operation… entry"
+dialog=$(wait_window '^GEGL Operation$' 20) || fail "no GEGL Operation dialog"
+xdotool windowmove --sync "$dialog" 1170 40
+sleep 1
+
+# the operation combo, empty above the line "Select an operation from the
+# list above": open it and pick our op by its name
+click_text '^Select$' "$dialog" -33 || fail "no operation combo"
+sleep 1
+click_text 'cblur:gaussian-blur' ||
+  fail "cblur:gaussian-blur is not in the GEGL Operation list"
+sleep 3
+
+# the generated property widgets
+labels=$(import -window "$dialog" "$work/dialog0.png" &&
+         convert "$work/dialog0.png" -colorspace gray -negate -resize 200% "$work/ocr.png" &&
+         tesseract "$work/ocr.png" - --psm 11 2> /dev/null)
+for want in 'cblur:gaussian-blur' Radius Mode Box Abyss Clip; do
+  grep -q -- "$want" <<< "$labels" || fail "dialog lacks '$want'"
+done
+echo "dialog shows the op and its properties"
+
+# type the radius into the Radius spin scale: a click on its digits edits them
+xdotool windowfocus --sync "$dialog"
+click_text '^10\.00$' "$dialog" || fail "no Radius value"
+xdotool key ctrl+a
+xdotool type --delay 80 "$radius"
+xdotool key Tab
+sleep 5
+grep -q -- "$radius.00" <<< "$(import -window "$dialog" "$work/dialog.png" &&
+  convert "$work/dialog.png" -colorspace gray -negate -resize 200% "$work/ocr.png" &&
+  tesseract "$work/ocr.png" - --psm 11 2> /dev/null)" ||
+  fail "the Radius did not take $radius"
+import -window root "$work/preview.png"
+[ -n "${SCREENSHOT:-}" ] && convert "$work/dialog.png" -strip "PNG8:$SCREENSHOT" &&
+  echo "dialog screenshot: $SCREENSHOT"
+
+click_text '^OK$' "$dialog" || fail "no OK button"
+for ((i = 0; i < 60; i++)); do
+  xdotool search --onlyvisible --name '^GEGL Operation$' > /dev/null 2>&1 || break
+  sleep 0.5
+done
+sleep 2
+
+# --- save GIMP's result through its batch interpreter ----------------------
+cat > "$work/batch" <<EOF
+(let* ((image (vector-ref (cadr (gimp-image-list)) 0))
+       (drawable (car (gimp-image-get-active-drawable image))))
+  (file-png-save-defaults RUN-NONINTERACTIVE image drawable
+                          "$work/out.png" "$work/out.png"))
+EOF
+for ((i = 0; i < 60 && ! -s "$work/out.png"; i++)); do sleep 0.5; done
+[ -s "$work/out.png" ] || fail "GIMP did not save the result"
+sleep 1
+echo '(gimp-quit 1)' > "$work/batch"
+
+changed=$(compare -metric AE "$work/in.png" "$work/out.png" null: 2>&1 || true)
+differ=$(compare -metric AE -fuzz 1% "$work/ref.png" "$work/out.png" null: 2>&1 || true)
+echo "pixels changed by the blur in GIMP: $changed; differing from gegl's result by more than 1%: $differ"
+[ "${changed%% *}" -gt 10000 ] 2> /dev/null || fail "GIMP's result is not blurred"
+[ "${differ%% *}" = 0 ] || fail "GIMP's result differs from the gegl command line"
+echo "PASS: GIMP 2.10 applied cblur:gaussian-blur radius=$radius"
