@@ -42,6 +42,13 @@ GeglBuffer *
 test_load_photo (const gchar *name)
 {
   g_autofree gchar *path = g_test_build_filename (G_TEST_DIST, "data", name, NULL);
+
+  return test_load_image (path);
+}
+
+GeglBuffer *
+test_load_image (const gchar *path)
+{
   GeglNode         *graph = gegl_node_new ();
   GeglNode         *load = gegl_node_new_child (graph, "operation", "gegl:load",
                                                 "path", path, NULL);

@@ -15,6 +15,7 @@ GeglBuffer *test_random_buffer (gint                  width,
                                 guint32               seed);
 /* a photograph from tests/data, in linear premultiplied RGBA float */
 GeglBuffer *test_load_photo    (const gchar          *name);
+GeglBuffer *test_load_image    (const gchar          *path);
 gfloat     *test_read          (GeglBuffer           *buffer,
                                 const GeglRectangle  *rect);
 /* renders roi of cblur:gaussian-blur over input with the given properties */

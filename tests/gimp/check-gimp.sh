@@ -98,35 +98,46 @@ wait_window ()   # NAME-REGEX SECONDS -> window id
   return 1
 }
 
-# Prints "X Y" of the centre of the first word matching REGEX on the screen
-# (or inside window WIN), read by tesseract from a negated, 2× picture.
-find_text ()     # REGEX [WIN]
+# The area "W H X Y" of window WIN, EXTRA pixels taller (for popups that
+# open over and below it).
+area_of ()       # WIN [EXTRA]
 {
-  local ox=0 oy=0 crop=""
+  local X Y WIDTH HEIGHT WINDOW SCREEN
+  eval "$(xdotool getwindowgeometry --shell "$1")"
+  echo "$WIDTH $((HEIGHT + ${2:-0})) $X $Y"
+}
+
+# Prints "X Y" of the centre of the first word matching REGEX in AREA of
+# the screen, read by tesseract from a negated, 2x grey picture.
+find_text ()     # REGEX AREA
+{
+  local w h x y
+  read -r w h x y <<< "$2"
   import -window root "$work/screen.png"
-  if [ -n "${2:-}" ]; then
-    eval "$(xdotool getwindowgeometry --shell "$2")"
-    ox=$X; oy=$Y; crop="-crop ${WIDTH}x${HEIGHT}+${X}+${Y} +repage"
-  fi
-  # shellcheck disable=SC2086
-  convert "$work/screen.png" $crop -colorspace gray -negate -resize 200% \
-          "$work/ocr.png"
+  convert "$work/screen.png" -crop "${w}x${h}+${x}+${y}" +repage \
+          -colorspace gray -negate -resize 200% "$work/ocr.png"
   tesseract "$work/ocr.png" - --psm 11 tsv 2> /dev/null |
-    awk -F'\t' -v re="$1" -v ox="$ox" -v oy="$oy" '
+    awk -F'\t' -v re="$1" -v ox="$x" -v oy="$y" '
       NR > 1 && $12 ~ re {
         printf "%d %d\n", ox + ($7 + $9 / 2) / 2, oy + ($8 + $10 / 2) / 2; exit
       }'
 }
 
-click_text ()    # REGEX [WIN [DY]]: click DY pixels below the word
+# The words tesseract reads in window WIN.
+read_window ()   # WIN
+{
+  import -window "$1" "$work/window.png"
+  convert "$work/window.png" -colorspace gray -negate -resize 200% "$work/ocr.png"
+  tesseract "$work/ocr.png" - --psm 11 2> /dev/null
+}
+
+click_text ()    # REGEX AREA [DY]: click DY pixels below the word
 {
   local xy i
   for ((i = 0; i < 10; i++)); do
-    xy=$(find_text "$1" "${2:-}")
+    xy=$(find_text "$1" "$2")
     if [ -n "$xy" ]; then
-      set -- "$1" "${2:-}" "${3:-0}"
-      # shellcheck disable=SC2086
-      xdotool mousemove ${xy% *} $((${xy#* } + $3)) click 1
+      xdotool mousemove "${xy% *}" $((${xy#* } + ${3:-0})) click 1
       return 0
     fi
     sleep 1
@@ -142,23 +153,24 @@ sleep 5
 xdotool windowfocus --sync "$image"
 xdotool key alt+t
 sleep 1
-click_text '^Operation' || fail "no Tools ▸ GEGL Operation… entry"
+# the Tools menu opens below its title, in the left half of the window
+read -r w h x y <<< "$(area_of "$image")"
+click_text '^Operation' "$((w / 2)) $((h / 2)) $x $y" ||
+  fail "no Tools ▸ GEGL Operation… entry"
 dialog=$(wait_window '^GEGL Operation$' 20) || fail "no GEGL Operation dialog"
 xdotool windowmove --sync "$dialog" 1170 40
 sleep 1
 
 # the operation combo, empty above the line "Select an operation from the
 # list above": open it and pick our op by its name
-click_text '^Select$' "$dialog" -33 || fail "no operation combo"
+click_text '^Select$' "$(area_of "$dialog")" -33 || fail "no operation combo"
 sleep 1
-click_text 'cblur:gaussian-blur' ||
+click_text 'cblur:gaussian-blur' "$(area_of "$dialog" 600)" ||
   fail "cblur:gaussian-blur is not in the GEGL Operation list"
 sleep 3
 
 # the generated property widgets
-labels=$(import -window "$dialog" "$work/dialog0.png" &&
-         convert "$work/dialog0.png" -colorspace gray -negate -resize 200% "$work/ocr.png" &&
-         tesseract "$work/ocr.png" - --psm 11 2> /dev/null)
+labels=$(read_window "$dialog")
 for want in 'cblur:gaussian-blur' Radius Mode Box Abyss Clip; do
   grep -q -- "$want" <<< "$labels" || fail "dialog lacks '$want'"
 done
@@ -166,20 +178,19 @@ echo "dialog shows the op and its properties"
 
 # type the radius into the Radius spin scale: a click on its digits edits them
 xdotool windowfocus --sync "$dialog"
-click_text '^10\.00$' "$dialog" || fail "no Radius value"
+click_text '^10\.00$' "$(area_of "$dialog")" || fail "no Radius value"
 xdotool key ctrl+a
 xdotool type --delay 80 "$radius"
 xdotool key Tab
 sleep 5
-grep -q -- "$radius.00" <<< "$(import -window "$dialog" "$work/dialog.png" &&
-  convert "$work/dialog.png" -colorspace gray -negate -resize 200% "$work/ocr.png" &&
-  tesseract "$work/ocr.png" - --psm 11 2> /dev/null)" ||
+grep -q -- "^$radius\.00$" <<< "$(read_window "$dialog")" ||
   fail "the Radius did not take $radius"
+cp "$work/window.png" "$work/dialog.png"
 import -window root "$work/preview.png"
 [ -n "${SCREENSHOT:-}" ] && convert "$work/dialog.png" -strip "PNG8:$SCREENSHOT" &&
   echo "dialog screenshot: $SCREENSHOT"
 
-click_text '^OK$' "$dialog" || fail "no OK button"
+click_text '^OK$' "$(area_of "$dialog")" || fail "no OK button"
 for ((i = 0; i < 60; i++)); do
   xdotool search --onlyvisible --name '^GEGL Operation$' > /dev/null 2>&1 || break
   sleep 0.5
