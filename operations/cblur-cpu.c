@@ -3,13 +3,20 @@
 #include <string.h>
 #include <gegl.h>
 
-/* One premultiplied RGBA pixel; every loop below works on whole pixels so
- * the compiler keeps the four channels in one vector register. */
+/* One premultiplied RGBA pixel: lines are addressed in whole pixels, and
+ * the loops run over the 4 × pixels floats of an element, which the
+ * compiler vectorizes as wide as the processor allows. */
 typedef gfloat Pixel __attribute__ ((vector_size (16)));
 
-/* Columns handled together in the vertical pass: a strip of this many
- * pixels per row keeps the rows of the window in cache. */
-#define STRIP_PIXELS 32
+/* Every output is the same bits on each of these: no FMA contraction
+ * (-ffp-contract=off) and the same element-wise operations, only wider. */
+#define WIDEST_VECTORS __attribute__ ((target_clones ("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+
+/* Columns handled together in the vertical pass, and rows in the
+ * horizontal one: wide enough for the vector units, small enough that a
+ * thread's line buffers stay in its L2 cache. */
+#define STRIP_PIXELS 16
+#define ROW_GROUP    STRIP_PIXELS
 
 /* A line is a run of elements, each `pixels` contiguous pixels wide, with
  * `step` pixels from one element to the next: a row segment for the
@@ -37,26 +44,28 @@ direct_group (const gfloat *w,
               Pixel        *dst,
               const gint    pixels)
 {
-  Pixel acc[DIRECT_GROUP];
-  gint  j, p;
+  const gint    lanes = pixels * CBLUR_CHANNELS;
+  const gfloat *mid = (const gfloat *) centre;
+  gfloat        acc[DIRECT_GROUP * CBLUR_CHANNELS];
+  gint          j, c;
 
-  for (p = 0; p < pixels; p++)
-    acc[p] = centre[p] * w[0];
+  for (c = 0; c < lanes; c++)
+    acc[c] = mid[c] * w[0];
 
   for (j = 1; j <= hw; j++)
     {
-      const Pixel *before = centre - (gsize) j * step;
-      const Pixel *after = centre + (gsize) j * step;
+      const gfloat *restrict before = (const gfloat *) (centre - (gsize) j * step);
+      const gfloat *restrict after = (const gfloat *) (centre + (gsize) j * step);
 
-      for (p = 0; p < pixels; p++)
-        acc[p] += (before[p] + after[p]) * w[j];
+      for (c = 0; c < lanes; c++)
+        acc[c] += (before[c] + after[c]) * w[j];
     }
 
-  for (p = 0; p < pixels; p++)
-    dst[p] = acc[p];
+  for (c = 0; c < lanes; c++)
+    ((gfloat *) dst)[c] = acc[c];
 }
 
-static void
+WIDEST_VECTORS static void
 direct_line (const CblurKernel *kernel,
              Line               in,
              LineOut            out,
@@ -73,11 +82,6 @@ direct_line (const CblurKernel *kernel,
       Pixel       *dst = out.data + (gsize) i * out.step;
 
       /* constant group sizes let the compiler unroll the pixel loops */
-      if (pixels == 1)
-        {
-          direct_group (w, hw, centre, in.step, dst, 1);
-          continue;
-        }
       for (p = 0; p + DIRECT_GROUP <= pixels; p += DIRECT_GROUP)
         direct_group (w, hw, centre + p, in.step, dst + p, DIRECT_GROUP);
       if (p < pixels)
@@ -104,60 +108,79 @@ box_pass_pixels (const CblurKernel *kernel,
   gfloat fraction = kernel->box_fraction;
   gfloat scale = kernel->box_scale;
   gint   n_out = n_in - 2 * (k + 1);
-  gint   i, p;
+  gint   lanes = pixels * CBLUR_CHANNELS;
+  gint   i, j, c, run, at;
 
-  /* position of element 0 inside its block, stepped rather than divided */
-  gint   at;
+#define PIXEL(base, step, index) ((gfloat *) ((base) + (gsize) (index) * (step)))
 
-  for (i = 0, at = cblur_floor_mod (origin, block); i < n_in; i++, at = at + 1 == block ? 0 : at + 1)
+  /* Loops run a block at a time, so their bodies carry no test for where
+   * blocks begin; `at` is the position inside the current block. */
+  for (i = 0, at = cblur_floor_mod (origin, block); i < n_in; i += run, at = 0)
     {
-      const Pixel *src = in.data + (gsize) i * in.step;
-      Pixel       *pre = prefix + (gsize) i * pixels;
+      run = MIN (n_in - i, block - at);
+      memcpy (PIXEL (prefix, pixels, i), PIXEL (in.data, in.step, i), lanes * sizeof (gfloat));
+      for (j = i + 1; j < i + run; j++)
+        {
+          gfloat       *restrict pre = PIXEL (prefix, pixels, j);
+          const gfloat *restrict before = PIXEL (prefix, pixels, j - 1);
+          const gfloat *restrict src = PIXEL (in.data, in.step, j);
 
-      if (i == 0 || at == 0)
-        for (p = 0; p < pixels; p++)
-          pre[p] = src[p];
-      else
-        for (p = 0; p < pixels; p++)
-          pre[p] = pre[p - pixels] + src[p];
+          for (c = 0; c < lanes; c++)
+            pre[c] = before[c] + src[c];
+        }
     }
 
-  at = cblur_floor_mod (origin + n_in - 1, block);
-  for (i = n_in - 1; i >= 0; i--, at = at == 0 ? block - 1 : at - 1)
+  for (i = n_in - 1, at = cblur_floor_mod (origin + n_in - 1, block); i >= 0;
+       i -= run, at = block - 1)
     {
-      const Pixel *src = in.data + (gsize) i * in.step;
-      Pixel       *suf = suffix + (gsize) i * pixels;
+      run = MIN (i + 1, at + 1);
+      memcpy (PIXEL (suffix, pixels, i), PIXEL (in.data, in.step, i), lanes * sizeof (gfloat));
+      for (j = i - 1; j > i - run; j--)
+        {
+          gfloat       *restrict suf = PIXEL (suffix, pixels, j);
+          const gfloat *restrict after = PIXEL (suffix, pixels, j + 1);
+          const gfloat *restrict src = PIXEL (in.data, in.step, j);
 
-      if (i == n_in - 1 || at == block - 1)
-        for (p = 0; p < pixels; p++)
-          suf[p] = src[p];
-      else
-        for (p = 0; p < pixels; p++)
-          suf[p] = suf[p + pixels] + src[p];
+          for (c = 0; c < lanes; c++)
+            suf[c] = after[c] + src[c];
+        }
     }
 
-  for (i = 0, at = cblur_floor_mod (origin + 1, block); i < n_out;
-       i++, at = at + 1 == block ? 0 : at + 1)
+  /* output i is the window [i + 1, i + 2k + 1] plus the fraction of
+   * elements i and i + 2k + 2 */
+  for (i = 0, at = cblur_floor_mod (origin + 1, block); i < n_out; i += run, at = 0)
     {
-      gint         lo = i + 1;
-      gint         hi = i + 2 * k + 1;
-      const Pixel *suf = suffix + (gsize) lo * pixels;
-      const Pixel *pre = prefix + (gsize) hi * pixels;
-      const Pixel *left = in.data + (gsize) i * in.step;
-      const Pixel *right = in.data + (gsize) (hi + 1) * in.step;
-      Pixel       *dst = out.data + (gsize) i * out.step;
-
-      /* a window that starts a block is that whole block */
+      run = MIN (n_out - i, block - at);
+      j = i;
       if (at == 0)
-        for (p = 0; p < pixels; p++)
-          dst[p] = (suf[p] + (left[p] + right[p]) * fraction) * scale;
-      else
-        for (p = 0; p < pixels; p++)
-          dst[p] = ((suf[p] + pre[p]) + (left[p] + right[p]) * fraction) * scale;
+        {
+          /* a window that starts a block is that whole block */
+          const gfloat *restrict suf = PIXEL (suffix, pixels, j + 1);
+          const gfloat *restrict left = PIXEL (in.data, in.step, j);
+          const gfloat *restrict right = PIXEL (in.data, in.step, j + 2 * k + 2);
+          gfloat       *restrict dst = PIXEL (out.data, out.step, j);
+
+          for (c = 0; c < lanes; c++)
+            dst[c] = (suf[c] + (left[c] + right[c]) * fraction) * scale;
+          j++;
+        }
+      for (; j < i + run; j++)
+        {
+          const gfloat *restrict suf = PIXEL (suffix, pixels, j + 1);
+          const gfloat *restrict pre = PIXEL (prefix, pixels, j + 2 * k + 1);
+          const gfloat *restrict left = PIXEL (in.data, in.step, j);
+          const gfloat *restrict right = PIXEL (in.data, in.step, j + 2 * k + 2);
+          gfloat       *restrict dst = PIXEL (out.data, out.step, j);
+
+          for (c = 0; c < lanes; c++)
+            dst[c] = ((suf[c] + pre[c]) + (left[c] + right[c]) * fraction) * scale;
+        }
     }
+
+#undef PIXEL
 }
 
-static void
+WIDEST_VECTORS static void
 box_pass (const CblurKernel *kernel,
           Line               in,
           gint               n_in,
@@ -168,9 +191,7 @@ box_pass (const CblurKernel *kernel,
           Pixel             *suffix)
 {
   /* constant widths let the compiler unroll the pixel loops */
-  if (pixels == 1)
-    box_pass_pixels (kernel, in, n_in, origin, out, prefix, suffix, 1);
-  else if (pixels == STRIP_PIXELS)
+  if (pixels == STRIP_PIXELS)
     box_pass_pixels (kernel, in, n_in, origin, out, prefix, suffix, STRIP_PIXELS);
   else
     box_pass_pixels (kernel, in, n_in, origin, out, prefix, suffix, pixels);
@@ -241,6 +262,9 @@ typedef struct
   Pixel             *between;   /* horizontal result: dst->width x src->height */
 } Job;
 
+/* Rows are blurred ROW_GROUP at a time, interleaved so that element x of
+ * the line holds pixel x of each row: the same wide loops as the column
+ * strips, instead of one pixel at a time. */
 static void
 horizontal_rows (gsize    first,
                  gsize    count,
@@ -249,24 +273,47 @@ horizontal_rows (gsize    first,
   const Job  *job = user_data;
   gint        n_in = job->src->width;
   gint        n_out = job->dst->width;
+  Pixel      *gathered = gegl_malloc ((gsize) n_in * ROW_GROUP * sizeof (Pixel));
+  Pixel      *blurred = gegl_malloc ((gsize) n_out * ROW_GROUP * sizeof (Pixel));
   BoxScratch  scratch = { 0 };
-  gsize       row;
+  gsize       group;
 
   if (job->kernel->mode == CBLUR_MODE_BOX)
-    box_scratch_init (&scratch, n_in, 1);
+    box_scratch_init (&scratch, n_in, ROW_GROUP);
 
-  for (row = first; row < first + count; row++)
+  for (group = first; group < first + count; group++)
     {
-      Line    in = { (const Pixel *) cblur_image_row (job->src, row), 1 };
-      LineOut out = { job->between + row * n_out, 1 };
+      gint    row0 = group * ROW_GROUP;
+      gint    rows = MIN (ROW_GROUP, job->src->height - row0);
+      Line    in = { gathered, rows };
+      LineOut out = { blurred, rows };
+      gint    r, x;
+
+      for (r = 0; r < rows; r++)
+        {
+          const Pixel *src = (const Pixel *) cblur_image_row (job->src, row0 + r);
+
+          for (x = 0; x < n_in; x++)
+            gathered[(gsize) x * rows + r] = src[x];
+        }
 
       if (job->kernel->mode == CBLUR_MODE_BOX)
-        box_line (job->kernel, in, n_in, job->src->x, out, 1, &scratch);
+        box_line (job->kernel, in, n_in, job->src->x, out, rows, &scratch);
       else
-        direct_line (job->kernel, in, out, n_out, 1);
+        direct_line (job->kernel, in, out, n_out, rows);
+
+      for (r = 0; r < rows; r++)
+        {
+          Pixel *dst = job->between + (gsize) (row0 + r) * n_out;
+
+          for (x = 0; x < n_out; x++)
+            dst[x] = blurred[(gsize) x * rows + r];
+        }
     }
 
   box_scratch_clear (&scratch);
+  gegl_free (gathered);
+  gegl_free (blurred);
 }
 
 static void
@@ -337,7 +384,8 @@ cblur_cpu_blur (const CblurKernel *kernel,
 
   /* a row costs about one pixel-window per output pixel; splitting is
    * worth it once a thread has a few thousand of those to do */
-  gegl_parallel_distribute_range (src->height, 4096.0 / (dst->width + 1),
+  gegl_parallel_distribute_range ((src->height + ROW_GROUP - 1) / ROW_GROUP,
+                                  4096.0 / (ROW_GROUP * (gsize) dst->width + 1),
                                   horizontal_rows, &job);
 
   strips = (dst->width + STRIP_PIXELS - 1) / STRIP_PIXELS;
