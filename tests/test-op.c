@@ -222,6 +222,39 @@ test_clip_extent (void)
   g_object_unref (graph);
 }
 
+/* GIMP's previews render at mipmap levels: level 1 must be the blur of the
+ * half-size image with half the radius. */
+static void
+test_mipmap_level (void)
+{
+  g_autoptr (GeglBuffer) input = test_random_buffer (128, 96, 5);
+  GeglRectangle          half = { 0, 0, 64, 48 };
+  g_autoptr (GeglBuffer) halved = gegl_buffer_new (&half, babl_format (TEST_FORMAT));
+  g_autofree gfloat     *small = g_new (gfloat, 64 * 48 * 4);
+  g_autofree gfloat     *expected = NULL;
+  g_autofree gfloat     *actual = g_new (gfloat, 64 * 48 * 4);
+  GeglNode              *graph = gegl_node_new ();
+  GeglNode              *blur;
+
+  /* GEGL's level 1 is the 2×2 box average of level 0 */
+  gegl_buffer_get (input, &half, 0.5, babl_format (TEST_FORMAT), small,
+                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  gegl_buffer_set (halved, &half, 0, babl_format (TEST_FORMAT), small, GEGL_AUTO_ROWSTRIDE);
+  expected = test_blur (halved, &half, "radius", 6.0, "mode", CBLUR_MODE_DIRECT, NULL);
+
+  g_object_set (gegl_config (), "mipmap-rendering", TRUE, NULL);
+  test_blur_graph (graph, input, &blur);
+  gegl_node_set (blur, "radius", 12.0, "mode", CBLUR_MODE_DIRECT, NULL);
+  gegl_node_blit (blur, 0.5, &half, babl_format (TEST_FORMAT), actual,
+                  GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
+  g_object_unref (graph);
+  g_object_set (gegl_config (), "mipmap-rendering", FALSE, NULL);
+
+  g_test_message ("level 1 against half size: max %.3g",
+                  test_max_abs_diff (expected, actual, 64 * 48 * 4));
+  g_assert_cmpfloat (test_max_abs_diff (expected, actual, 64 * 48 * 4), <, 1e-5);
+}
+
 gint
 main (gint    argc,
       gchar **argv)
@@ -233,6 +266,7 @@ main (gint    argc,
   g_test_add_func ("/op/transparent-stays-colorless", test_transparent_stays_colorless);
   g_test_add_func ("/op/abyss-policies", test_abyss_policies);
   g_test_add_func ("/op/clip-extent", test_clip_extent);
+  g_test_add_func ("/op/mipmap-level", test_mipmap_level);
 
   return g_test_run ();
 }
