@@ -138,6 +138,24 @@ get_bounding_box (GeglOperation *operation)
   return box;
 }
 
+/* GEGL renders in chunks, each with its own halo; the GPU pays for that
+ * halo in transfers, so it takes the whole image at once and tiles it
+ * itself. */
+static GeglRectangle
+get_cached_region (GeglOperation       *operation,
+                   const GeglRectangle *roi)
+{
+  State               *state = GEGL_PROPERTIES (operation)->user_data;
+  const GeglRectangle *in_rect =
+    gegl_operation_source_get_bounding_box (operation, "input");
+
+  if (state == NULL || state->backend != CBLUR_BACKEND_GL || in_rect == NULL ||
+      gegl_rectangle_is_infinite_plane (in_rect))
+    return *roi;
+
+  return get_bounding_box (operation);
+}
+
 static gboolean
 radius_is_zero (GeglProperties *o)
 {
@@ -356,6 +374,7 @@ gegl_op_class_init (GeglOpClass *klass)
   operation_class->prepare = prepare;
   operation_class->process = operation_process;
   operation_class->get_bounding_box = get_bounding_box;
+  operation_class->get_cached_region = get_cached_region;
   /* the backends thread (CPU) or serialize (GL) the work themselves */
   operation_class->threaded = FALSE;
   filter_class->process = process;
