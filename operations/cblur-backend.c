@@ -2,6 +2,7 @@
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
+#include "cblur-i18n.h"
 
 #include "cblur-cpu.h"
 #include "cblur-gl.h"

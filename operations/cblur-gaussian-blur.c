@@ -9,6 +9,7 @@
 
 #include "config.h"
 #include <glib/gi18n-lib.h>
+#include "cblur-i18n.h"
 
 #include "cblur-kernel.h"
 
@@ -26,8 +27,9 @@ property_double (radius, _("Radius"), 10.0)
   value_range (0.0, 3000.0)
   ui_range    (0.0, 300.0)
   ui_gamma    (2.0)
+  ui_digits   (1)
+  ui_steps    (0.5, 5.0)
   ui_meta     ("unit", "pixel-distance")
-  ui_meta     ("radius", "blur")
 
 property_enum (mode, _("Mode"), CblurOpMode, cblur_op_mode, CBLUR_OP_MODE_AUTO)
   description (_("Direct convolution is exact; repeated box filters cost the "
@@ -37,6 +39,7 @@ property_int (iterations, _("Box passes"), 4)
   description (_("Box filter passes per axis in box mode: more passes come "
                  "closer to a true Gaussian"))
   value_range (CBLUR_ITERATIONS_MIN, CBLUR_ITERATIONS_MAX)
+  ui_meta     ("sensitive", "mode {auto, box}")
 
 property_enum (abyss_policy, _("Abyss policy"), GeglAbyssPolicy,
                gegl_abyss_policy, GEGL_ABYSS_CLAMP)
@@ -347,7 +350,7 @@ process (GeglOperation       *operation,
       if (roi.height > rows)
         gegl_operation_progress (operation,
                                  (gdouble) (y + band.height - roi.y) / roi.height,
-                                 _("Blurring"));
+                                 (gchar *) _("Blurring"));
     }
 
   g_debug ("backend=%s mode=%s radius=%g region=%dx%d+%d+%d level=%d bands=%d "
@@ -386,6 +389,20 @@ gegl_op_class_init (GeglOpClass *klass)
     "categories",  "blur",
     "gimp:menu-path",  "<Image>/Filters/Blur",
     "gimp:menu-label", _("Gaussian Blur (GPU)..."),
+    "reference-hash", "512fbc0d9cddf7ea7ec857cc5851b303",
+    "reference-composition",
+      "<?xml version='1.0' encoding='UTF-8'?>"
+      "<gegl>"
+      "<node operation='gegl:crop' width='200' height='200'/>"
+      "<node operation='cblur:gaussian-blur'>"
+      "  <params><param name='radius'>15</param><param name='mode'>box</param></params>"
+      "</node>"
+      "<node operation='gegl:checkerboard'>"
+      "  <params><param name='x'>23</param><param name='y'>23</param>"
+      "  <param name='color1'>rgb(0.05, 0.2, 0.6)</param>"
+      "  <param name='color2'>rgb(1.0, 0.85, 0.3)</param></params>"
+      "</node>"
+      "</gegl>",
     "description", _("Blurs the image with a Gaussian of standard deviation "
                      "radius / 3, on the GPU through OpenGL compute shaders "
                      "or on the CPU where no GPU is available. Direct mode "

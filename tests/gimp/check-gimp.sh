@@ -12,6 +12,8 @@
 #   REAL_HOME=1          install into the real ~/.local/share/gegl-0.4/plug-ins
 #                        instead of one under a temporary XDG_DATA_HOME
 #   KEEP=1               keep the work folder (screenshots, logs, images)
+#   CBLUR_BACKEND=cpu    passed on to GIMP and gegl; without a GPU, auto may
+#                        pick Mesa's llvmpipe, which takes minutes here
 #
 # Needs (Debian 12): gimp xvfb xdotool imagemagick tesseract-ocr
 # tesseract-ocr-eng gegl.  GIMP 2.10 has no batch-mode way to run an
@@ -29,7 +31,10 @@ cd "$(dirname "$0")/../.."
 src=$PWD
 build=${1:-build}
 radius=${RADIUS:-20}
-module="$src/$build/operations/cblur-gaussian-blur.so"
+case $build in
+  /*) module="$build/operations/cblur-gaussian-blur.so" ;;
+  *)  module="$src/$build/operations/cblur-gaussian-blur.so" ;;
+esac
 
 for tool in gimp-2.10 Xvfb xdotool import convert compare tesseract gegl; do
   command -v "$tool" > /dev/null || { echo "missing: $tool" >&2; exit 2; }
@@ -41,6 +46,8 @@ pids=()
 cleanup ()
 {
   for p in "${pids[@]}"; do kill "$p" 2> /dev/null || true; done
+  sleep 1
+  for p in "${pids[@]}"; do kill -9 "$p" 2> /dev/null || true; done
   if [ -n "${KEEP:-}" ]; then echo "work folder kept: $work"; else rm -rf "$work"; fi
 }
 trap cleanup EXIT
@@ -67,8 +74,9 @@ export GIMP2_DIRECTORY="$work/profile"   # fresh GIMP profile
 # --- a test image and the reference result --------------------------------
 convert -size 256x256 xc:black -fill white -draw "rectangle 64,64 191,191" \
         -type TrueColor "PNG24:$work/in.png"
+# (8-bit R'G'B' like GIMP's image; gegl would write float as 16-bit linear)
 gegl "$work/in.png" -o "$work/ref.png" -- \
-  cblur:gaussian-blur "radius=$radius"
+  cblur:gaussian-blur "radius=$radius" convert-format "format=R'G'B' u8"
 
 # --- X server and GIMP ------------------------------------------------------
 display=99
@@ -82,7 +90,7 @@ sleep 2
 mkfifo "$work/batch"
 sleep 100000 > "$work/batch" &
 pids+=($!)
-gimp-2.10 --no-splash -b - "$work/in.png" < "$work/batch" > "$work/gimp.log" 2>&1 &
+G_MESSAGES_DEBUG=cblur gimp-2.10 --no-splash -b - "$work/in.png" < "$work/batch" > "$work/gimp.log" 2>&1 &
 pids+=($!)
 
 wait_window ()   # NAME-REGEX SECONDS -> window id
@@ -108,19 +116,23 @@ area_of ()       # WIN [EXTRA]
 }
 
 # Prints "X Y" of the centre of the first word matching REGEX in AREA of
-# the screen, read by tesseract from a negated, 2x grey picture.
+# the screen, read by tesseract from negated, 2x grey bands of it (bands,
+# because large empty parts put tesseract's page layout off).
 find_text ()     # REGEX AREA
 {
-  local w h x y
+  local w h x y band xy
   read -r w h x y <<< "$2"
   import -window root "$work/screen.png"
-  convert "$work/screen.png" -crop "${w}x${h}+${x}+${y}" +repage \
-          -colorspace gray -negate -resize 200% "$work/ocr.png"
-  tesseract "$work/ocr.png" - --psm 11 tsv 2> /dev/null |
-    awk -F'\t' -v re="$1" -v ox="$x" -v oy="$y" '
-      NR > 1 && $12 ~ re {
-        printf "%d %d\n", ox + ($7 + $9 / 2) / 2, oy + ($8 + $10 / 2) / 2; exit
-      }'
+  for ((band = y; band < y + h; band += 200)); do
+    convert "$work/screen.png" -crop "${w}x$((h + y - band < 260 ? h + y - band : 260))+${x}+${band}" \
+            +repage -colorspace gray -negate -resize 200% "$work/ocr.png"
+    xy=$(tesseract "$work/ocr.png" - --psm 11 tsv 2> /dev/null |
+      awk -F'\t' -v re="$1" -v ox="$x" -v oy="$band" '
+        NR > 1 && $12 ~ re {
+          printf "%d %d\n", ox + ($7 + $9 / 2) / 2, oy + ($8 + $10 / 2) / 2; exit
+        }')
+    if [ -n "$xy" ]; then echo "$xy"; return 0; fi
+  done
 }
 
 # The words tesseract reads in window WIN.
@@ -165,30 +177,47 @@ sleep 1
 # list above": open it and pick our op by its name
 click_text '^Select$' "$(area_of "$dialog")" -33 || fail "no operation combo"
 sleep 1
-click_text 'cblur:gaussian-blur' "$(area_of "$dialog" 600)" ||
+click_text 'cblur:gaussian-blur' "$(area_of "$dialog" 700)" ||
   fail "cblur:gaussian-blur is not in the GEGL Operation list"
+xdotool mousemove 5 995              # no tooltip over the dialog
 sleep 3
 
 # the generated property widgets
-labels=$(read_window "$dialog")
-for want in 'cblur:gaussian-blur' Radius Mode Box Abyss Clip; do
-  grep -q -- "$want" <<< "$labels" || fail "dialog lacks '$want'"
+for ((i = 0; i < 5; i++)); do   # let the closed popup's area repaint
+  labels=$(read_window "$dialog")
+  missing=
+  for want in 'cblur:gaussian-blur' Radius Mode 'Box passes' 'Abyss policy' Clip; do
+    grep -q -- "$want" <<< "$labels" || missing="$missing '$want'"
+  done
+  [ -z "$missing" ] && break
+  sleep 2
 done
+[ -z "$missing" ] || fail "the dialog lacks$missing"
 echo "dialog shows the op and its properties"
 
-# type the radius into the Radius spin scale: a click on its digits edits them
-xdotool windowfocus --sync "$dialog"
-click_text '^10\.00$' "$(area_of "$dialog")" || fail "no Radius value"
-xdotool key ctrl+a
-xdotool type --delay 80 "$radius"
-xdotool key Tab
-sleep 5
-grep -q -- "^$radius\.00$" <<< "$(read_window "$dialog")" ||
-  fail "the Radius did not take $radius"
+# type the radius into the Radius spin scale: a click on its digits edits
+# them (tried a few times: a busy GIMP can drop the first click)
+for ((i = 0; i < 4; i++)); do
+  if grep -qE "(^| )$radius\.00( |$)" <<< "$(read_window "$dialog")"; then
+    break
+  fi
+  xdotool windowfocus --sync "$dialog"
+  click_text '^[0-9]+\.00$' "$(area_of "$dialog")" || fail "no Radius value"
+  sleep 1
+  xdotool key ctrl+a
+  xdotool type --delay 100 "$radius"
+  xdotool key Tab
+  xdotool mousemove 5 995
+  sleep 4
+done
+grep -qE "(^| )$radius\.00( |$)" <<< "$(read_window "$dialog")" ||
+  fail "the Radius is not $radius"
 cp "$work/window.png" "$work/dialog.png"
 import -window root "$work/preview.png"
-[ -n "${SCREENSHOT:-}" ] && convert "$work/dialog.png" -strip "PNG8:$SCREENSHOT" &&
+if [ -n "${SCREENSHOT:-}" ]; then
+  convert "$work/dialog.png" -strip "PNG8:$SCREENSHOT"
   echo "dialog screenshot: $SCREENSHOT"
+fi
 
 click_text '^OK$' "$(area_of "$dialog")" || fail "no OK button"
 for ((i = 0; i < 60; i++)); do
@@ -204,7 +233,7 @@ cat > "$work/batch" <<EOF
   (file-png-save-defaults RUN-NONINTERACTIVE image drawable
                           "$work/out.png" "$work/out.png"))
 EOF
-for ((i = 0; i < 60 && ! -s "$work/out.png"; i++)); do sleep 0.5; done
+for ((i = 0; i < 60; i++)); do [ -s "$work/out.png" ] && break; sleep 0.5; done
 [ -s "$work/out.png" ] || fail "GIMP did not save the result"
 sleep 1
 echo '(gimp-quit 1)' > "$work/batch"
@@ -212,6 +241,6 @@ echo '(gimp-quit 1)' > "$work/batch"
 changed=$(compare -metric AE "$work/in.png" "$work/out.png" null: 2>&1 || true)
 differ=$(compare -metric AE -fuzz 1% "$work/ref.png" "$work/out.png" null: 2>&1 || true)
 echo "pixels changed by the blur in GIMP: $changed; differing from gegl's result by more than 1%: $differ"
-[ "${changed%% *}" -gt 10000 ] 2> /dev/null || fail "GIMP's result is not blurred"
+[ "${changed%% *}" -gt 5000 ] 2> /dev/null || fail "GIMP's result is not blurred"
 [ "${differ%% *}" = 0 ] || fail "GIMP's result differs from the gegl command line"
 echo "PASS: GIMP 2.10 applied cblur:gaussian-blur radius=$radius"
