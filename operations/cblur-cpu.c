@@ -206,11 +206,15 @@ typedef struct
 } BoxScratch;
 
 static void
-box_scratch_init (BoxScratch *scratch,
-                  gint        n_in,
-                  gint        pixels)
+box_scratch_init (BoxScratch        *scratch,
+                  const CblurKernel *kernel,
+                  gint               n_in,
+                  gint               pixels)
 {
   gsize bytes = (gsize) n_in * pixels * sizeof (Pixel);
+
+  if (kernel->mode != CBLUR_MODE_BOX)
+    return;
 
   scratch->prefix = gegl_malloc (bytes);
   scratch->suffix = gegl_malloc (bytes);
@@ -254,6 +258,22 @@ box_line (const CblurKernel *kernel,
     }
 }
 
+/* n_in elements of in become n_in - 2 * reach elements of out */
+static void
+blur_line (const CblurKernel *kernel,
+           Line               in,
+           gint               n_in,
+           gint64             origin,
+           LineOut            out,
+           gint               pixels,
+           BoxScratch        *scratch)
+{
+  if (kernel->mode == CBLUR_MODE_BOX)
+    box_line (kernel, in, n_in, origin, out, pixels, scratch);
+  else
+    direct_line (kernel, in, out, n_in - 2 * kernel->reach, pixels);
+}
+
 typedef struct
 {
   const CblurKernel *kernel;
@@ -278,8 +298,7 @@ horizontal_rows (gsize    first,
   BoxScratch  scratch = { 0 };
   gsize       group;
 
-  if (job->kernel->mode == CBLUR_MODE_BOX)
-    box_scratch_init (&scratch, n_in, ROW_GROUP);
+  box_scratch_init (&scratch, job->kernel, n_in, ROW_GROUP);
 
   for (group = first; group < first + count; group++)
     {
@@ -297,10 +316,7 @@ horizontal_rows (gsize    first,
             gathered[(gsize) x * rows + r] = src[x];
         }
 
-      if (job->kernel->mode == CBLUR_MODE_BOX)
-        box_line (job->kernel, in, n_in, job->src->x, out, rows, &scratch);
-      else
-        direct_line (job->kernel, in, out, n_out, rows);
+      blur_line (job->kernel, in, n_in, job->src->x, out, rows, &scratch);
 
       for (r = 0; r < rows; r++)
         {
@@ -328,8 +344,7 @@ vertical_strips (gsize    first,
   BoxScratch  scratch = { 0 };
   gsize       strip;
 
-  if (job->kernel->mode == CBLUR_MODE_BOX)
-    box_scratch_init (&scratch, n_in, STRIP_PIXELS);
+  box_scratch_init (&scratch, job->kernel, n_in, STRIP_PIXELS);
 
   for (strip = first; strip < first + count; strip++)
     {
@@ -338,10 +353,7 @@ vertical_strips (gsize    first,
       Line    in = { job->between + x, width };
       LineOut out = { (Pixel *) job->dst->data + x, out_step };
 
-      if (job->kernel->mode == CBLUR_MODE_BOX)
-        box_line (job->kernel, in, n_in, job->src->y, out, pixels, &scratch);
-      else
-        direct_line (job->kernel, in, out, job->dst->height, pixels);
+      blur_line (job->kernel, in, n_in, job->src->y, out, pixels, &scratch);
     }
 
   box_scratch_clear (&scratch);
