@@ -2,12 +2,60 @@
 
 #include <math.h>
 
+static struct
+{
+  GMutex lock;
+  gint   gl;
+  gint   cpu;
+} ran;
+
+/* Counts where each region was blurred, from the op's `cblur` debug lines,
+ * so a GL test can fail when GL quietly did not run. */
+static void
+count_backends (const gchar    *domain,
+                GLogLevelFlags  level,
+                const gchar    *message,
+                gpointer        user_data)
+{
+  g_mutex_lock (&ran.lock);
+  if (g_str_has_prefix (message, "backend=gl"))
+    ran.gl++;
+  else if (g_str_has_prefix (message, "backend=cpu"))
+    ran.cpu++;
+  g_mutex_unlock (&ran.lock);
+  g_log_default_handler (domain, level, message, user_data);
+}
+
 void
 test_init (gint    *argc,
            gchar ***argv)
 {
   g_test_init (argc, argv, NULL);
   gegl_init (argc, argv);
+  g_log_set_handler ("cblur", G_LOG_LEVEL_DEBUG, count_backends, NULL);
+}
+
+gboolean
+test_backend_is_gl (void)
+{
+  return g_strcmp0 (g_getenv ("CBLUR_BACKEND"), "gl") == 0;
+}
+
+void
+test_assert_ran_on_backend (void)
+{
+  g_mutex_lock (&ran.lock);
+  if (test_backend_is_gl ())
+    {
+      g_assert_cmpint (ran.gl, >, 0);
+      g_assert_cmpint (ran.cpu, ==, 0);
+    }
+  else
+    {
+      g_assert_cmpint (ran.gl, ==, 0);
+    }
+  ran.gl = ran.cpu = 0;
+  g_mutex_unlock (&ran.lock);
 }
 
 GeglBuffer *

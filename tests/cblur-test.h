@@ -26,6 +26,10 @@ gfloat     *test_blur          (GeglBuffer           *input,
 GeglNode   *test_blur_graph    (GeglNode             *parent,
                                 GeglBuffer           *input,
                                 GeglNode            **blur);
+/* CBLUR_BACKEND=gl: the tests run on GL and must not fall back */
+gboolean    test_backend_is_gl (void);
+/* every blur since the last call ran on the backend under test */
+void        test_assert_ran_on_backend (void);
 gdouble     test_max_abs_diff  (const gfloat         *a,
                                 const gfloat         *b,
                                 gsize                 n);

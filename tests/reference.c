@@ -18,6 +18,7 @@ ref_image_new (gint width,
 
   image->width = width;
   image->height = height;
+  image->abyss = GEGL_ABYSS_CLAMP;
   image->data = g_new0 (gdouble, (gsize) width * height * 4);
   return image;
 }
@@ -44,7 +45,39 @@ ref_image_free (RefImage *image)
   g_free (image);
 }
 
-/* One axis: every line is extended by `reach` clamped pixels, then the
+/* What lies at index i of a line of the given length, beyond its ends. */
+static void
+abyss_pixel (const gdouble   *line,
+             gsize            pixel_step,
+             gint             length,
+             gint             i,
+             GeglAbyssPolicy  abyss,
+             gdouble         *out)
+{
+  static const gdouble transparent[4] = { 0, 0, 0, 0 };
+  static const gdouble black[4] = { 0, 0, 0, 1 };
+  static const gdouble white[4] = { 1, 1, 1, 1 };
+  const gdouble       *from;
+  gint                 c;
+
+  if (i >= 0 && i < length)
+    from = line + i * pixel_step;
+  else if (abyss == GEGL_ABYSS_CLAMP)
+    from = line + CLAMP (i, 0, length - 1) * pixel_step;
+  else if (abyss == GEGL_ABYSS_LOOP)
+    from = line + (((i % length) + length) % length) * pixel_step;
+  else if (abyss == GEGL_ABYSS_BLACK)
+    from = black;
+  else if (abyss == GEGL_ABYSS_WHITE)
+    from = white;
+  else
+    from = transparent;
+
+  for (c = 0; c < 4; c++)
+    out[c] = from[c];
+}
+
+/* One axis: every line is extended by `reach` pixels of the abyss, then the
  * kernels run one after another, each eating its half-width at both ends. */
 static void
 blur_lines (gdouble    *data,
@@ -52,6 +85,7 @@ blur_lines (gdouble    *data,
             gint        length,
             gsize       line_step,
             gsize       pixel_step,
+            GeglAbyssPolicy abyss,
             const Taps *kernels,
             gint        n_kernels)
 {
@@ -69,12 +103,7 @@ blur_lines (gdouble    *data,
       gdouble *pixel = data + line * line_step;
 
       for (i = 0; i < n; i++)
-        {
-          gint source = CLAMP (i - reach, 0, length - 1);
-
-          for (c = 0; c < 4; c++)
-            a[i * 4 + c] = pixel[source * pixel_step + c];
-        }
+        abyss_pixel (pixel, pixel_step, length, i - reach, abyss, a + i * 4);
 
       for (k = 0; k < n_kernels; k++)
         {
@@ -111,10 +140,11 @@ blur_separable (const RefImage *src,
   RefImage *out = ref_image_new (src->width, src->height);
 
   memcpy (out->data, src->data, (gsize) src->width * src->height * 4 * sizeof (gdouble));
+  out->abyss = src->abyss;
   blur_lines (out->data, out->height, out->width, (gsize) out->width * 4, 4,
-              kernels, n_kernels);
+              src->abyss, kernels, n_kernels);
   blur_lines (out->data, out->width, out->height, 4, (gsize) out->width * 4,
-              kernels, n_kernels);
+              src->abyss, kernels, n_kernels);
   return out;
 }
 

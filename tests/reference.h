@@ -1,16 +1,18 @@
 /* An independent double-precision blur, written from the definition in
  * README.md and sharing no code with operations/: the yardstick for the
- * operation's output. Edges are clamped (GEGL_ABYSS_CLAMP). */
+ * operation's output. Beyond the edges lies what the image's abyss policy
+ * says (GEGL_ABYSS_CLAMP unless set). */
 #ifndef CBLUR_TEST_REFERENCE_H
 #define CBLUR_TEST_REFERENCE_H
 
-#include <glib.h>
+#include <gegl.h>
 
 typedef struct
 {
-  gdouble *data;   /* premultiplied RGBA, 4 doubles a pixel */
-  gint     width;
-  gint     height;
+  gdouble        *data;   /* premultiplied RGBA, 4 doubles a pixel */
+  gint            width;
+  gint            height;
+  GeglAbyssPolicy abyss;
 } RefImage;
 
 RefImage *ref_image_new          (gint            width,
