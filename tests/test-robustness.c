@@ -26,13 +26,21 @@ test_wild_radii (void)
   for (m = 0; m < G_N_ELEMENTS (both_modes); m++)
     for (r = 0; r < G_N_ELEMENTS (radii); r++)
       {
-        GeglNode          *graph = gegl_node_new ();
+        GeglNode          *graph;
         GeglNode          *blur;
-        g_autofree gfloat *out = g_new (gfloat, 23 * 17 * 4);
+        g_autofree gfloat *out = NULL;
         gboolean           in_range = radii[r] >= 0.0 && radii[r] <= 3000.0;
         gdouble            effective;
         gsize              i;
 
+        /* The largest radius reads 48M pixels around this tiny image: once,
+         * in box mode on the CPU, is enough to show the range is accepted
+         * (llvmpipe takes over half a minute for it). */
+        if (radii[r] == 3000.0 && (both_modes[m] == CBLUR_MODE_DIRECT || test_backend_is_gl ()))
+          continue;
+
+        graph = gegl_node_new ();
+        out = g_new (gfloat, 23 * 17 * 4);
         test_blur_graph (graph, input, &blur);
         gegl_node_set (blur, "mode", both_modes[m], NULL);
         if (!in_range)
