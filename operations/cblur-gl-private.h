@@ -1,6 +1,6 @@
-/* What the files of the GL backend share; nothing outside cblur-gl*.c
- * includes this.  Every function here runs with cblur-gl.c's lock held and
- * the context current. */
+/* What the files of the GL backend share; outside cblur-gl*.c only the
+ * tiling test includes it, for the tile plan.  Every function that touches
+ * GL runs with cblur-gl.c's lock held and the context current. */
 #ifndef CBLUR_GL_PRIVATE_H
 #define CBLUR_GL_PRIVATE_H
 
@@ -84,7 +84,6 @@ G_GNUC_INTERNAL GLuint       cblur_gl_program          (CblurGl      *gl,
                                                         gboolean      vertical,
                                                         gint          cache_len,
                                                         GError      **error);
-G_GNUC_INTERNAL void         cblur_gl_programs_clear   (CblurGl      *gl);
 
 /* cblur-gl-tiles.c */
 G_GNUC_INTERNAL void         cblur_gl_plan_tiles       (gint          width,
@@ -101,20 +100,26 @@ G_GNUC_INTERNAL gpointer     cblur_gl_staging_map      (CblurGlStaging *staging)
 G_GNUC_INTERNAL void         cblur_gl_staging_unmap    (CblurGlStaging *staging);
 G_GNUC_INTERNAL void         cblur_gl_staging_clear    (CblurGlStaging *staging);
 
-/* cblur-gl-passes.c: the tile is in textures[0]; returns the texture that
- * holds the blurred tile */
-G_GNUC_INTERNAL gint         cblur_gl_passes_count_textures (const CblurKernel *kernel);
-G_GNUC_INTERNAL gboolean     cblur_gl_passes_prepare   (CblurGl           *gl,
+/* cblur-gl-passes.c: the programs and weights of a kernel */
+typedef struct
+{
+  GLuint programs[2];   /* horizontal, vertical; cached, not owned */
+  GLuint weights;
+} CblurGlPasses;
+
+G_GNUC_INTERNAL gint         cblur_gl_passes_textures  (const CblurKernel *kernel);
+G_GNUC_INTERNAL gboolean     cblur_gl_passes_init      (CblurGl           *gl,
                                                         const CblurKernel *kernel,
-                                                        GLuint             programs[2],
+                                                        CblurGlPasses     *passes,
                                                         GError           **error);
-G_GNUC_INTERNAL GLuint       cblur_gl_passes_run       (const CblurKernel *kernel,
-                                                        const GLuint       programs[2],
-                                                        const GLuint      *textures,
-                                                        gint               x,
-                                                        gint               y,
-                                                        gint               in_width,
-                                                        gint               in_height);
+G_GNUC_INTERNAL GLuint       cblur_gl_passes_run       (const CblurKernel   *kernel,
+                                                        const CblurGlPasses *passes,
+                                                        const GLuint        *textures,
+                                                        gint                 x,
+                                                        gint                 y,
+                                                        gint                 in_width,
+                                                        gint                 in_height);
+G_GNUC_INTERNAL void         cblur_gl_passes_clear     (CblurGlPasses     *passes);
 
 G_END_DECLS
 

@@ -23,6 +23,7 @@ typedef enum
 typedef struct
 {
   gchar   renderer[128];
+  gint    max_texture_size;   /* GL_MAX_TEXTURE_SIZE: a tile's largest edge */
   gint    tiles;
   gdouble upload_ms;
   gdouble compute_ms;   /* GL_TIME_ELAPSED of the compute passes */

@@ -1,0 +1,315 @@
+/* The one headless OpenGL 4.3 core context: an EGL device first (hardware
+ * before Mesa's software device), else Mesa's surfaceless platform.  It is
+ * made current for each call and released after, so GEGL's threads may take
+ * turns with it under cblur-gl.c's lock. */
+#include "cblur-gl-private.h"
+
+#include <dlfcn.h>
+#include <string.h>
+#include <epoxy/egl.h>
+#include <glib/gi18n-lib.h>
+
+#define MAX_DEVICES 32
+
+/* a GPU reset mid-wait never signals the fence: look for one this often */
+#define WAIT_SLICE_NS (100 * 1000 * 1000)
+
+static EGLDisplay display = EGL_NO_DISPLAY;
+static EGLContext context = EGL_NO_CONTEXT;
+static CblurGl    state;
+
+CblurGlFault
+cblur_gl_fault (void)
+{
+  static const gchar *const names[] = {
+    [CBLUR_GL_FAULT_CONTEXT]  = "context",
+    [CBLUR_GL_FAULT_COMPILE]  = "compile",
+    [CBLUR_GL_FAULT_ALLOC]    = "alloc",
+    [CBLUR_GL_FAULT_DISPATCH] = "dispatch",
+    [CBLUR_GL_FAULT_LOST]     = "lost",
+  };
+  const gchar *value = g_getenv ("CBLUR_GL_FAULT");
+  guint        i;
+
+  for (i = CBLUR_GL_FAULT_CONTEXT; value != NULL && i < G_N_ELEMENTS (names); i++)
+    if (g_ascii_strcasecmp (value, names[i]) == 0)
+      return i;
+  return CBLUR_GL_FAULT_NONE;
+}
+
+/* libepoxy aborts the process when it cannot load these, so look first */
+static gboolean
+libraries_present (void)
+{
+  static gsize present = 0;
+
+  if (g_once_init_enter (&present))
+    {
+      gboolean found = dlopen ("libEGL.so.1", RTLD_LAZY) != NULL &&
+                       (dlopen ("libOpenGL.so.0", RTLD_LAZY) != NULL ||
+                        dlopen ("libGL.so.1", RTLD_LAZY) != NULL);
+
+      g_once_init_leave (&present, found ? 1 : 2);
+    }
+  return present == 1;
+}
+
+/* On success the context is current. */
+static EGLContext
+create_context (EGLDisplay dpy)
+{
+  EGLint     attribs[] = {
+    EGL_CONTEXT_MAJOR_VERSION, 4,
+    EGL_CONTEXT_MINOR_VERSION, 3,
+    EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
+    EGL_NONE, EGL_NONE,
+    EGL_NONE
+  };
+  EGLConfig  config = EGL_NO_CONFIG_KHR;
+  gboolean   configured = TRUE;
+  EGLContext ctx = EGL_NO_CONTEXT;
+  EGLint     major, minor, n_configs;
+
+  if (dpy == EGL_NO_DISPLAY || !eglInitialize (dpy, &major, &minor))
+    return EGL_NO_CONTEXT;
+
+  if (epoxy_has_egl_extension (dpy, "EGL_KHR_surfaceless_context") &&
+      eglBindAPI (EGL_OPENGL_API))
+    {
+      if (!epoxy_has_egl_extension (dpy, "EGL_KHR_no_config_context"))
+        {
+          static const EGLint wanted[] = {
+            EGL_RENDERABLE_TYPE, EGL_OPENGL_BIT,
+            EGL_SURFACE_TYPE, EGL_DONT_CARE,
+            EGL_NONE
+          };
+
+          configured = eglChooseConfig (dpy, wanted, &config, 1, &n_configs) &&
+                       n_configs > 0;
+        }
+
+      /* so that a GPU reset shows in glGetGraphicsResetStatus, where the
+       * driver offers that (EGL 1.5 or KHR_create_context) */
+      if (configured)
+        {
+          attribs[6] = EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY;
+          attribs[7] = EGL_LOSE_CONTEXT_ON_RESET;
+          ctx = eglCreateContext (dpy, config, EGL_NO_CONTEXT, attribs);
+          attribs[6] = EGL_NONE;
+        }
+      if (configured && ctx == EGL_NO_CONTEXT)
+        ctx = eglCreateContext (dpy, config, EGL_NO_CONTEXT, attribs);
+
+      if (ctx != EGL_NO_CONTEXT &&
+          !(eglMakeCurrent (dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx) &&
+            epoxy_gl_version () >= 43))
+        {
+          eglMakeCurrent (dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+          eglDestroyContext (dpy, ctx);
+          ctx = EGL_NO_CONTEXT;
+        }
+    }
+
+  if (ctx == EGL_NO_CONTEXT)
+    eglTerminate (dpy);
+  return ctx;
+}
+
+static gboolean
+open_display (EGLDisplay dpy)
+{
+  context = create_context (dpy);
+  if (context == EGL_NO_CONTEXT)
+    return FALSE;
+  display = dpy;
+  return TRUE;
+}
+
+static gboolean
+device_is_software (EGLDeviceEXT device)
+{
+  const gchar *extensions;
+
+  if (!epoxy_has_egl_extension (EGL_NO_DISPLAY, "EGL_EXT_device_query"))
+    return FALSE;
+  extensions = eglQueryDeviceStringEXT (device, EGL_EXTENSIONS);
+  return extensions != NULL && strstr (extensions, "EGL_MESA_device_software") != NULL;
+}
+
+static gboolean
+open_device (void)
+{
+  EGLDeviceEXT devices[MAX_DEVICES];
+  EGLint       n_devices = 0;
+  gint         software, i;
+
+  if (!epoxy_has_egl_extension (EGL_NO_DISPLAY, "EGL_EXT_device_enumeration") ||
+      !epoxy_has_egl_extension (EGL_NO_DISPLAY, "EGL_EXT_platform_device") ||
+      !eglQueryDevicesEXT (MAX_DEVICES, devices, &n_devices))
+    return FALSE;
+
+  /* Mesa lists its software rasterizer as a device as well */
+  for (software = FALSE; software <= TRUE; software++)
+    for (i = 0; i < n_devices; i++)
+      if (device_is_software (devices[i]) == software &&
+          open_display (eglGetPlatformDisplayEXT (EGL_PLATFORM_DEVICE_EXT,
+                                                  devices[i], NULL)))
+        return TRUE;
+  return FALSE;
+}
+
+static gboolean
+open_surfaceless (void)
+{
+  return epoxy_has_egl_extension (EGL_NO_DISPLAY, "EGL_MESA_platform_surfaceless") &&
+         open_display (eglGetPlatformDisplayEXT (EGL_PLATFORM_SURFACELESS_MESA,
+                                                 EGL_DEFAULT_DISPLAY, NULL));
+}
+
+static void
+read_capabilities (void)
+{
+  const gchar      *renderer = (const gchar *) glGetString (GL_RENDERER);
+  g_autofree gchar *lower = g_ascii_strdown (renderer != NULL ? renderer : "", -1);
+
+  g_strlcpy (state.renderer, renderer != NULL ? renderer : "", sizeof state.renderer);
+  state.is_software = strstr (lower, "llvmpipe") != NULL ||
+                      strstr (lower, "softpipe") != NULL ||
+                      strstr (lower, "software") != NULL;
+  glGetIntegerv (GL_MAX_TEXTURE_SIZE, &state.max_texture_size);
+  glGetIntegerv (GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &state.max_shared_memory);
+  state.has_buffer_storage = epoxy_gl_version () >= 44 ||
+                             epoxy_has_gl_extension ("GL_ARB_buffer_storage");
+  state.has_reset_status = epoxy_gl_version () >= 45 ||
+                           epoxy_has_gl_extension ("GL_KHR_robustness");
+  state.programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+}
+
+CblurGl *
+cblur_gl_context_acquire (GError **error)
+{
+  if (cblur_gl_fault () == CBLUR_GL_FAULT_CONTEXT)
+    {
+      g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NO_CONTEXT,
+                   _("no OpenGL 4.3 context (%s)"), "CBLUR_GL_FAULT=context");
+      return NULL;
+    }
+
+  if (context != EGL_NO_CONTEXT)
+    {
+      /* the API is per thread, and the release below must hit this one */
+      if (eglBindAPI (EGL_OPENGL_API) &&
+          eglMakeCurrent (display, EGL_NO_SURFACE, EGL_NO_SURFACE, context))
+        return &state;
+      cblur_gl_context_destroy ();
+    }
+
+  if (!libraries_present () || !(open_device () || open_surfaceless ()))
+    {
+      g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NO_CONTEXT,
+                   _("no OpenGL 4.3 context (%s)"),
+                   _("no EGL device or Mesa surfaceless display offers one"));
+      return NULL;
+    }
+
+  read_capabilities ();
+  return &state;
+}
+
+void
+cblur_gl_context_release (void)
+{
+  if (display != EGL_NO_DISPLAY)
+    eglMakeCurrent (display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+}
+
+/* Destroying the context frees every object in it, so after a loss or an
+ * out-of-memory (which leaves GL undefined) the next call starts clean. */
+void
+cblur_gl_context_destroy (void)
+{
+  if (context == EGL_NO_CONTEXT)
+    return;
+
+  g_clear_pointer (&state.programs, g_hash_table_unref);
+  eglMakeCurrent (display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  eglDestroyContext (display, context);
+  eglTerminate (display);
+  context = EGL_NO_CONTEXT;
+  display = EGL_NO_DISPLAY;
+}
+
+static const gchar *
+stage_name (CblurGlStage stage)
+{
+  switch (stage)
+    {
+    case CBLUR_GL_STAGE_ALLOC:    return "alloc";
+    case CBLUR_GL_STAGE_UPLOAD:   return "upload";
+    case CBLUR_GL_STAGE_DISPATCH: return "dispatch";
+    default:                      return "download";
+    }
+}
+
+/* reset: what glGetGraphicsResetStatus said, which it says only once */
+static gboolean
+check (CblurGlStage   stage,
+       GLenum         reset,
+       GError       **error)
+{
+  CblurGlFault fault = cblur_gl_fault ();
+  GLenum       code = glGetError ();
+  gint         flags;
+
+  /* GL keeps a flag per kind of error; clear the others for the next call */
+  for (flags = 0; flags < 8 && glGetError () != GL_NO_ERROR; flags++)
+    ;
+
+  if (stage == CBLUR_GL_STAGE_ALLOC && fault == CBLUR_GL_FAULT_ALLOC)
+    code = GL_OUT_OF_MEMORY;
+  if (stage == CBLUR_GL_STAGE_DISPATCH && fault == CBLUR_GL_FAULT_DISPATCH)
+    code = GL_INVALID_OPERATION;
+  if (stage == CBLUR_GL_STAGE_DISPATCH && fault == CBLUR_GL_FAULT_LOST)
+    reset = GL_UNKNOWN_CONTEXT_RESET;
+
+  if (reset != GL_NO_ERROR || code == GL_CONTEXT_LOST)
+    g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_LOST,
+                 _("the OpenGL context was lost (%s)"), stage_name (stage));
+  else if (code == GL_OUT_OF_MEMORY)
+    g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_OUT_OF_MEMORY,
+                 _("the GPU ran out of memory (%s)"), stage_name (stage));
+  else if (code != GL_NO_ERROR)
+    g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
+                 _("OpenGL error 0x%04x (%s)"), code, stage_name (stage));
+  else
+    return TRUE;
+  return FALSE;
+}
+
+gboolean
+cblur_gl_check (CblurGl       *gl,
+                CblurGlStage   stage,
+                GError       **error)
+{
+  return check (stage, gl->has_reset_status ? glGetGraphicsResetStatus () : GL_NO_ERROR,
+                error);
+}
+
+gboolean
+cblur_gl_wait (CblurGl       *gl,
+               CblurGlStage   stage,
+               GError       **error)
+{
+  GLsync fence = glFenceSync (GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  GLenum reset = GL_NO_ERROR;
+
+  while (reset == GL_NO_ERROR &&
+         glClientWaitSync (fence, GL_SYNC_FLUSH_COMMANDS_BIT, WAIT_SLICE_NS) == GL_TIMEOUT_EXPIRED)
+    if (gl->has_reset_status)
+      reset = glGetGraphicsResetStatus ();
+
+  glDeleteSync (fence);
+  if (reset == GL_NO_ERROR && gl->has_reset_status)
+    reset = glGetGraphicsResetStatus ();
+  return check (stage, reset, error);
+}

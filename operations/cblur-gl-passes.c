@@ -1,0 +1,187 @@
+/* The compute passes of one tile: horizontally over every row of the
+ * tile's input, then vertically over the columns that remain. */
+#include "cblur-gl-private.h"
+
+/* the shaders' work group width, SEGMENT and CHUNK */
+#define GROUP 256
+
+enum
+{
+  SRC_UNIT,
+  DST_UNIT,
+  PREFIX_UNIT,
+  SUFFIX_UNIT
+};
+
+/* ping and pong, then the box's prefix and suffix sums */
+gint
+cblur_gl_passes_textures (const CblurKernel *kernel)
+{
+  return kernel->mode == CBLUR_MODE_BOX ? 4 : 2;
+}
+
+/* Shared memory is reserved whether used or not, and the more a work group
+ * reserves the fewer run at once: the smallest power of two of vec4s that
+ * holds a segment and its halo, else the largest that fits, in chunks. */
+static gint
+direct_cache_len (CblurGl           *gl,
+                  const CblurKernel *kernel)
+{
+  gint window = GROUP + 2 * kernel->half_width;
+  gint len = 2 * GROUP;
+
+  while (len < window && 2 * len * 4 * (gint) sizeof (GLfloat) <= gl->max_shared_memory)
+    len *= 2;
+  return len;
+}
+
+gboolean
+cblur_gl_passes_init (CblurGl            *gl,
+                      const CblurKernel  *kernel,
+                      CblurGlPasses      *passes,
+                      GError            **error)
+{
+  gboolean direct = kernel->mode == CBLUR_MODE_DIRECT;
+  gint     axis;
+
+  for (axis = 0; axis < 2; axis++)
+    {
+      passes->programs[axis] =
+        cblur_gl_program (gl, direct ? CBLUR_GL_SHADER_DIRECT : CBLUR_GL_SHADER_BOX,
+                          axis == 1, direct ? direct_cache_len (gl, kernel) : 0, error);
+      if (passes->programs[axis] == 0)
+        return FALSE;
+    }
+
+  if (direct)
+    {
+      glGenBuffers (1, &passes->weights);
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, passes->weights);
+      glBufferData (GL_SHADER_STORAGE_BUFFER,
+                    (kernel->half_width + 1) * sizeof (gfloat), kernel->weights,
+                    GL_STATIC_DRAW);
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
+    }
+  return TRUE;
+}
+
+void
+cblur_gl_passes_clear (CblurGlPasses *passes)
+{
+  if (passes->weights != 0)
+    glDeleteBuffers (1, &passes->weights);
+  passes->weights = 0;
+}
+
+static void
+bind_image (GLuint unit,
+            GLuint texture,
+            GLenum access)
+{
+  glBindImageTexture (unit, texture, 0, GL_FALSE, 0, access, GL_RGBA32F);
+}
+
+static void
+set_int (GLuint       program,
+         const gchar *name,
+         gint         value)
+{
+  glUniform1i (glGetUniformLocation (program, name), value);
+}
+
+static void
+set_float (GLuint       program,
+           const gchar *name,
+           gfloat       value)
+{
+  glUniform1f (glGetUniformLocation (program, name), value);
+}
+
+static void
+direct_pass (const CblurKernel *kernel,
+             GLuint             program,
+             GLuint             from,
+             GLuint             to,
+             gint               n_out,
+             gint               lines)
+{
+  glUseProgram (program);
+  set_int (program, "half_width", kernel->half_width);
+  set_int (program, "n_out", n_out);
+  bind_image (SRC_UNIT, from, GL_READ_ONLY);
+  bind_image (DST_UNIT, to, GL_WRITE_ONLY);
+  glDispatchCompute ((n_out + GROUP - 1) / GROUP, lines, 1);
+  glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+}
+
+/* The passes of one axis, from `from` ping-ponging through textures[0] and
+ * [1]; returns the texture the last one wrote.  origin: the absolute
+ * coordinate of the first input pixel along the axis. */
+static GLuint
+box_passes (const CblurKernel *kernel,
+            GLuint             program,
+            const GLuint      *textures,
+            GLuint             from,
+            gint               n_in,
+            gint               origin,
+            gint               lines)
+{
+  gint pass;
+
+  glUseProgram (program);
+  set_int (program, "box_half", kernel->box_half);
+  set_int (program, "block", kernel->box_block);
+  set_float (program, "fraction", kernel->box_fraction);
+  set_float (program, "scale", kernel->box_scale);
+
+  for (pass = 0; pass < kernel->iterations; pass++)
+    {
+      GLuint to = from == textures[0] ? textures[1] : textures[0];
+
+      set_int (program, "n_in", n_in);
+      set_int (program, "block_phase", cblur_floor_mod (origin, kernel->box_block));
+      set_int (program, "chunk_phase", cblur_floor_mod (origin, GROUP));
+      bind_image (SRC_UNIT, from, GL_READ_ONLY);
+      bind_image (DST_UNIT, to, GL_WRITE_ONLY);
+      glDispatchCompute (lines, 1, 1);
+      glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+
+      from = to;
+      n_in -= 2 * (kernel->box_half + 1);
+      origin += kernel->box_half + 1;
+    }
+  return from;
+}
+
+/* textures[0] holds the tile's input, whose first pixel is at x, y in
+ * absolute coordinates; returns the texture that holds the output */
+GLuint
+cblur_gl_passes_run (const CblurKernel   *kernel,
+                     const CblurGlPasses *passes,
+                     const GLuint        *textures,
+                     gint                 x,
+                     gint                 y,
+                     gint                 in_width,
+                     gint                 in_height)
+{
+  gint   out_width = in_width - 2 * kernel->reach;
+  gint   out_height = in_height - 2 * kernel->reach;
+  GLuint between;
+
+  if (kernel->mode == CBLUR_MODE_DIRECT)
+    {
+      glBindBufferBase (GL_SHADER_STORAGE_BUFFER, 0, passes->weights);
+      direct_pass (kernel, passes->programs[0], textures[0], textures[1],
+                   out_width, in_height);
+      direct_pass (kernel, passes->programs[1], textures[1], textures[0],
+                   out_height, out_width);
+      return textures[0];
+    }
+
+  bind_image (PREFIX_UNIT, textures[2], GL_READ_WRITE);
+  bind_image (SUFFIX_UNIT, textures[3], GL_READ_WRITE);
+  between = box_passes (kernel, passes->programs[0], textures, textures[0],
+                        in_width, x, in_height);
+  return box_passes (kernel, passes->programs[1], textures, between,
+                     in_height, y, out_width);
+}

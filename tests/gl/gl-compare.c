@@ -1,0 +1,92 @@
+/* cblur-gl-compare [WIDTH HEIGHT]: GL against the CPU on one random image
+ * at a few radii in both modes, with timings; for running by hand on a GPU.
+ * It leaves the context to the library's destructor, which it thereby
+ * exercises at exit. */
+#include "gl-test.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+static gdouble
+elapsed_ms (gint64 since)
+{
+  return (g_get_monotonic_time () - since) / 1000.0;
+}
+
+static void
+compare (CblurMode mode,
+         gdouble   radius,
+         gint      width,
+         gint      height)
+{
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius, mode, 4, CBLUR_BACKEND_GL);
+  g_autoptr (GError)      error = NULL;
+  gint                    reach = kernel->reach;
+  CblurImage             *src = gl_test_random_image (-reach, -reach, width + 2 * reach,
+                                                      height + 2 * reach, 1);
+  CblurImage             *on_gl = gl_test_blank_image (0, 0, width, height);
+  CblurImage             *on_cpu = gl_test_blank_image (0, 0, width, height);
+  CblurGlReport           report;
+  gdouble                 gl_ms, cpu_ms;
+  gint64                  start;
+
+  /* the first call compiles the shaders for this kernel */
+  if (!cblur_gl_blur (kernel, src, on_gl, &report, &error))
+    g_error ("GL: %s", error->message);
+  start = g_get_monotonic_time ();
+  if (!cblur_gl_blur (kernel, src, on_gl, &report, &error))
+    g_error ("GL: %s", error->message);
+  gl_ms = elapsed_ms (start);
+
+  start = g_get_monotonic_time ();
+  cblur_cpu_blur (kernel, src, on_cpu);
+  cpu_ms = elapsed_ms (start);
+
+  printf ("%-6s %6.1f %5d %5d %10.3g %9.1f %8.1f %8.1f %8.1f %9.1f\n",
+          cblur_mode_name (mode), radius, reach, report.tiles,
+          gl_test_max_diff (on_gl, on_cpu), gl_ms, report.upload_ms,
+          report.compute_ms, report.download_ms, cpu_ms);
+
+  gl_test_image_free (src);
+  gl_test_image_free (on_gl);
+  gl_test_image_free (on_cpu);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  static const gdouble radii[] = { 3.0, 15.0, 150.0 };
+  g_autoptr (GError)   error = NULL;
+  gint                 width = argc > 2 ? atoi (argv[1]) : 3840;
+  gint                 height = argc > 2 ? atoi (argv[2]) : 2160;
+  gboolean             is_software;
+  CblurMode            mode;
+  CblurGlReport        report;
+  gsize                i;
+
+  /* a run cut short by a timeout still shows the lines it finished */
+  setvbuf (stdout, NULL, _IOLBF, 0);
+  gegl_init (&argc, &argv);
+  g_object_set (gegl_config (), "threads", MIN (g_get_num_processors (), 64), NULL);
+  if (!cblur_gl_available (&is_software, &error))
+    g_error ("no GL: %s", error->message);
+
+  {
+    g_autoptr (CblurKernel) probe = cblur_kernel_new (1.0, CBLUR_MODE_DIRECT, 3, CBLUR_BACKEND_GL);
+
+    gl_test_against_cpu (probe, 0, 0, 1, 1, 1, &report);
+  }
+  printf ("GL_RENDERER: %s (software: %s), GL_MAX_TEXTURE_SIZE %d\n"
+          "%d×%d RGBA float, box with 4 passes, CPU on %d threads; times in ms\n"
+          "mode   radius reach tiles max|GL-CPU|   GL wall   upload  compute download       CPU\n",
+          report.renderer, is_software ? "yes" : "no", report.max_texture_size,
+          width, height, MIN (g_get_num_processors (), 64));
+
+  for (mode = CBLUR_MODE_DIRECT; mode <= CBLUR_MODE_BOX; mode++)
+    for (i = 0; i < G_N_ELEMENTS (radii); i++)
+      compare (mode, radii[i], width, height);
+
+  gegl_exit ();
+  return 0;
+}

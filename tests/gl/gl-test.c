@@ -1,0 +1,107 @@
+#include "gl-test.h"
+
+#include <math.h>
+
+/* pixels of padding at the end of each row */
+#define ROW_PADDING 3
+
+static CblurImage *
+image_new (gint x,
+           gint y,
+           gint width,
+           gint height)
+{
+  CblurImage *image = g_new0 (CblurImage, 1);
+
+  image->x = x;
+  image->y = y;
+  image->width = width;
+  image->height = height;
+  image->stride = (gsize) (width + ROW_PADDING) * CBLUR_CHANNELS;
+  image->data = g_new (gfloat, image->stride * MAX (height, 1));
+  return image;
+}
+
+CblurImage *
+gl_test_random_image (gint    x,
+                      gint    y,
+                      gint    width,
+                      gint    height,
+                      guint32 seed)
+{
+  CblurImage *image = image_new (x, y, width, height);
+  GRand      *rand = g_rand_new_with_seed (seed);
+  gsize       i;
+
+  for (i = 0; i < image->stride * height; i++)
+    image->data[i] = g_rand_double (rand);
+  g_rand_free (rand);
+  return image;
+}
+
+CblurImage *
+gl_test_blank_image (gint x,
+                     gint y,
+                     gint width,
+                     gint height)
+{
+  CblurImage *image = image_new (x, y, width, height);
+  gsize       i;
+
+  for (i = 0; i < image->stride * height; i++)
+    image->data[i] = NAN;
+  return image;
+}
+
+void
+gl_test_image_free (CblurImage *image)
+{
+  g_free (image->data);
+  g_free (image);
+}
+
+gdouble
+gl_test_max_diff (const CblurImage *a,
+                  const CblurImage *b)
+{
+  gdouble worst = 0.0;
+  gint    row;
+
+  g_assert_cmpint (a->width, ==, b->width);
+  g_assert_cmpint (a->height, ==, b->height);
+  for (row = 0; row < a->height; row++)
+    worst = MAX (worst, test_max_abs_diff (cblur_image_row (a, row),
+                                           cblur_image_row (b, row),
+                                           (gsize) a->width * CBLUR_CHANNELS));
+  return worst;
+}
+
+gdouble
+gl_test_against_cpu (const CblurKernel *kernel,
+                     gint               x,
+                     gint               y,
+                     gint               width,
+                     gint               height,
+                     guint32            seed,
+                     CblurGlReport     *report)
+{
+  gint        reach = kernel->reach;
+  CblurImage *src = gl_test_random_image (x - reach, y - reach, width + 2 * reach,
+                                          height + 2 * reach, seed);
+  CblurImage *on_gl = gl_test_blank_image (x, y, width, height);
+  CblurImage *on_cpu = gl_test_blank_image (x, y, width, height);
+  GError     *error = NULL;
+  gboolean    ok;
+  gdouble     diff;
+
+  ok = cblur_gl_blur (kernel, src, on_gl, report, &error);
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  cblur_cpu_blur (kernel, src, on_cpu);
+  diff = gl_test_max_diff (on_gl, on_cpu);
+
+  gl_test_image_free (src);
+  gl_test_image_free (on_gl);
+  gl_test_image_free (on_cpu);
+  return diff;
+}

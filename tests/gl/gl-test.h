@@ -1,0 +1,35 @@
+/* What the GL tests share: images in the layout the backends take, and
+ * blurring one on the GL and on the CPU backend. */
+#ifndef GL_TEST_H
+#define GL_TEST_H
+
+#include "cblur-test.h"
+#include "cblur-cpu.h"
+#include "cblur-gl.h"
+
+/* random RGBA in [0,1]; rows padded so that strides are exercised */
+CblurImage *gl_test_random_image (gint               x,
+                                  gint               y,
+                                  gint               width,
+                                  gint               height,
+                                  guint32            seed);
+/* NaN everywhere, so a pixel the backend never wrote fails every compare */
+CblurImage *gl_test_blank_image  (gint               x,
+                                  gint               y,
+                                  gint               width,
+                                  gint               height);
+void        gl_test_image_free   (CblurImage        *image);
+gdouble     gl_test_max_diff     (const CblurImage  *a,
+                                  const CblurImage  *b);
+
+/* A random source for the output rectangle x, y, width × height, blurred by
+ * both backends; GL must succeed.  Returns max |GL - CPU|. */
+gdouble     gl_test_against_cpu  (const CblurKernel *kernel,
+                                  gint               x,
+                                  gint               y,
+                                  gint               width,
+                                  gint               height,
+                                  guint32            seed,
+                                  CblurGlReport     *report);
+
+#endif

@@ -1,0 +1,175 @@
+/* The GL backend against the CPU backend, which defines the blur. */
+#include "gl-test.h"
+
+#define DIRECT_TOLERANCE 1e-5
+#define BOX_TOLERANCE    1e-4
+
+/* output rectangles with origins on both sides of 0 */
+static const GeglRectangle regions[] = {
+  {   0,   0, 61, 47 },
+  { -37,  23, 97, 31 },
+  { 301, -90, 40, 66 },
+};
+
+static void
+test_available (void)
+{
+  g_autoptr (GError) error = NULL;
+  gboolean           is_software = FALSE;
+  gboolean           ok = cblur_gl_available (&is_software, &error);
+
+  /* no context is a failure here, never a skip */
+  g_assert_no_error (error);
+  g_assert_true (ok);
+  g_test_message ("software renderer: %s", is_software ? "yes" : "no");
+}
+
+static void
+check_mode (CblurMode     mode,
+            const gdouble radii[],
+            gsize         n_radii,
+            gdouble       tolerance)
+{
+  gsize r, i;
+  gint  iterations;
+
+  for (r = 0; r < n_radii; r++)
+    for (iterations = CBLUR_ITERATIONS_MIN; iterations <= CBLUR_ITERATIONS_MAX; iterations++)
+      {
+        g_autoptr (CblurKernel) kernel = cblur_kernel_new (radii[r], mode, iterations,
+                                                           CBLUR_BACKEND_GL);
+
+        /* iterations shape only the box */
+        if (mode == CBLUR_MODE_DIRECT && iterations > CBLUR_ITERATIONS_MIN)
+          break;
+
+        for (i = 0; i < G_N_ELEMENTS (regions); i++)
+          {
+            const GeglRectangle *rect = &regions[i];
+            CblurGlReport        report;
+            gdouble              diff;
+
+            diff = gl_test_against_cpu (kernel, rect->x, rect->y, rect->width,
+                                        rect->height, 17 * r + i, &report);
+            g_test_message ("%s radius %g (%d passes) at %d,%d: max |GL - CPU| %g",
+                            cblur_mode_name (mode), radii[r], kernel->iterations,
+                            rect->x, rect->y, diff);
+            g_assert_cmpfloat (diff, <=, tolerance);
+          }
+      }
+}
+
+static void
+test_direct (void)
+{
+  static const gdouble radii[] = { 0.5, 1.0, 2.5, 3.0, 7.3, 15.0, 40.0, 150.0 };
+
+  check_mode (CBLUR_MODE_DIRECT, radii, G_N_ELEMENTS (radii), DIRECT_TOLERANCE);
+}
+
+static void
+test_box (void)
+{
+  static const gdouble radii[] = { 0.5, 2.0, 7.3, 15.0, 40.0, 150.0 };
+
+  check_mode (CBLUR_MODE_BOX, radii, G_N_ELEMENTS (radii), BOX_TOLERANCE);
+}
+
+/* a window wider than the shared memory cache is summed in chunks */
+static void
+test_direct_wide_window (void)
+{
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (900.0, CBLUR_MODE_DIRECT, 3,
+                                                     CBLUR_BACKEND_GL);
+  CblurGlReport           report;
+
+  g_assert_cmpfloat (gl_test_against_cpu (kernel, -5, 3, 29, 6, 5, &report),
+                     <=, DIRECT_TOLERANCE);
+}
+
+/* a box block longer than the shader's 256-pixel scan chunks */
+static void
+test_box_long_blocks (void)
+{
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (800.0, CBLUR_MODE_BOX, 3,
+                                                     CBLUR_BACKEND_GL);
+  CblurGlReport           report;
+
+  g_assert_cmpint (kernel->box_block, >, 256);
+  g_assert_cmpfloat (gl_test_against_cpu (kernel, 13, -400, 70, 9, 6, &report),
+                     <=, BOX_TOLERANCE);
+}
+
+static void
+test_identity (void)
+{
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (0.0, CBLUR_MODE_DIRECT, 3,
+                                                     CBLUR_BACKEND_GL);
+  CblurGlReport           report;
+
+  g_assert_cmpfloat (gl_test_against_cpu (kernel, 4, 4, 33, 21, 9, &report), ==, 0.0);
+}
+
+typedef struct
+{
+  CblurMode mode;
+  gdouble   radius;
+  gdouble   diff;
+} Job;
+
+static gpointer
+run_job (gpointer data)
+{
+  Job                    *job = data;
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (job->radius, job->mode, 4,
+                                                     CBLUR_BACKEND_GL);
+  CblurGlReport           report;
+  gint                    round;
+
+  for (round = 0; round < 3; round++)
+    job->diff = MAX (job->diff, gl_test_against_cpu (kernel, round, -round, 83, 57,
+                                                     round, &report));
+  return NULL;
+}
+
+/* GEGL calls from several threads; the context is shared between them */
+static void
+test_threads (void)
+{
+  Job      jobs[] = {
+    { CBLUR_MODE_DIRECT, 5.0 }, { CBLUR_MODE_BOX, 12.0 },
+    { CBLUR_MODE_DIRECT, 21.5 }, { CBLUR_MODE_BOX, 3.0 },
+  };
+  GThread *threads[G_N_ELEMENTS (jobs)];
+  gsize    i;
+
+  for (i = 0; i < G_N_ELEMENTS (jobs); i++)
+    threads[i] = g_thread_new ("gl-test", run_job, &jobs[i]);
+  for (i = 0; i < G_N_ELEMENTS (jobs); i++)
+    {
+      g_thread_join (threads[i]);
+      g_assert_cmpfloat (jobs[i].diff, <=,
+                         jobs[i].mode == CBLUR_MODE_BOX ? BOX_TOLERANCE : DIRECT_TOLERANCE);
+    }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int result;
+
+  test_init (&argc, &argv);
+  g_test_add_func ("/gl/available", test_available);
+  g_test_add_func ("/gl/direct", test_direct);
+  g_test_add_func ("/gl/box", test_box);
+  g_test_add_func ("/gl/direct-wide-window", test_direct_wide_window);
+  g_test_add_func ("/gl/box-long-blocks", test_box_long_blocks);
+  g_test_add_func ("/gl/identity", test_identity);
+  g_test_add_func ("/gl/threads", test_threads);
+  result = g_test_run ();
+
+  cblur_gl_shutdown ();
+  gegl_exit ();
+  return result;
+}

@@ -1,0 +1,133 @@
+/* Every GL failure point, made to fail through CBLUR_GL_FAULT: the call
+ * reports it as the real failure would, and the next call works. */
+#include "gl-test.h"
+
+#include <string.h>
+
+#include "cblur-backend.h"
+
+typedef struct
+{
+  const gchar *fault;
+  gint         code;
+} Fault;
+
+static const Fault faults[] = {
+  { "context",  CBLUR_GL_ERROR_NO_CONTEXT },
+  { "compile",  CBLUR_GL_ERROR_SHADER },
+  { "alloc",    CBLUR_GL_ERROR_OUT_OF_MEMORY },
+  { "dispatch", CBLUR_GL_ERROR_FAILED },
+  { "lost",     CBLUR_GL_ERROR_LOST },
+};
+
+static void
+check_recovers (const CblurKernel *kernel)
+{
+  CblurGlReport report;
+  gdouble       tolerance = kernel->mode == CBLUR_MODE_BOX ? 1e-4 : 1e-5;
+
+  g_assert_cmpfloat (gl_test_against_cpu (kernel, -8, 5, 67, 43, 3, &report),
+                     <=, tolerance);
+}
+
+static void
+test_fault (gconstpointer data)
+{
+  const Fault *fault = data;
+  CblurMode    mode;
+
+  for (mode = CBLUR_MODE_DIRECT; mode <= CBLUR_MODE_BOX; mode++)
+    {
+      g_autoptr (CblurKernel) kernel = cblur_kernel_new (6.0, mode, 3, CBLUR_BACKEND_GL);
+      g_autoptr (GError)      error = NULL;
+      CblurImage             *src = gl_test_random_image (0, 0, 40 + 2 * kernel->reach,
+                                                          30 + 2 * kernel->reach, 8);
+      CblurImage             *dst = gl_test_blank_image (kernel->reach, kernel->reach, 40, 30);
+      CblurGlReport           report;
+      gboolean                ok;
+
+      /* a context made before the fault must not hide it */
+      check_recovers (kernel);
+
+      g_setenv ("CBLUR_GL_FAULT", fault->fault, TRUE);
+      ok = cblur_gl_blur (kernel, src, dst, &report, &error);
+      g_unsetenv ("CBLUR_GL_FAULT");
+
+      g_assert_false (ok);
+      g_assert_error (error, CBLUR_GL_ERROR, fault->code);
+      g_test_message ("%s, %s: %s", fault->fault, cblur_mode_name (mode), error->message);
+      /* the compiler's own log goes into the error */
+      if (fault->code == CBLUR_GL_ERROR_SHADER)
+        g_assert_nonnull (strstr (error->message, "CBLUR_GL_FAULT=compile"));
+
+      check_recovers (kernel);
+      gl_test_image_free (src);
+      gl_test_image_free (dst);
+    }
+}
+
+static void
+test_available_without_context (void)
+{
+  g_autoptr (GError) error = NULL;
+  gboolean           ok;
+
+  g_setenv ("CBLUR_GL_FAULT", "context", TRUE);
+  ok = cblur_gl_available (NULL, &error);
+  g_unsetenv ("CBLUR_GL_FAULT");
+
+  g_assert_false (ok);
+  g_assert_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NO_CONTEXT);
+  g_assert_true (cblur_gl_available (NULL, NULL));
+}
+
+/* what the op sees: a failed GL blur is redone on the CPU */
+static void
+test_backend_falls_back (void)
+{
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (4.0, CBLUR_MODE_DIRECT, 3, CBLUR_BACKEND_GL);
+  CblurImage             *src = gl_test_random_image (-10, -10, 50 + 2 * kernel->reach,
+                                                      20 + 2 * kernel->reach, 2);
+  CblurImage             *on_backend = gl_test_blank_image (-10 + kernel->reach,
+                                                            -10 + kernel->reach, 50, 20);
+  CblurImage             *on_cpu = gl_test_blank_image (-10 + kernel->reach,
+                                                        -10 + kernel->reach, 50, 20);
+  CblurRunReport          report;
+
+  g_setenv ("CBLUR_GL_FAULT", "dispatch", TRUE);
+  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, src, on_backend, &report);
+  g_unsetenv ("CBLUR_GL_FAULT");
+  cblur_cpu_blur (kernel, src, on_cpu);
+
+  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_CPU);
+  g_assert_nonnull (report.gl_failure);
+  g_assert_cmpfloat (gl_test_max_diff (on_backend, on_cpu), ==, 0.0);
+
+  cblur_run_report_clear (&report);
+  gl_test_image_free (src);
+  gl_test_image_free (on_backend);
+  gl_test_image_free (on_cpu);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  gsize i;
+  int   result;
+
+  test_init (&argc, &argv);
+  for (i = 0; i < G_N_ELEMENTS (faults); i++)
+    {
+      g_autofree gchar *path = g_strdup_printf ("/gl/fault/%s", faults[i].fault);
+
+      g_test_add_data_func (path, &faults[i], test_fault);
+    }
+  g_test_add_func ("/gl/fault/available", test_available_without_context);
+  g_test_add_func ("/gl/fault/backend-falls-back", test_backend_falls_back);
+  result = g_test_run ();
+
+  cblur_gl_shutdown ();
+  gegl_exit ();
+  return result;
+}

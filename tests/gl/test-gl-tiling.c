@@ -1,0 +1,185 @@
+/* Tiles: a region cut into many GL tiles must come out as the uncut region
+ * does, and a region wider than the largest texture must be cut. */
+#include "gl-test.h"
+
+#include "cblur-gl-private.h"
+
+#define SEAM_TOLERANCE 1e-6
+
+static void
+blur_on_gl (const CblurKernel *kernel,
+            const CblurImage  *src,
+            const CblurImage  *dst,
+            CblurGlReport     *report)
+{
+  g_autoptr (GError) error = NULL;
+  gboolean           ok = cblur_gl_blur (kernel, src, dst, report, &error);
+
+  g_assert_no_error (error);
+  g_assert_true (ok);
+}
+
+static void
+check_tiled (const CblurKernel *kernel,
+             gint               width,
+             gint               height,
+             gint               max_tile,
+             gint               expected_tiles)
+{
+  const GeglRectangle    out = { -61, 45, width, height };
+  gint                   reach = kernel->reach;
+  CblurImage            *src = gl_test_random_image (out.x - reach, out.y - reach,
+                                                     out.width + 2 * reach,
+                                                     out.height + 2 * reach, 42);
+  CblurImage            *whole = gl_test_blank_image (out.x, out.y, out.width, out.height);
+  CblurImage            *tiled = gl_test_blank_image (out.x, out.y, out.width, out.height);
+  g_autofree gchar      *cap = g_strdup_printf ("%d", max_tile);
+  CblurGlReport          report;
+  gdouble                diff;
+
+  g_unsetenv ("CBLUR_GL_MAX_TILE");
+  blur_on_gl (kernel, src, whole, &report);
+  g_assert_cmpint (report.tiles, ==, 1);
+
+  g_setenv ("CBLUR_GL_MAX_TILE", cap, TRUE);
+  blur_on_gl (kernel, src, tiled, &report);
+  g_unsetenv ("CBLUR_GL_MAX_TILE");
+  g_assert_cmpint (report.tiles, ==, expected_tiles);
+
+  diff = gl_test_max_diff (whole, tiled);
+  g_test_message ("%s radius %g, %d tiles of %d: max |tiled - whole| %g",
+                  cblur_mode_name (kernel->mode), kernel->radius, report.tiles,
+                  max_tile, diff);
+  g_assert_cmpfloat (diff, <=, SEAM_TOLERANCE);
+
+  gl_test_image_free (src);
+  gl_test_image_free (whole);
+  gl_test_image_free (tiled);
+}
+
+static void
+test_forced_direct (void)
+{
+  g_autoptr (CblurKernel) small = cblur_kernel_new (7.3, CBLUR_MODE_DIRECT, 3, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) large = cblur_kernel_new (40.0, CBLUR_MODE_DIRECT, 3, CBLUR_BACKEND_GL);
+
+  check_tiled (small, 150, 110, 37, 5 * 3);
+  check_tiled (large, 150, 110, 64, 3 * 2);
+  check_tiled (small, 12, 9, 1, 12 * 9);
+}
+
+static void
+test_forced_box (void)
+{
+  gint iterations;
+
+  for (iterations = CBLUR_ITERATIONS_MIN; iterations <= CBLUR_ITERATIONS_MAX; iterations++)
+    {
+      g_autoptr (CblurKernel) small = cblur_kernel_new (15.0, CBLUR_MODE_BOX, iterations,
+                                                        CBLUR_BACKEND_GL);
+      g_autoptr (CblurKernel) large = cblur_kernel_new (60.0, CBLUR_MODE_BOX, iterations,
+                                                        CBLUR_BACKEND_GL);
+
+      check_tiled (small, 150, 110, 37, 5 * 3);
+      check_tiled (large, 150, 110, 50, 3 * 3);
+      check_tiled (small, 12, 9, 1, 12 * 9);
+    }
+}
+
+/* the largest texture edge, from a blur that is too small to tile */
+static gint
+max_texture_size (void)
+{
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (1.0, CBLUR_MODE_DIRECT, 3, CBLUR_BACKEND_GL);
+  CblurGlReport           report;
+
+  gl_test_against_cpu (kernel, 0, 0, 4, 4, 1, &report);
+  g_assert_cmpint (report.max_texture_size, >, 0);
+  return report.max_texture_size;
+}
+
+static void
+test_wider_than_texture (void)
+{
+  gint width = max_texture_size () + 116;
+  struct
+  {
+    CblurMode mode;
+    gdouble   radius;
+    gdouble   tolerance;
+  } cases[] = {
+    { CBLUR_MODE_DIRECT, 3.0, 1e-5 },
+    { CBLUR_MODE_BOX, 20.0, 1e-4 },
+  };
+  gsize i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (CblurKernel) kernel = cblur_kernel_new (cases[i].radius, cases[i].mode,
+                                                         4, CBLUR_BACKEND_GL);
+      CblurGlReport           report;
+      gdouble                 diff;
+
+      diff = gl_test_against_cpu (kernel, -3, 7, width, 6, 11, &report);
+      g_test_message ("%s radius %g, %d×6 in %d tiles: max |GL - CPU| %g",
+                      cblur_mode_name (kernel->mode), kernel->radius, width,
+                      report.tiles, diff);
+      g_assert_cmpint (report.tiles, >=, 2);
+      g_assert_cmpfloat (diff, <=, cases[i].tolerance);
+    }
+}
+
+/* tiles cover the region, keep under the edge cap and, down to a floor of
+ * 256 pixels, under the texel budget */
+static void
+test_plan (void)
+{
+  static const struct
+  {
+    gint  width, height, reach, max_edge;
+    gsize max_texels;
+    gint  n_x, n_y;
+  } cases[] = {
+    { 3840, 2160, 172, 16384 - 344, 8 << 20, 2, 1 },
+    { 3840, 2160, 150, 16384 - 300, 16 << 20, 1, 1 },
+    { 16500, 6, 3, 16384 - 6, G_MAXSIZE, 2, 1 },
+    { 150, 110, 7, 37, G_MAXSIZE, 5, 3 },
+    { 9, 4, 0, 4, G_MAXSIZE, 3, 1 },
+    { 600, 600, 10, 10000, 1, 3, 3 },
+  };
+  gsize i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      CblurGlPlan plan;
+
+      cblur_gl_plan_tiles (cases[i].width, cases[i].height, cases[i].reach,
+                           cases[i].max_edge, cases[i].max_texels, &plan);
+      g_assert_cmpint (plan.n_x, ==, cases[i].n_x);
+      g_assert_cmpint (plan.n_y, ==, cases[i].n_y);
+      g_assert_cmpint (plan.width, <=, cases[i].max_edge);
+      g_assert_cmpint (plan.height, <=, cases[i].max_edge);
+      g_assert_cmpint ((plan.n_x - 1) * plan.width, <, cases[i].width);
+      g_assert_cmpint (plan.n_x * plan.width, >=, cases[i].width);
+      g_assert_cmpint ((plan.n_y - 1) * plan.height, <, cases[i].height);
+      g_assert_cmpint (plan.n_y * plan.height, >=, cases[i].height);
+    }
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  int result;
+
+  test_init (&argc, &argv);
+  g_test_add_func ("/gl/tiling/plan", test_plan);
+  g_test_add_func ("/gl/tiling/forced-direct", test_forced_direct);
+  g_test_add_func ("/gl/tiling/forced-box", test_forced_box);
+  g_test_add_func ("/gl/tiling/wider-than-texture", test_wider_than_texture);
+  result = g_test_run ();
+
+  cblur_gl_shutdown ();
+  gegl_exit ();
+  return result;
+}
