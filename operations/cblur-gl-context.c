@@ -180,6 +180,8 @@ read_capabilities (void)
   glGetIntegerv (GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &state.max_shared_memory);
   state.has_buffer_storage = epoxy_gl_version () >= 44 ||
                              epoxy_has_gl_extension ("GL_ARB_buffer_storage");
+  state.has_texture_sub_image = epoxy_gl_version () >= 45 ||
+                                epoxy_has_gl_extension ("GL_ARB_get_texture_sub_image");
   state.has_reset_status = epoxy_gl_version () >= 45 ||
                            epoxy_has_gl_extension ("GL_KHR_robustness");
   state.programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);

@@ -37,6 +37,7 @@ typedef struct
   GLint       max_texture_size;
   GLint       max_shared_memory;
   gboolean    has_buffer_storage;
+  gboolean    has_texture_sub_image;
   gboolean    has_reset_status;
   GHashTable *programs;   /* defines -> linked program */
 } CblurGl;

@@ -22,16 +22,22 @@ G_DEFINE_QUARK (cblur-gl-error-quark, cblur_gl_error)
 /* held for all GL work: the context is current on one thread at a time */
 static GMutex lock;
 
+/* Textures and pixel buffers outlive the call: pinned staging memory and
+ * textures cost more to allocate than a 4K blur takes.  They grow to the
+ * largest tile seen and go with the context. */
 typedef struct
 {
-  CblurGlPasses  passes;
   GLuint         textures[4];
   gint           n_textures;
+  gint           texture_width;
+  gint           texture_height;
   CblurGlStaging upload;
   CblurGlStaging download;
-  GLuint         framebuffer;
+  GLuint         framebuffer;   /* for glReadPixels where GL < 4.5 */
   GLuint         timer;
 } Resources;
+
+static Resources resources;
 
 typedef struct
 {
@@ -82,48 +88,76 @@ tile_cap (void)
   return cap > 0 ? (gint) MIN (cap, G_MAXINT) : G_MAXINT;
 }
 
+static void
+staging_reserve (CblurGl        *gl,
+                 CblurGlStaging *staging,
+                 GLenum          target,
+                 gsize           size)
+{
+  if (staging->size >= size)
+    return;
+  cblur_gl_staging_clear (staging);
+  cblur_gl_staging_init (gl, staging, target, size);
+}
+
+/* Enough textures of at least in_width × in_height, and staging for a
+ * tile's input and output; the check also catches what earlier calls left. */
 static gboolean
-resources_init (CblurGl            *gl,
-                const CblurKernel  *kernel,
-                const CblurGlPlan  *plan,
-                Resources          *res,
-                GError            **error)
+resources_reserve (CblurGl           *gl,
+                   const CblurKernel *kernel,
+                   const CblurGlPlan *plan,
+                   Resources         *res,
+                   GError           **error)
 {
   gint in_width = plan->width + 2 * kernel->reach;
   gint in_height = plan->height + 2 * kernel->reach;
+  gint n_textures = cblur_gl_passes_textures (kernel);
   gint i;
 
-  if (!cblur_gl_passes_init (gl, kernel, &res->passes, error))
-    return FALSE;
-
-  res->n_textures = cblur_gl_passes_textures (kernel);
-  glGenTextures (res->n_textures, res->textures);
-  for (i = 0; i < res->n_textures; i++)
+  if (res->n_textures < n_textures || res->texture_width < in_width ||
+      res->texture_height < in_height)
     {
-      glBindTexture (GL_TEXTURE_2D, res->textures[i]);
-      glTexStorage2D (GL_TEXTURE_2D, 1, GL_RGBA32F, in_width, in_height);
-    }
-  glBindTexture (GL_TEXTURE_2D, 0);
+      gint grown_width = MAX (res->texture_width, in_width);
+      gint grown_height = MAX (res->texture_height, in_height);
 
-  cblur_gl_staging_init (gl, &res->upload, GL_PIXEL_UNPACK_BUFFER,
-                         (gsize) in_width * in_height * TEXEL_BYTES);
-  cblur_gl_staging_init (gl, &res->download, GL_PIXEL_PACK_BUFFER,
-                         (gsize) plan->width * plan->height * TEXEL_BYTES);
-  glGenFramebuffers (1, &res->framebuffer);
-  glGenQueries (1, &res->timer);
+      glDeleteTextures (res->n_textures, res->textures);
+      res->n_textures = MAX (res->n_textures, n_textures);
+      /* a wide tile after a tall one must not make a huge square */
+      if ((gsize) grown_width * grown_height * res->n_textures * TEXEL_BYTES > TEXTURE_BUDGET)
+        {
+          grown_width = in_width;
+          grown_height = in_height;
+          res->n_textures = n_textures;
+        }
+      res->texture_width = grown_width;
+      res->texture_height = grown_height;
+      glGenTextures (res->n_textures, res->textures);
+      for (i = 0; i < res->n_textures; i++)
+        {
+          glBindTexture (GL_TEXTURE_2D, res->textures[i]);
+          glTexStorage2D (GL_TEXTURE_2D, 1, GL_RGBA32F,
+                          res->texture_width, res->texture_height);
+        }
+      glBindTexture (GL_TEXTURE_2D, 0);
+    }
+
+  staging_reserve (gl, &res->upload, GL_PIXEL_UNPACK_BUFFER,
+                   (gsize) in_width * in_height * TEXEL_BYTES);
+  staging_reserve (gl, &res->download, GL_PIXEL_PACK_BUFFER,
+                   (gsize) plan->width * plan->height * TEXEL_BYTES);
+  if (res->timer == 0)
+    glGenQueries (1, &res->timer);
+  if (res->framebuffer == 0 && !gl->has_texture_sub_image)
+    glGenFramebuffers (1, &res->framebuffer);
   return cblur_gl_check (gl, CBLUR_GL_STAGE_ALLOC, error);
 }
 
-/* names that were never generated are 0, which glDelete* skips */
+/* Destroying the context frees every object in it. */
 static void
-resources_clear (Resources *res)
+context_destroy (void)
 {
-  cblur_gl_passes_clear (&res->passes);
-  glDeleteTextures (res->n_textures, res->textures);
-  cblur_gl_staging_clear (&res->upload);
-  cblur_gl_staging_clear (&res->download);
-  glDeleteFramebuffers (1, &res->framebuffer);
-  glDeleteQueries (1, &res->timer);
+  memset (&resources, 0, sizeof resources);
+  cblur_gl_context_destroy ();
 }
 
 static gboolean
@@ -167,9 +201,10 @@ upload_tile (CblurGl           *gl,
 }
 
 static gboolean
-compute_tile (CblurGl            *gl,
-              Resources          *res,
-              const CblurKernel  *kernel,
+compute_tile (CblurGl             *gl,
+              Resources           *res,
+              const CblurKernel   *kernel,
+              const CblurGlPasses *passes,
               gint                x,
               gint                y,
               gint                in_width,
@@ -181,7 +216,7 @@ compute_tile (CblurGl            *gl,
   GLuint64 elapsed = 0;
 
   glBeginQuery (GL_TIME_ELAPSED, res->timer);
-  *result = cblur_gl_passes_run (kernel, &res->passes, res->textures,
+  *result = cblur_gl_passes_run (kernel, passes, res->textures,
                                  x, y, in_width, in_height);
   glEndQuery (GL_TIME_ELAPSED);
   /* the download reads the result through a framebuffer, and the next
@@ -210,14 +245,22 @@ download_tile (CblurGl           *gl,
   guchar *staged;
   Copy    copy;
 
-  glBindFramebuffer (GL_READ_FRAMEBUFFER, res->framebuffer);
-  glFramebufferTexture2D (GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
-                          GL_TEXTURE_2D, result, 0);
-  glReadBuffer (GL_COLOR_ATTACHMENT0);
   glBindBuffer (GL_PIXEL_PACK_BUFFER, res->download.buffer);
-  glReadPixels (0, 0, width, height, GL_RGBA, GL_FLOAT, NULL);
+  /* NVIDIA reads a float framebuffer back at a few MB/s, a texture at
+   * PCIe speed */
+  if (gl->has_texture_sub_image)
+    glGetTextureSubImage (result, 0, 0, 0, 0, width, height, 1, GL_RGBA, GL_FLOAT,
+                          res->download.size, NULL);
+  else
+    {
+      glBindFramebuffer (GL_READ_FRAMEBUFFER, res->framebuffer);
+      glFramebufferTexture2D (GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+                              GL_TEXTURE_2D, result, 0);
+      glReadBuffer (GL_COLOR_ATTACHMENT0);
+      glReadPixels (0, 0, width, height, GL_RGBA, GL_FLOAT, NULL);
+      glBindFramebuffer (GL_READ_FRAMEBUFFER, 0);
+    }
   glBindBuffer (GL_PIXEL_PACK_BUFFER, 0);
-  glBindFramebuffer (GL_READ_FRAMEBUFFER, 0);
   if (!cblur_gl_wait (gl, CBLUR_GL_STAGE_DOWNLOAD, error))
     return FALSE;
 
@@ -233,9 +276,10 @@ download_tile (CblurGl           *gl,
 
 /* the output rectangle x, y, width × height of dst, in dst's pixels */
 static gboolean
-blur_tile (CblurGl            *gl,
-           Resources          *res,
-           const CblurKernel  *kernel,
+blur_tile (CblurGl             *gl,
+           Resources           *res,
+           const CblurKernel   *kernel,
+           const CblurGlPasses *passes,
            const CblurImage   *src,
            const CblurImage   *dst,
            gint                x,
@@ -255,7 +299,7 @@ blur_tile (CblurGl            *gl,
     return FALSE;
   report->upload_ms += (g_get_monotonic_time () - start) / 1000.0;
 
-  if (!compute_tile (gl, res, kernel, src->x + x, src->y + y, in_width, in_height,
+  if (!compute_tile (gl, res, kernel, passes, src->x + x, src->y + y, in_width, in_height,
                      &result, &report->compute_ms, error))
     return FALSE;
 
@@ -274,11 +318,11 @@ blur_tiles (CblurGl            *gl,
             CblurGlReport      *report,
             GError            **error)
 {
-  Resources   res = { 0 };
-  CblurGlPlan plan;
-  gint        max_edge = gl->max_texture_size - 2 * kernel->reach;
-  gboolean    ok;
-  gint        tx, ty;
+  CblurGlPasses passes = { 0 };
+  CblurGlPlan   plan;
+  gint          max_edge = gl->max_texture_size - 2 * kernel->reach;
+  gboolean      ok;
+  gint          tx, ty;
 
   if (max_edge < 1)
     {
@@ -294,19 +338,20 @@ blur_tiles (CblurGl            *gl,
                        &plan);
   report->tiles = plan.n_x * plan.n_y;
 
-  ok = resources_init (gl, kernel, &plan, &res, error);
+  ok = cblur_gl_passes_init (gl, kernel, &passes, error) &&
+       resources_reserve (gl, kernel, &plan, &resources, error);
   for (ty = 0; ok && ty < plan.n_y; ty++)
     for (tx = 0; ok && tx < plan.n_x; tx++)
       {
         gint x = tx * plan.width;
         gint y = ty * plan.height;
 
-        ok = blur_tile (gl, &res, kernel, src, dst, x, y,
+        ok = blur_tile (gl, &resources, kernel, &passes, src, dst, x, y,
                         MIN (plan.width, dst->width - x),
                         MIN (plan.height, dst->height - y), report, error);
       }
 
-  resources_clear (&res);
+  cblur_gl_passes_clear (&passes);
   return ok;
 }
 
@@ -370,7 +415,7 @@ cblur_gl_blur (const CblurKernel  *kernel,
       /* after either, GL's state is undefined: the next call starts over */
       if (g_error_matches (failure, CBLUR_GL_ERROR, CBLUR_GL_ERROR_LOST) ||
           g_error_matches (failure, CBLUR_GL_ERROR, CBLUR_GL_ERROR_OUT_OF_MEMORY))
-        cblur_gl_context_destroy ();
+        context_destroy ();
       else
         cblur_gl_context_release ();
       g_propagate_error (error, g_steal_pointer (&failure));
@@ -386,7 +431,7 @@ cblur_gl_shutdown (void)
 {
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&lock);
 
-  cblur_gl_context_destroy ();
+  context_destroy ();
 }
 
 /* so that unloading the module frees the context */
