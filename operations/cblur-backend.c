@@ -1,11 +1,18 @@
 #include "cblur-backend.h"
 
 #include <string.h>
+#include <gegl.h>
 #include <glib/gi18n-lib.h>
 #include "cblur-i18n.h"
 
 #include "cblur-cpu.h"
 #include "cblur-gl.h"
+
+struct _CblurBand
+{
+  CblurGlStaged *staged;
+  gfloat        *heap[2];
+};
 
 static gboolean
 env_is (const gchar *value,
@@ -77,4 +84,37 @@ void
 cblur_run_report_clear (CblurRunReport *report)
 {
   g_clear_pointer (&report->gl_failure, g_free);
+}
+
+static gfloat *
+heap_image (CblurImage *image)
+{
+  image->stride = (gsize) image->width * CBLUR_CHANNELS;
+  image->data = gegl_malloc (image->stride * image->height * sizeof (gfloat));
+  return image->data;
+}
+
+CblurBand *
+cblur_band_new (CblurBackendKind  backend,
+                CblurImage       *src,
+                CblurImage       *dst)
+{
+  g_autoptr (CblurBand) band = g_new0 (CblurBand, 1);
+
+  /* where staging fails, so will the blur, which reports why */
+  if (backend == CBLUR_BACKEND_GL)
+    band->staged = cblur_gl_staged_new (src, dst, NULL);
+  if (band->staged == NULL &&
+      ((band->heap[0] = heap_image (src)) == NULL || (band->heap[1] = heap_image (dst)) == NULL))
+    return NULL;
+  return g_steal_pointer (&band);
+}
+
+void
+cblur_band_free (CblurBand *band)
+{
+  g_clear_pointer (&band->staged, cblur_gl_staged_free);
+  gegl_free (band->heap[0]);
+  gegl_free (band->heap[1]);
+  g_free (band);
 }

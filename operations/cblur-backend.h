@@ -14,6 +14,11 @@ typedef struct
   gchar           *gl_failure;    /* why GL was left for the CPU, or NULL */
 } CblurRunReport;
 
+/* Where a band's source and output pixels live: the GL backend's pinned
+ * staging memory, which the GPU copies from and into without a copy on
+ * the CPU, or the heap. */
+typedef struct _CblurBand CblurBand;
+
 /* From CBLUR_BACKEND (auto|gl|cpu): the backend this process should try. */
 CblurBackendKind cblur_backend_preferred (void);
 
@@ -26,6 +31,15 @@ void             cblur_backend_blur      (CblurBackendKind   backend,
                                           CblurRunReport    *report);
 
 void             cblur_run_report_clear  (CblurRunReport    *report);
+
+/* Fills src's and dst's data and stride for their rectangles; NULL when
+ * even the heap has no room. */
+CblurBand       *cblur_band_new          (CblurBackendKind   backend,
+                                          CblurImage        *src,
+                                          CblurImage        *dst);
+void             cblur_band_free         (CblurBand         *band);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CblurBand, cblur_band_free)
 
 G_END_DECLS
 

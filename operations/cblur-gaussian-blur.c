@@ -63,8 +63,11 @@ G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_DIRECT == (gint) CBLUR_MODE_DIRECT);
 G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_BOX == (gint) CBLUR_MODE_BOX);
 
 /* Host memory for one band of the region: input with halo, the pass
- * between, and output stay below a few hundred MB on 8K images. */
-#define BAND_PIXEL_BUDGET (8 * 1024 * 1024)
+ * between, and output stay below a few hundred MB on 8K images.  The GPU
+ * takes a 4K image with the widest halo in one band, which pays the halo
+ * once. */
+#define CPU_BAND_PIXELS (8 * 1024 * 1024)
+#define GL_BAND_PIXELS  (24 * 1024 * 1024)
 
 typedef struct
 {
@@ -266,23 +269,16 @@ blur_band (GeglOperation       *operation,
            CblurRunReport      *report,
            BandTimes           *times)
 {
-  GeglProperties *o = GEGL_PROPERTIES (operation);
-  const Babl     *format = gegl_operation_get_format (operation, "output");
-  gint            reach = kernel->reach;
-  CblurImage      src = { NULL, band->x - reach, band->y - reach,
-                          band->width + 2 * reach, band->height + 2 * reach, 0 };
-  CblurImage      dst = { NULL, band->x, band->y, band->width, band->height, 0 };
+  GeglProperties       *o = GEGL_PROPERTIES (operation);
+  const Babl           *format = gegl_operation_get_format (operation, "output");
+  gint                  reach = kernel->reach;
+  CblurImage            src = { NULL, band->x - reach, band->y - reach,
+                                band->width + 2 * reach, band->height + 2 * reach, 0 };
+  CblurImage            dst = { NULL, band->x, band->y, band->width, band->height, 0 };
+  g_autoptr (CblurBand) memory = cblur_band_new (backend, &src, &dst);
 
-  src.stride = (gsize) src.width * CBLUR_CHANNELS;
-  dst.stride = (gsize) dst.width * CBLUR_CHANNELS;
-  src.data = gegl_malloc (src.stride * src.height * sizeof (gfloat));
-  dst.data = gegl_malloc (dst.stride * dst.height * sizeof (gfloat));
-  if (src.data == NULL || dst.data == NULL)
-    {
-      gegl_free (src.data);
-      gegl_free (dst.data);
-      return FALSE;
-    }
+  if (memory == NULL)
+    return FALSE;
 
   times->read_ms += transfer (&(Transfer) { input, format, &src, level,
                                              o->abyss_policy, FALSE });
@@ -293,18 +289,17 @@ blur_band (GeglOperation       *operation,
 
   times->write_ms += transfer (&(Transfer) { output, format, &dst, level,
                                               GEGL_ABYSS_NONE, TRUE });
-
-  gegl_free (src.data);
-  gegl_free (dst.data);
   return TRUE;
 }
 
 static gint
-band_height (gint width,
-             gint height,
-             gint reach)
+band_height (CblurBackendKind backend,
+             gint             width,
+             gint             height,
+             gint             reach)
 {
-  gint64 rows = BAND_PIXEL_BUDGET / ((gint64) width + 2 * reach) - 2 * reach;
+  gint64 budget = backend == CBLUR_BACKEND_GL ? GL_BAND_PIXELS : CPU_BAND_PIXELS;
+  gint64 rows = budget / ((gint64) width + 2 * reach) - 2 * reach;
 
   /* never let the halo dominate a band */
   return (gint) CLAMP (rows, MIN (height, MAX (64, 2 * reach)), height);
@@ -332,7 +327,7 @@ process (GeglOperation       *operation,
 
   kernel = cblur_kernel_new (o->radius / (1 << level), (CblurMode) o->mode,
                              o->iterations, state->backend);
-  rows = band_height (roi.width, roi.height, kernel->reach);
+  rows = band_height (state->backend, roi.width, roi.height, kernel->reach);
 
   for (y = roi.y; y < roi.y + roi.height; y += rows)
     {

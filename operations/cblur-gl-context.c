@@ -100,9 +100,11 @@ create_context (EGLDisplay dpy)
       if (configured && ctx == EGL_NO_CONTEXT)
         ctx = eglCreateContext (dpy, config, EGL_NO_CONTEXT, attribs);
 
+      /* staging needs persistent mappings (GL 4.4's buffer storage) */
       if (ctx != EGL_NO_CONTEXT &&
           !(eglMakeCurrent (dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, ctx) &&
-            epoxy_gl_version () >= 43))
+            epoxy_gl_version () >= 43 &&
+            (epoxy_gl_version () >= 44 || epoxy_has_gl_extension ("GL_ARB_buffer_storage"))))
         {
           eglMakeCurrent (dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
           eglDestroyContext (dpy, ctx);
@@ -178,8 +180,6 @@ read_capabilities (void)
                       strstr (lower, "software") != NULL;
   glGetIntegerv (GL_MAX_TEXTURE_SIZE, &state.max_texture_size);
   glGetIntegerv (GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &state.max_shared_memory);
-  state.has_buffer_storage = epoxy_gl_version () >= 44 ||
-                             epoxy_has_gl_extension ("GL_ARB_buffer_storage");
   state.has_texture_sub_image = epoxy_gl_version () >= 45 ||
                                 epoxy_has_gl_extension ("GL_ARB_get_texture_sub_image");
   state.has_reset_status = epoxy_gl_version () >= 45 ||

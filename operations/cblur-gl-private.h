@@ -36,18 +36,17 @@ typedef struct
   gboolean    is_software;
   GLint       max_texture_size;
   GLint       max_shared_memory;
-  gboolean    has_buffer_storage;
   gboolean    has_texture_sub_image;
   gboolean    has_reset_status;
   GHashTable *programs;   /* defines -> linked program */
 } CblurGl;
 
+/* a pixel buffer mapped for its whole life */
 typedef struct
 {
-  GLenum   target;
   GLuint   buffer;
   gsize    size;
-  gpointer persistent;   /* the mapping, where buffer storage allows one */
+  gpointer mapping;
 } CblurGlStaging;
 
 typedef struct
@@ -93,12 +92,8 @@ G_GNUC_INTERNAL void         cblur_gl_plan_tiles       (gint          width,
                                                         gint          max_edge,
                                                         gsize         max_texels,
                                                         CblurGlPlan  *plan);
-G_GNUC_INTERNAL void         cblur_gl_staging_init     (CblurGl        *gl,
-                                                        CblurGlStaging *staging,
-                                                        GLenum          target,
+G_GNUC_INTERNAL void         cblur_gl_staging_reserve  (CblurGlStaging *staging,
                                                         gsize           size);
-G_GNUC_INTERNAL gpointer     cblur_gl_staging_map      (CblurGlStaging *staging);
-G_GNUC_INTERNAL void         cblur_gl_staging_unmap    (CblurGlStaging *staging);
 G_GNUC_INTERNAL void         cblur_gl_staging_clear    (CblurGlStaging *staging);
 
 /* cblur-gl-passes.c: the programs and weights of a kernel */

@@ -2,6 +2,8 @@
  * tile to the GPU and back. */
 #include "cblur-gl-private.h"
 
+#include <string.h>
+
 /* Below this edge a tile's halo would cost more than it saves in texture
  * memory, so the budget gives way instead. */
 #define MIN_SPLIT_EDGE 256
@@ -47,63 +49,30 @@ cblur_gl_plan_tiles (gint         width,
     }
 }
 
-/* Persistent mapping saves a map and unmap per tile; GL 4.3 without
- * ARB_buffer_storage maps per use.  A buffer the CPU reads must live in
- * (cached) system memory: NVIDIA puts one without CLIENT_STORAGE in video
- * memory, which the CPU reads at a few MB/s. */
+/* Both buffers stay mapped for their lifetime, readable and writable: GEGL
+ * writes the source and reads the output in place, and the CPU fallback
+ * reads and writes both.  CLIENT_STORAGE keeps them in cached system
+ * memory, which the GPU reaches by DMA; without it NVIDIA puts them in
+ * video memory, which the CPU reads at a few MB/s. */
 void
-cblur_gl_staging_init (CblurGl        *gl,
-                       CblurGlStaging *staging,
-                       GLenum          target,
-                       gsize           size)
+cblur_gl_staging_reserve (CblurGlStaging *staging,
+                          gsize           size)
 {
-  GLbitfield access = target == GL_PIXEL_UNPACK_BUFFER ? GL_MAP_WRITE_BIT
-                                                       : GL_MAP_READ_BIT;
+  const GLbitfield access = GL_MAP_READ_BIT | GL_MAP_WRITE_BIT |
+                            GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
 
-  staging->target = target;
-  staging->size = size;
-  glGenBuffers (1, &staging->buffer);
-  glBindBuffer (target, staging->buffer);
-  if (gl->has_buffer_storage)
-    {
-      access |= GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
-      glBufferStorage (target, size, NULL,
-                       access | (target == GL_PIXEL_PACK_BUFFER ? GL_CLIENT_STORAGE_BIT : 0));
-      staging->persistent = glMapBufferRange (target, 0, size, access);
-    }
-  else
-    glBufferData (target, size, NULL,
-                  target == GL_PIXEL_UNPACK_BUFFER ? GL_STREAM_DRAW : GL_STREAM_READ);
-  glBindBuffer (target, 0);
-}
-
-/* NULL on failure, with the reason in glGetError */
-gpointer
-cblur_gl_staging_map (CblurGlStaging *staging)
-{
-  gpointer data;
-
-  if (staging->persistent != NULL)
-    return staging->persistent;
-
-  glBindBuffer (staging->target, staging->buffer);
-  data = glMapBufferRange (staging->target, 0, staging->size,
-                           staging->target == GL_PIXEL_UNPACK_BUFFER
-                             ? GL_MAP_WRITE_BIT | GL_MAP_INVALIDATE_BUFFER_BIT
-                             : GL_MAP_READ_BIT);
-  glBindBuffer (staging->target, 0);
-  return data;
-}
-
-void
-cblur_gl_staging_unmap (CblurGlStaging *staging)
-{
-  if (staging->persistent != NULL)
+  if (staging->buffer != 0 && staging->size >= size)
     return;
+  cblur_gl_staging_clear (staging);
 
-  glBindBuffer (staging->target, staging->buffer);
-  glUnmapBuffer (staging->target);
-  glBindBuffer (staging->target, 0);
+  /* GL refuses empty storage */
+  staging->size = MAX (size, 1);
+  glGenBuffers (1, &staging->buffer);
+  glBindBuffer (GL_COPY_WRITE_BUFFER, staging->buffer);
+  glBufferStorage (GL_COPY_WRITE_BUFFER, staging->size, NULL,
+                   access | GL_CLIENT_STORAGE_BIT);
+  staging->mapping = glMapBufferRange (GL_COPY_WRITE_BUFFER, 0, staging->size, access);
+  glBindBuffer (GL_COPY_WRITE_BUFFER, 0);
 }
 
 /* deleting a buffer unmaps it */
@@ -112,6 +81,5 @@ cblur_gl_staging_clear (CblurGlStaging *staging)
 {
   if (staging->buffer != 0)
     glDeleteBuffers (1, &staging->buffer);
-  staging->buffer = 0;
-  staging->persistent = NULL;
+  memset (staging, 0, sizeof *staging);
 }

@@ -1,15 +1,16 @@
-/* The GL backend's entry points.  The region is cut into tiles that fit the
- * GPU; each tile's input (its output grown by the kernel's reach) goes up
- * through a pixel buffer, is blurred along rows then columns, and comes
- * back through another. */
+/* The GL backend's entry points.  A band's source and output live in
+ * pinned staging buffers that GEGL reads into and writes from in place
+ * (cblur_gl_staged_new); the band is cut into tiles that fit the GPU, and
+ * each tile's input (its output grown by the kernel's reach) is copied from
+ * the staging buffer into a texture, blurred along rows then columns, and
+ * copied back, all without the CPU waiting until the band is done. */
 #include "cblur-gl-private.h"
 
 #include <string.h>
 #include <gegl.h>
 #include <glib/gi18n-lib.h>
 
-/* The textures of one tile stay under this: the op's 8-megapixel bands are
- * one tile in direct mode, two in box mode. */
+/* The textures of one tile stay under this. */
 #define TEXTURE_BUDGET ((gsize) 512 << 20)
 
 #define TEXEL_BYTES (CBLUR_CHANNELS * sizeof (gfloat))
@@ -22,22 +23,32 @@ G_DEFINE_QUARK (cblur-gl-error-quark, cblur_gl_error)
 /* held for all GL work: the context is current on one thread at a time */
 static GMutex lock;
 
-/* Textures and pixel buffers outlive the call: pinned staging memory and
- * textures cost more to allocate than a 4K blur takes.  They grow to the
- * largest tile seen and go with the context. */
+/* Textures outlive the call: allocating them costs more than a 4K blur
+ * takes.  They grow to the largest tile seen and go with the context. */
 typedef struct
 {
-  GLuint         textures[4];
-  gint           n_textures;
-  gint           texture_width;
-  gint           texture_height;
-  CblurGlStaging upload;
-  CblurGlStaging download;
-  GLuint         framebuffer;   /* for glReadPixels where GL < 4.5 */
-  GLuint         timer;
+  GLuint textures[4];
+  gint   n_textures;
+  gint   texture_width;
+  gint   texture_height;
+  GLuint framebuffer;   /* for glReadPixels where GL < 4.5 */
 } Resources;
 
 static Resources resources;
+
+struct _CblurGlStaged
+{
+  CblurGlStaging source;
+  CblurGlStaging output;
+};
+
+/* Staging handed out, and one kept for the next band: pinning memory costs
+ * tens of milliseconds.  After a loss or an out-of-memory the context must
+ * go, but not while a band's pixels still live in its buffers: it is
+ * doomed, refuses work, and goes when the last of them is returned. */
+static GPtrArray     *leased;
+static CblurGlStaged *idle;
+static gboolean       doomed;
 
 typedef struct
 {
@@ -61,21 +72,17 @@ copy_row_range (gsize    first,
             copy->from + row * copy->from_stride, copy->row_bytes);
 }
 
-/* one core cannot fill the bus between host and pixel buffer */
+/* one core cannot fill the memory bus */
 static void
-copy_rows (Copy *copy,
-           gint  rows)
+copy_image (const CblurImage *to,
+            const CblurImage *from)
 {
-  gegl_parallel_distribute_range (rows, COPY_BYTES_PER_THREAD / copy->row_bytes,
-                                  copy_row_range, copy);
-}
+  Copy copy = { (guchar *) to->data, to->stride * sizeof (gfloat),
+                (const guchar *) from->data, from->stride * sizeof (gfloat),
+                to->width * TEXEL_BYTES };
 
-static gfloat *
-pixel (const CblurImage *image,
-       gint              x,
-       gint              y)
-{
-  return cblur_image_row (image, y) + (gsize) x * CBLUR_CHANNELS;
+  gegl_parallel_distribute_range (to->height, COPY_BYTES_PER_THREAD / copy.row_bytes,
+                                  copy_row_range, &copy);
 }
 
 /* CBLUR_GL_MAX_TILE=N: tiles of at most N×N output pixels, for tests */
@@ -88,20 +95,152 @@ tile_cap (void)
   return cap > 0 ? (gint) MIN (cap, G_MAXINT) : G_MAXINT;
 }
 
+/* Destroying the context frees every object in it. */
 static void
-staging_reserve (CblurGl        *gl,
-                 CblurGlStaging *staging,
-                 GLenum          target,
-                 gsize           size)
+context_destroy (void)
 {
-  if (staging->size >= size)
-    return;
-  cblur_gl_staging_clear (staging);
-  cblur_gl_staging_init (gl, staging, target, size);
+  memset (&resources, 0, sizeof resources);
+  g_clear_pointer (&idle, g_free);
+  doomed = FALSE;
+  cblur_gl_context_destroy ();
 }
 
-/* Enough textures of at least in_width × in_height, and staging for a
- * tile's input and output; the check also catches what earlier calls left. */
+static CblurGl *
+context_acquire (GError **error)
+{
+  if (doomed && leased != NULL && leased->len > 0)
+    {
+      g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_LOST,
+                           _("the OpenGL context was lost"));
+      return NULL;
+    }
+  if (doomed)
+    context_destroy ();
+  return cblur_gl_context_acquire (error);
+}
+
+/* after a failure: a loss or an out-of-memory leaves GL undefined */
+static void
+context_release_after (const GError *failure)
+{
+  if (g_error_matches (failure, CBLUR_GL_ERROR, CBLUR_GL_ERROR_LOST) ||
+      g_error_matches (failure, CBLUR_GL_ERROR, CBLUR_GL_ERROR_OUT_OF_MEMORY))
+    doomed = TRUE;
+  if (doomed && (leased == NULL || leased->len == 0))
+    context_destroy ();
+  else
+    cblur_gl_context_release ();
+}
+
+static void
+staged_delete (CblurGlStaged *staged)
+{
+  cblur_gl_staging_clear (&staged->source);
+  cblur_gl_staging_clear (&staged->output);
+  g_free (staged);
+}
+
+/* With the lock held and the context current. */
+static CblurGlStaged *
+lease (CblurGl  *gl,
+       gsize     source_bytes,
+       gsize     output_bytes,
+       GError  **error)
+{
+  CblurGlStaged *staged = g_steal_pointer (&idle);
+
+  if (staged == NULL)
+    staged = g_new0 (CblurGlStaged, 1);
+  cblur_gl_staging_reserve (&staged->source, source_bytes);
+  cblur_gl_staging_reserve (&staged->output, output_bytes);
+  if (!cblur_gl_check (gl, CBLUR_GL_STAGE_ALLOC, error))
+    {
+      staged_delete (staged);
+      return NULL;
+    }
+
+  if (leased == NULL)
+    leased = g_ptr_array_new ();
+  g_ptr_array_add (leased, staged);
+  return staged;
+}
+
+/* With the lock held; the context current unless doomed. */
+static void
+give_back (CblurGlStaged *staged)
+{
+  g_ptr_array_remove_fast (leased, staged);
+  if (doomed)
+    g_free (staged);
+  else if (idle == NULL)
+    idle = staged;
+  else
+    staged_delete (staged);
+}
+
+CblurGlStaged *
+cblur_gl_staged_new (CblurImage  *source,
+                     CblurImage  *output,
+                     GError     **error)
+{
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&lock);
+  g_autoptr (GError)       failure = NULL;
+  CblurGl                 *gl = context_acquire (error);
+  CblurGlStaged           *staged;
+
+  if (gl == NULL)
+    return NULL;
+
+  staged = lease (gl, (gsize) source->width * source->height * TEXEL_BYTES,
+                  (gsize) output->width * output->height * TEXEL_BYTES, &failure);
+  context_release_after (failure);
+  if (staged == NULL)
+    {
+      g_propagate_error (error, g_steal_pointer (&failure));
+      return NULL;
+    }
+
+  source->data = staged->source.mapping;
+  source->stride = (gsize) source->width * CBLUR_CHANNELS;
+  output->data = staged->output.mapping;
+  output->stride = (gsize) output->width * CBLUR_CHANNELS;
+  return staged;
+}
+
+void
+cblur_gl_staged_free (CblurGlStaged *staged)
+{
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&lock);
+
+  if (doomed || context_acquire (NULL) == NULL)
+    {
+      give_back (staged);
+      if (doomed && leased->len == 0)
+        context_destroy ();
+      return;
+    }
+  give_back (staged);
+  cblur_gl_context_release ();
+}
+
+static CblurGlStaged *
+find_lease (const CblurImage *source,
+            const CblurImage *output)
+{
+  guint i;
+
+  for (i = 0; leased != NULL && i < leased->len; i++)
+    {
+      CblurGlStaged *staged = g_ptr_array_index (leased, i);
+
+      if (staged->source.mapping == source->data && staged->output.mapping == output->data)
+        return staged;
+    }
+  return NULL;
+}
+
+/* Enough textures of at least in_width × in_height; the check also catches
+ * what earlier calls left. */
 static gboolean
 resources_reserve (CblurGl           *gl,
                    const CblurKernel *kernel,
@@ -141,188 +280,121 @@ resources_reserve (CblurGl           *gl,
       glBindTexture (GL_TEXTURE_2D, 0);
     }
 
-  staging_reserve (gl, &res->upload, GL_PIXEL_UNPACK_BUFFER,
-                   (gsize) in_width * in_height * TEXEL_BYTES);
-  staging_reserve (gl, &res->download, GL_PIXEL_PACK_BUFFER,
-                   (gsize) plan->width * plan->height * TEXEL_BYTES);
-  if (res->timer == 0)
-    glGenQueries (1, &res->timer);
   if (res->framebuffer == 0 && !gl->has_texture_sub_image)
     glGenFramebuffers (1, &res->framebuffer);
   return cblur_gl_check (gl, CBLUR_GL_STAGE_ALLOC, error);
 }
 
-/* Destroying the context frees every object in it. */
+/* byte offset of pixel x, y of an image in its staging buffer */
+static gsize
+staged_offset (const CblurImage *image,
+               gint              x,
+               gint              y)
+{
+  return ((gsize) y * image->stride + (gsize) x * CBLUR_CHANNELS) * sizeof (gfloat);
+}
+
+/* the tile's input, at x, y in src, into textures[0] */
 static void
-context_destroy (void)
+upload_tile (const CblurGlStaged *staged,
+             const CblurImage    *src,
+             gint                 x,
+             gint                 y,
+             gint                 width,
+             gint                 height)
 {
-  memset (&resources, 0, sizeof resources);
-  cblur_gl_context_destroy ();
-}
-
-static gboolean
-mapping_failed (CblurGl       *gl,
-                CblurGlStage   stage,
-                GError       **error)
-{
-  if (cblur_gl_check (gl, stage, error))
-    g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
-                         _("a pixel buffer could not be mapped"));
-  return FALSE;
-}
-
-/* src's pixels from x, y into textures[0] */
-static gboolean
-upload_tile (CblurGl           *gl,
-             Resources         *res,
-             const CblurImage  *src,
-             gint               x,
-             gint               y,
-             gint               width,
-             gint               height,
-             GError           **error)
-{
-  guchar *staged = cblur_gl_staging_map (&res->upload);
-  Copy    copy = { staged, width * TEXEL_BYTES,
-                   (const guchar *) pixel (src, x, y), src->stride * sizeof (gfloat),
-                   width * TEXEL_BYTES };
-
-  if (staged == NULL)
-    return mapping_failed (gl, CBLUR_GL_STAGE_UPLOAD, error);
-  copy_rows (&copy, height);
-  cblur_gl_staging_unmap (&res->upload);
-
-  glBindBuffer (GL_PIXEL_UNPACK_BUFFER, res->upload.buffer);
-  glBindTexture (GL_TEXTURE_2D, res->textures[0]);
-  glTexSubImage2D (GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RGBA, GL_FLOAT, NULL);
+  glBindBuffer (GL_PIXEL_UNPACK_BUFFER, staged->source.buffer);
+  glPixelStorei (GL_UNPACK_ROW_LENGTH, src->stride / CBLUR_CHANNELS);
+  glBindTexture (GL_TEXTURE_2D, resources.textures[0]);
+  glTexSubImage2D (GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RGBA, GL_FLOAT,
+                   GSIZE_TO_POINTER (staged_offset (src, x, y)));
   glBindTexture (GL_TEXTURE_2D, 0);
+  glPixelStorei (GL_UNPACK_ROW_LENGTH, 0);
   glBindBuffer (GL_PIXEL_UNPACK_BUFFER, 0);
-  return cblur_gl_wait (gl, CBLUR_GL_STAGE_UPLOAD, error);
-}
-
-static gboolean
-compute_tile (CblurGl             *gl,
-              Resources           *res,
-              const CblurKernel   *kernel,
-              const CblurGlPasses *passes,
-              gint                x,
-              gint                y,
-              gint                in_width,
-              gint                in_height,
-              GLuint             *result,
-              gdouble            *ms,
-              GError            **error)
-{
-  GLuint64 elapsed = 0;
-
-  glBeginQuery (GL_TIME_ELAPSED, res->timer);
-  *result = cblur_gl_passes_run (kernel, passes, res->textures,
-                                 x, y, in_width, in_height);
-  glEndQuery (GL_TIME_ELAPSED);
-  /* the download reads the result through a framebuffer, and the next
-   * upload overwrites a texture the shaders wrote */
-  glMemoryBarrier (GL_FRAMEBUFFER_BARRIER_BIT | GL_TEXTURE_UPDATE_BARRIER_BIT);
-  if (!cblur_gl_wait (gl, CBLUR_GL_STAGE_DISPATCH, error))
-    return FALSE;
-
-  glGetQueryObjectui64v (res->timer, GL_QUERY_RESULT, &elapsed);
-  *ms += elapsed / 1e6;
-  return TRUE;
 }
 
 /* result's corner of width × height into dst at x, y */
-static gboolean
-download_tile (CblurGl           *gl,
-               Resources         *res,
-               GLuint             result,
-               const CblurImage  *dst,
-               gint               x,
-               gint               y,
-               gint               width,
-               gint               height,
-               GError           **error)
+static void
+download_tile (CblurGl             *gl,
+               const CblurGlStaged *staged,
+               GLuint               result,
+               const CblurImage    *dst,
+               gint                 x,
+               gint                 y,
+               gint                 width,
+               gint                 height)
 {
-  guchar *staged;
-  Copy    copy;
+  gsize offset = staged_offset (dst, x, y);
 
-  glBindBuffer (GL_PIXEL_PACK_BUFFER, res->download.buffer);
+  /* the shaders' image stores, before the texture is read */
+  glMemoryBarrier (GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
+  glBindBuffer (GL_PIXEL_PACK_BUFFER, staged->output.buffer);
+  glPixelStorei (GL_PACK_ROW_LENGTH, dst->stride / CBLUR_CHANNELS);
   /* NVIDIA reads a float framebuffer back at a few MB/s, a texture at
    * PCIe speed */
   if (gl->has_texture_sub_image)
     glGetTextureSubImage (result, 0, 0, 0, 0, width, height, 1, GL_RGBA, GL_FLOAT,
-                          res->download.size, NULL);
+                          staged->output.size - offset, GSIZE_TO_POINTER (offset));
   else
     {
-      glBindFramebuffer (GL_READ_FRAMEBUFFER, res->framebuffer);
+      glBindFramebuffer (GL_READ_FRAMEBUFFER, resources.framebuffer);
       glFramebufferTexture2D (GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
                               GL_TEXTURE_2D, result, 0);
       glReadBuffer (GL_COLOR_ATTACHMENT0);
-      glReadPixels (0, 0, width, height, GL_RGBA, GL_FLOAT, NULL);
+      glReadPixels (0, 0, width, height, GL_RGBA, GL_FLOAT, GSIZE_TO_POINTER (offset));
       glBindFramebuffer (GL_READ_FRAMEBUFFER, 0);
     }
+  glPixelStorei (GL_PACK_ROW_LENGTH, 0);
   glBindBuffer (GL_PIXEL_PACK_BUFFER, 0);
-  if (!cblur_gl_wait (gl, CBLUR_GL_STAGE_DOWNLOAD, error))
-    return FALSE;
-
-  staged = cblur_gl_staging_map (&res->download);
-  if (staged == NULL)
-    return mapping_failed (gl, CBLUR_GL_STAGE_DOWNLOAD, error);
-  copy = (Copy) { (guchar *) pixel (dst, x, y), dst->stride * sizeof (gfloat),
-                  staged, width * TEXEL_BYTES, width * TEXEL_BYTES };
-  copy_rows (&copy, height);
-  cblur_gl_staging_unmap (&res->download);
-  return TRUE;
 }
 
-/* the output rectangle x, y, width × height of dst, in dst's pixels */
-static gboolean
-blur_tile (CblurGl             *gl,
-           Resources           *res,
-           const CblurKernel   *kernel,
-           const CblurGlPasses *passes,
-           const CblurImage   *src,
-           const CblurImage   *dst,
-           gint                x,
-           gint                y,
-           gint                width,
-           gint                height,
-           CblurGlReport      *report,
-           GError            **error)
+/* GPU timestamps around each tile's upload, compute and download */
+enum
 {
-  gint   in_width = width + 2 * kernel->reach;
-  gint   in_height = height + 2 * kernel->reach;
-  gint64 start = g_get_monotonic_time ();
-  GLuint result;
+  STAMP_START,
+  STAMP_UPLOADED,
+  STAMP_COMPUTED,
+  STAMP_DOWNLOADED,
+  N_STAMPS
+};
 
-  /* src is dst grown by the reach: the tile's input starts at x, y in it */
-  if (!upload_tile (gl, res, src, x, y, in_width, in_height, error))
-    return FALSE;
-  report->upload_ms += (g_get_monotonic_time () - start) / 1000.0;
+static void
+add_gpu_times (const GLuint  *stamps,
+               gint           n_tiles,
+               CblurGlReport *report)
+{
+  gint tile;
 
-  if (!compute_tile (gl, res, kernel, passes, src->x + x, src->y + y, in_width, in_height,
-                     &result, &report->compute_ms, error))
-    return FALSE;
+  for (tile = 0; tile < n_tiles; tile++)
+    {
+      GLuint64 at[N_STAMPS];
+      gint     i;
 
-  start = g_get_monotonic_time ();
-  if (!download_tile (gl, res, result, dst, x, y, width, height, error))
-    return FALSE;
-  report->download_ms += (g_get_monotonic_time () - start) / 1000.0;
-  return TRUE;
+      for (i = 0; i < N_STAMPS; i++)
+        glGetQueryObjectui64v (stamps[tile * N_STAMPS + i], GL_QUERY_RESULT, &at[i]);
+      report->upload_ms += (at[STAMP_UPLOADED] - at[STAMP_START]) / 1e6;
+      report->compute_ms += (at[STAMP_COMPUTED] - at[STAMP_UPLOADED]) / 1e6;
+      report->download_ms += (at[STAMP_DOWNLOADED] - at[STAMP_COMPUTED]) / 1e6;
+    }
 }
 
+/* The GPU works through every tile before the CPU waits once. */
 static gboolean
-blur_tiles (CblurGl            *gl,
-            const CblurKernel  *kernel,
-            const CblurImage   *src,
-            const CblurImage   *dst,
-            CblurGlReport      *report,
-            GError            **error)
+blur_tiles (CblurGl             *gl,
+            const CblurKernel   *kernel,
+            const CblurGlStaged *staged,
+            const CblurImage    *src,
+            const CblurImage    *dst,
+            CblurGlReport       *report,
+            GError             **error)
 {
-  CblurGlPasses passes = { 0 };
-  CblurGlPlan   plan;
-  gint          max_edge = gl->max_texture_size - 2 * kernel->reach;
-  gboolean      ok;
-  gint          tx, ty;
+  CblurGlPasses     passes = { 0 };
+  CblurGlPlan       plan;
+  g_autofree GLuint *stamps = NULL;
+  gint              max_edge = gl->max_texture_size - 2 * kernel->reach;
+  gint              n_tiles;
+  gboolean          ok;
+  gint              tile;
 
   if (max_edge < 1)
     {
@@ -336,22 +408,84 @@ blur_tiles (CblurGl            *gl,
                        MIN (max_edge, tile_cap ()),
                        TEXTURE_BUDGET / (cblur_gl_passes_textures (kernel) * TEXEL_BYTES),
                        &plan);
-  report->tiles = plan.n_x * plan.n_y;
+  n_tiles = report->tiles = plan.n_x * plan.n_y;
 
   ok = cblur_gl_passes_init (gl, kernel, &passes, error) &&
        resources_reserve (gl, kernel, &plan, &resources, error);
-  for (ty = 0; ok && ty < plan.n_y; ty++)
-    for (tx = 0; ok && tx < plan.n_x; tx++)
-      {
-        gint x = tx * plan.width;
-        gint y = ty * plan.height;
+  if (ok)
+    {
+      stamps = g_new0 (GLuint, n_tiles * N_STAMPS);
+      glGenQueries (n_tiles * N_STAMPS, stamps);
+    }
 
-        ok = blur_tile (gl, &resources, kernel, &passes, src, dst, x, y,
-                        MIN (plan.width, dst->width - x),
-                        MIN (plan.height, dst->height - y), report, error);
-      }
+  for (tile = 0; ok && tile < n_tiles; tile++)
+    {
+      gint    x = tile % plan.n_x * plan.width;
+      gint    y = tile / plan.n_x * plan.height;
+      gint    width = MIN (plan.width, dst->width - x);
+      gint    height = MIN (plan.height, dst->height - y);
+      GLuint *stamp = stamps + tile * N_STAMPS;
+      GLuint  result;
 
+      /* src is dst grown by the reach: the tile's input starts at x, y */
+      glQueryCounter (stamp[STAMP_START], GL_TIMESTAMP);
+      upload_tile (staged, src, x, y, width + 2 * kernel->reach, height + 2 * kernel->reach);
+      glQueryCounter (stamp[STAMP_UPLOADED], GL_TIMESTAMP);
+      ok = cblur_gl_check (gl, CBLUR_GL_STAGE_UPLOAD, error);
+      if (!ok)
+        break;
+
+      result = cblur_gl_passes_run (kernel, &passes, resources.textures,
+                                    src->x + x, src->y + y,
+                                    width + 2 * kernel->reach, height + 2 * kernel->reach);
+      glQueryCounter (stamp[STAMP_COMPUTED], GL_TIMESTAMP);
+      ok = cblur_gl_check (gl, CBLUR_GL_STAGE_DISPATCH, error);
+      if (!ok)
+        break;
+
+      download_tile (gl, staged, result, dst, x, y, width, height);
+      glQueryCounter (stamp[STAMP_DOWNLOADED], GL_TIMESTAMP);
+      /* the next tile's upload overwrites textures[0] */
+      glMemoryBarrier (GL_TEXTURE_UPDATE_BARRIER_BIT);
+    }
+
+  ok = ok && cblur_gl_wait (gl, CBLUR_GL_STAGE_DOWNLOAD, error);
+  if (ok)
+    add_gpu_times (stamps, n_tiles, report);
+  if (stamps != NULL)
+    glDeleteQueries (n_tiles * N_STAMPS, stamps);
   cblur_gl_passes_clear (&passes);
+  return ok;
+}
+
+/* Images that are not staged go through staging of the call's own. */
+static gboolean
+blur_copied (CblurGl            *gl,
+             const CblurKernel  *kernel,
+             const CblurImage   *src,
+             const CblurImage   *dst,
+             CblurGlReport      *report,
+             GError            **error)
+{
+  CblurImage     staged_src = *src;
+  CblurImage     staged_dst = *dst;
+  CblurGlStaged *staged = lease (gl, (gsize) src->width * src->height * TEXEL_BYTES,
+                                 (gsize) dst->width * dst->height * TEXEL_BYTES, error);
+  gboolean       ok;
+
+  if (staged == NULL)
+    return FALSE;
+
+  staged_src.data = staged->source.mapping;
+  staged_src.stride = (gsize) src->width * CBLUR_CHANNELS;
+  staged_dst.data = staged->output.mapping;
+  staged_dst.stride = (gsize) dst->width * CBLUR_CHANNELS;
+
+  copy_image (&staged_src, src);
+  ok = blur_tiles (gl, kernel, staged, &staged_src, &staged_dst, report, error);
+  if (ok)
+    copy_image (dst, &staged_dst);
+  give_back (staged);
   return ok;
 }
 
@@ -360,7 +494,7 @@ cblur_gl_available (gboolean  *is_software,
                     GError   **error)
 {
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&lock);
-  CblurGl                 *gl = cblur_gl_context_acquire (error);
+  CblurGl                 *gl = context_acquire (error);
 
   if (gl == NULL)
     return FALSE;
@@ -380,7 +514,9 @@ cblur_gl_blur (const CblurKernel  *kernel,
   g_autoptr (GMutexLocker) locker = NULL;
   g_autoptr (GError)       failure = NULL;
   CblurGlReport            unused;
+  CblurGlStaged           *staged;
   CblurGl                 *gl;
+  gboolean                 ok = TRUE;
 
   if (report == NULL)
     report = &unused;
@@ -395,35 +531,23 @@ cblur_gl_blur (const CblurKernel  *kernel,
     }
 
   locker = g_mutex_locker_new (&lock);
-  gl = cblur_gl_context_acquire (error);
+  gl = context_acquire (error);
   if (gl == NULL)
     return FALSE;
   g_strlcpy (report->renderer, gl->renderer, sizeof report->renderer);
   report->max_texture_size = gl->max_texture_size;
 
-  if (cblur_kernel_is_identity (kernel) && dst->width > 0 && dst->height > 0)
-    {
-      Copy copy = { (guchar *) dst->data, dst->stride * sizeof (gfloat),
-                    (const guchar *) src->data, src->stride * sizeof (gfloat),
-                    dst->width * TEXEL_BYTES };
+  staged = find_lease (src, dst);
+  if (cblur_kernel_is_identity (kernel))
+    copy_image (dst, src);
+  else if (dst->width > 0 && dst->height > 0)
+    ok = staged != NULL ? blur_tiles (gl, kernel, staged, src, dst, report, &failure)
+                        : blur_copied (gl, kernel, src, dst, report, &failure);
 
-      copy_rows (&copy, dst->height);
-    }
-  else if (dst->width > 0 && dst->height > 0 &&
-           !blur_tiles (gl, kernel, src, dst, report, &failure))
-    {
-      /* after either, GL's state is undefined: the next call starts over */
-      if (g_error_matches (failure, CBLUR_GL_ERROR, CBLUR_GL_ERROR_LOST) ||
-          g_error_matches (failure, CBLUR_GL_ERROR, CBLUR_GL_ERROR_OUT_OF_MEMORY))
-        context_destroy ();
-      else
-        cblur_gl_context_release ();
-      g_propagate_error (error, g_steal_pointer (&failure));
-      return FALSE;
-    }
-
-  cblur_gl_context_release ();
-  return TRUE;
+  context_release_after (failure);
+  if (!ok)
+    g_propagate_error (error, g_steal_pointer (&failure));
+  return ok;
 }
 
 void

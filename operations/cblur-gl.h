@@ -30,6 +30,8 @@ typedef struct
   gdouble download_ms;
 } CblurGlReport;
 
+typedef struct _CblurGlStaged CblurGlStaged;
+
 GQuark   cblur_gl_error_quark (void);
 
 /* TRUE once a context exists (creating it if needed); renderer may be NULL */
@@ -44,6 +46,15 @@ gboolean cblur_gl_blur        (const CblurKernel *kernel,
                                const CblurImage  *dst,
                                CblurGlReport     *report,
                                GError           **error);
+
+/* Pinned host memory, mapped for the CPU, for a band's source and output,
+ * which the GPU copies from and into directly: with images from here,
+ * cblur_gl_blur() makes no copies on the CPU.  Sets both images' data and
+ * stride from their sizes; NULL where GL cannot provide it. */
+CblurGlStaged *cblur_gl_staged_new  (CblurImage     *source,
+                                     CblurImage     *output,
+                                     GError        **error);
+void           cblur_gl_staged_free (CblurGlStaged  *staged);
 
 void     cblur_gl_shutdown    (void);
 

@@ -109,6 +109,55 @@ test_backend_falls_back (void)
   gl_test_image_free (on_cpu);
 }
 
+/* The op's path: GEGL's pixels staged in GL's own buffers.  A fault there
+ * still leaves the band correct (on the CPU, in those buffers); after a
+ * loss the staging stays usable until it is given back, and the next band
+ * gets a fresh context. */
+static void
+test_staged_band (gconstpointer data)
+{
+  const Fault            *fault = data;
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (9.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_GL);
+  CblurImage             *random = gl_test_random_image (3 - kernel->reach, -7 - kernel->reach,
+                                                         70 + 2 * kernel->reach,
+                                                         33 + 2 * kernel->reach, 5);
+  CblurImage             *on_cpu = gl_test_blank_image (3, -7, 70, 33);
+  CblurImage              src = *random;
+  CblurImage              dst = *on_cpu;
+  CblurBand              *band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
+  CblurRunReport          report;
+  gint                    row;
+
+  g_assert_nonnull (band);
+  for (row = 0; row < src.height; row++)
+    memcpy (cblur_image_row (&src, row), cblur_image_row (random, row),
+            src.width * CBLUR_CHANNELS * sizeof (gfloat));
+  cblur_cpu_blur (kernel, random, on_cpu);
+
+  g_setenv ("CBLUR_GL_FAULT", fault->fault, TRUE);
+  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, &report);
+  g_unsetenv ("CBLUR_GL_FAULT");
+
+  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_CPU);
+  g_assert_nonnull (report.gl_failure);
+  g_assert_cmpfloat (gl_test_max_diff (&dst, on_cpu), ==, 0.0);
+  cblur_run_report_clear (&report);
+
+  /* a second band while the first is out: refused after a loss, or fine */
+  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, &report);
+  g_assert_cmpint (report.ran_on, ==,
+                   fault->code == CBLUR_GL_ERROR_LOST ||
+                   fault->code == CBLUR_GL_ERROR_OUT_OF_MEMORY
+                     ? CBLUR_BACKEND_CPU : CBLUR_BACKEND_GL);
+  g_assert_cmpfloat (gl_test_max_diff (&dst, on_cpu), <=, 1e-4);
+  cblur_run_report_clear (&report);
+  cblur_band_free (band);
+
+  check_recovers (kernel);
+  gl_test_image_free (random);
+  gl_test_image_free (on_cpu);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -121,7 +170,12 @@ main (int    argc,
     {
       g_autofree gchar *path = g_strdup_printf ("/gl/fault/%s", faults[i].fault);
 
+      g_autofree gchar *staged = g_strdup_printf ("/gl/fault/staged-%s", faults[i].fault);
+
       g_test_add_data_func (path, &faults[i], test_fault);
+      /* with no context there is no staging to fail in */
+      if (faults[i].code != CBLUR_GL_ERROR_NO_CONTEXT)
+        g_test_add_data_func (staged, &faults[i], test_staged_band);
     }
   g_test_add_func ("/gl/fault/available", test_available_without_context);
   g_test_add_func ("/gl/fault/backend-falls-back", test_backend_falls_back);
