@@ -128,6 +128,19 @@ median (gdouble *values,
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
+/* what the process held at its worst: input, output, GEGL's cache and ours */
+static void
+print_peak_memory (void)
+{
+  g_autofree gchar *status = NULL;
+  const gchar      *line;
+
+  if (g_file_get_contents ("/proc/self/status", &status, NULL, NULL) &&
+      (line = strstr (status, "VmHWM:")) != NULL)
+    g_print ("\npeak resident memory: %.0f MiB\n",
+             g_ascii_strtod (line + strlen ("VmHWM:"), NULL) / 1024.0);
+}
+
 static gboolean
 method_selected (const Method *method,
                  gchar       **names)
@@ -216,6 +229,7 @@ main (gint    argc,
     }
 
   bench_table_print_markdown (table);
+  print_peak_memory ();
   if (!bench_plot_write (table, plot_path, &error))
     g_printerr ("plot: %s\n", error->message);
 

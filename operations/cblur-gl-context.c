@@ -11,6 +11,9 @@
 
 #define MAX_DEVICES 32
 
+#define MIN_TEXTURE_BUDGET ((gsize) 512 << 20)
+#define MAX_TEXTURE_BUDGET ((gsize) 4 << 30)
+
 /* a GPU reset mid-wait never signals the fence: look for one this often */
 #define WAIT_SLICE_NS (100 * 1000 * 1000)
 
@@ -168,6 +171,18 @@ open_surfaceless (void)
                                                  EGL_DEFAULT_DISPLAY, NULL));
 }
 
+/* An eighth of the video memory where the driver tells (NVIDIA), within
+ * bounds: more tiles mean more halos. */
+static gsize
+texture_budget (void)
+{
+  GLint kib = 0;
+
+  if (epoxy_has_gl_extension ("GL_NVX_gpu_memory_info"))
+    glGetIntegerv (GL_GPU_MEMORY_INFO_DEDICATED_VIDMEM_NVX, &kib);
+  return CLAMP (((gsize) MAX (kib, 0) << 10) / 8, MIN_TEXTURE_BUDGET, MAX_TEXTURE_BUDGET);
+}
+
 static void
 read_capabilities (void)
 {
@@ -180,6 +195,7 @@ read_capabilities (void)
                       strstr (lower, "software") != NULL;
   glGetIntegerv (GL_MAX_TEXTURE_SIZE, &state.max_texture_size);
   glGetIntegerv (GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &state.max_shared_memory);
+  state.texture_budget = texture_budget ();
   state.has_texture_sub_image = epoxy_gl_version () >= 45 ||
                                 epoxy_has_gl_extension ("GL_ARB_get_texture_sub_image");
   state.has_reset_status = epoxy_gl_version () >= 45 ||

@@ -36,6 +36,7 @@ typedef struct
   gboolean    is_software;
   GLint       max_texture_size;
   GLint       max_shared_memory;
+  gsize       texture_budget;   /* bytes the textures of one tile may take */
   gboolean    has_texture_sub_image;
   gboolean    has_reset_status;
   GHashTable *programs;   /* defines -> linked program */

@@ -10,9 +10,6 @@
 #include <gegl.h>
 #include <glib/gi18n-lib.h>
 
-/* The textures of one tile stay under this. */
-#define TEXTURE_BUDGET ((gsize) 512 << 20)
-
 #define TEXEL_BYTES (CBLUR_CHANNELS * sizeof (gfloat))
 
 /* a thread is worth starting for about this many bytes of copying */
@@ -262,7 +259,7 @@ resources_reserve (CblurGl           *gl,
       glDeleteTextures (res->n_textures, res->textures);
       res->n_textures = MAX (res->n_textures, n_textures);
       /* a wide tile after a tall one must not make a huge square */
-      if ((gsize) grown_width * grown_height * res->n_textures * TEXEL_BYTES > TEXTURE_BUDGET)
+      if ((gsize) grown_width * grown_height * res->n_textures * TEXEL_BYTES > gl->texture_budget)
         {
           grown_width = in_width;
           grown_height = in_height;
@@ -406,7 +403,7 @@ blur_tiles (CblurGl             *gl,
 
   cblur_gl_plan_tiles (dst->width, dst->height, kernel->reach,
                        MIN (max_edge, tile_cap ()),
-                       TEXTURE_BUDGET / (cblur_gl_passes_textures (kernel) * TEXEL_BYTES),
+                       gl->texture_budget / (cblur_gl_passes_textures (kernel) * TEXEL_BYTES),
                        &plan);
   n_tiles = report->tiles = plan.n_x * plan.n_y;
 
