@@ -219,7 +219,10 @@ cblur_gl_context_acquire (GError **error)
       if (eglBindAPI (EGL_OPENGL_API) &&
           eglMakeCurrent (display, EGL_NO_SURFACE, EGL_NO_SURFACE, context))
         return &state;
-      cblur_gl_context_destroy ();
+      /* the caller decides when the context may go: pixels may live in it */
+      g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_LOST,
+                   _("the OpenGL context was lost (%s)"), "eglMakeCurrent");
+      return NULL;
     }
 
   if (!libraries_present () || !(open_device () || open_surfaceless ()))

@@ -102,10 +102,19 @@ context_destroy (void)
   cblur_gl_context_destroy ();
 }
 
+static gboolean
+nothing_staged (void)
+{
+  return leased == NULL || leased->len == 0;
+}
+
 static CblurGl *
 context_acquire (GError **error)
 {
-  if (doomed && leased != NULL && leased->len > 0)
+  g_autoptr (GError) failure = NULL;
+  CblurGl           *gl;
+
+  if (doomed && !nothing_staged ())
     {
       g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_LOST,
                            _("the OpenGL context was lost"));
@@ -113,7 +122,21 @@ context_acquire (GError **error)
     }
   if (doomed)
     context_destroy ();
-  return cblur_gl_context_acquire (error);
+
+  gl = cblur_gl_context_acquire (&failure);
+  if (gl == NULL && g_error_matches (failure, CBLUR_GL_ERROR, CBLUR_GL_ERROR_LOST))
+    {
+      doomed = TRUE;
+      if (nothing_staged ())
+        {
+          context_destroy ();
+          g_clear_error (&failure);
+          gl = cblur_gl_context_acquire (&failure);
+        }
+    }
+  if (gl == NULL)
+    g_propagate_error (error, g_steal_pointer (&failure));
+  return gl;
 }
 
 /* after a failure: a loss or an out-of-memory leaves GL undefined */
@@ -123,7 +146,7 @@ context_release_after (const GError *failure)
   if (g_error_matches (failure, CBLUR_GL_ERROR, CBLUR_GL_ERROR_LOST) ||
       g_error_matches (failure, CBLUR_GL_ERROR, CBLUR_GL_ERROR_OUT_OF_MEMORY))
     doomed = TRUE;
-  if (doomed && (leased == NULL || leased->len == 0))
+  if (doomed && nothing_staged ())
     context_destroy ();
   else
     cblur_gl_context_release ();
@@ -162,12 +185,14 @@ lease (CblurGl  *gl,
   return staged;
 }
 
-/* With the lock held; the context current unless doomed. */
+/* With the lock held; without a current context the buffers are left to
+ * go with the context. */
 static void
-give_back (CblurGlStaged *staged)
+give_back (CblurGlStaged *staged,
+           gboolean       current)
 {
   g_ptr_array_remove_fast (leased, staged);
-  if (doomed)
+  if (!current)
     g_free (staged);
   else if (idle == NULL)
     idle = staged;
@@ -208,16 +233,13 @@ void
 cblur_gl_staged_free (CblurGlStaged *staged)
 {
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&lock);
+  gboolean                 current = !doomed && context_acquire (NULL) != NULL;
 
-  if (doomed || context_acquire (NULL) == NULL)
-    {
-      give_back (staged);
-      if (doomed && leased->len == 0)
-        context_destroy ();
-      return;
-    }
-  give_back (staged);
-  cblur_gl_context_release ();
+  give_back (staged, current);
+  if (current)
+    cblur_gl_context_release ();
+  else if (doomed && nothing_staged ())
+    context_destroy ();
 }
 
 static CblurGlStaged *
@@ -482,7 +504,7 @@ blur_copied (CblurGl            *gl,
   ok = blur_tiles (gl, kernel, staged, &staged_src, &staged_dst, report, error);
   if (ok)
     copy_image (dst, &staged_dst);
-  give_back (staged);
+  give_back (staged, TRUE);
   return ok;
 }
 
