@@ -55,7 +55,6 @@ cblur_backend_blur (CblurBackendKind   backend,
                     const CblurKernel *kernel,
                     const CblurImage  *src,
                     const CblurImage  *dst,
-                    const CblurStream *stream,
                     CblurRunReport    *report)
 {
   memset (report, 0, sizeof *report);
@@ -65,7 +64,7 @@ cblur_backend_blur (CblurBackendKind   backend,
       g_autoptr (GError) error = NULL;
       CblurGlReport      gl = { 0 };
 
-      if (cblur_gl_blur (kernel, src, dst, stream, &gl, &error))
+      if (cblur_gl_blur (kernel, src, dst, &gl, &error))
         {
           report->ran_on = CBLUR_BACKEND_GL;
           g_snprintf (report->detail, sizeof report->detail,
@@ -76,12 +75,9 @@ cblur_backend_blur (CblurBackendKind   backend,
         }
       report->gl_failure = g_strdup (error->message);
     }
-  else
-    cblur_stream_read (stream, src, 0, src->height);
 
   report->ran_on = CBLUR_BACKEND_CPU;
   cblur_cpu_blur (kernel, src, dst);
-  cblur_stream_write (stream, dst, 0, dst->height);
 }
 
 void

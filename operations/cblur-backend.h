@@ -23,14 +23,11 @@ typedef struct _CblurBand CblurBand;
 CblurBackendKind cblur_backend_preferred (void);
 
 /* Blurs src into dst on the backend, falling back to the CPU on any GL
- * failure; report->gl_failure says why, for the caller's one warning.
- * stream, if any, fills src and takes dst: on the CPU all at once, on GL
- * in stripes that overlap the GPU's copies. */
+ * failure; report->gl_failure says why, for the caller's one warning. */
 void             cblur_backend_blur      (CblurBackendKind   backend,
                                           const CblurKernel *kernel,
                                           const CblurImage  *src,
                                           const CblurImage  *dst,
-                                          const CblurStream *stream,
                                           CblurRunReport    *report);
 
 void             cblur_run_report_clear  (CblurRunReport    *report);

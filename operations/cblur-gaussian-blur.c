@@ -218,12 +218,12 @@ warn_once (const gchar *why)
 /* GEGL's format conversion runs on one thread per call: split the rows. */
 typedef struct
 {
-  GeglBuffer       *buffer;
-  const Babl       *format;
+  GeglBuffer      *buffer;
+  const Babl      *format;
   const CblurImage *image;
-  gint              level;
-  GeglAbyssPolicy   abyss;
-  gboolean          write;
+  gint             level;
+  GeglAbyssPolicy  abyss;
+  gboolean         write;
 } Transfer;
 
 static void
@@ -241,18 +241,14 @@ transfer_rows (const GeglRectangle *rows,
                      rowstride, t->abyss);
 }
 
-/* rows first_row .. first_row + n_rows of the image, between it and GEGL */
 static gdouble
-transfer (const Transfer *t,
-          gint            first_row,
-          gint            n_rows)
+transfer (Transfer *t)
 {
-  GeglRectangle rect = { t->image->x, t->image->y + first_row, t->image->width, n_rows };
+  GeglRectangle rect = { t->image->x, t->image->y, t->image->width, t->image->height };
   gint64        started = g_get_monotonic_time ();
 
   gegl_parallel_distribute_area (&rect, 4096.0 / t->image->width,
-                                 GEGL_SPLIT_STRATEGY_HORIZONTAL, transfer_rows,
-                                 (gpointer) t);
+                                 GEGL_SPLIT_STRATEGY_HORIZONTAL, transfer_rows, t);
   return (g_get_monotonic_time () - started) / 1000.0;
 }
 
@@ -261,36 +257,6 @@ typedef struct
   gdouble read_ms;    /* GEGL to host memory */
   gdouble write_ms;   /* host memory to GEGL */
 } BandTimes;
-
-/* the band's stream: GEGL's buffers on the other side */
-typedef struct
-{
-  Transfer   read;
-  Transfer   write;
-  BandTimes *times;
-} BandStream;
-
-static void
-stream_read (const CblurImage *src,
-             gint              first_row,
-             gint              n_rows,
-             gpointer          user_data)
-{
-  BandStream *band = user_data;
-
-  band->times->read_ms += transfer (&band->read, first_row, n_rows);
-}
-
-static void
-stream_write (const CblurImage *dst,
-              gint              first_row,
-              gint              n_rows,
-              gpointer          user_data)
-{
-  BandStream *band = user_data;
-
-  band->times->write_ms += transfer (&band->write, first_row, n_rows);
-}
 
 static gboolean
 blur_band (GeglOperation       *operation,
@@ -310,17 +276,19 @@ blur_band (GeglOperation       *operation,
                                 band->width + 2 * reach, band->height + 2 * reach, 0 };
   CblurImage            dst = { NULL, band->x, band->y, band->width, band->height, 0 };
   g_autoptr (CblurBand) memory = cblur_band_new (backend, &src, &dst);
-  BandStream            io = { { input, format, &src, level, o->abyss_policy, FALSE },
-                               { output, format, &dst, level, GEGL_ABYSS_NONE, TRUE },
-                               times };
-  CblurStream           stream = { stream_read, stream_write, &io };
 
   if (memory == NULL)
     return FALSE;
 
-  cblur_backend_blur (backend, kernel, &src, &dst, &stream, report);
+  times->read_ms += transfer (&(Transfer) { input, format, &src, level,
+                                             o->abyss_policy, FALSE });
+
+  cblur_backend_blur (backend, kernel, &src, &dst, report);
   if (report->gl_failure != NULL)
     warn_once (report->gl_failure);
+
+  times->write_ms += transfer (&(Transfer) { output, format, &dst, level,
+                                              GEGL_ABYSS_NONE, TRUE });
   return TRUE;
 }
 

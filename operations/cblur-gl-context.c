@@ -318,10 +318,10 @@ cblur_gl_check (CblurGl       *gl,
 
 gboolean
 cblur_gl_wait (CblurGl       *gl,
-               GLsync         fence,
                CblurGlStage   stage,
                GError       **error)
 {
+  GLsync fence = glFenceSync (GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
   GLenum reset = GL_NO_ERROR;
 
   while (reset == GL_NO_ERROR &&

@@ -75,9 +75,7 @@ G_GNUC_INTERNAL void         cblur_gl_context_destroy  (void);
 G_GNUC_INTERNAL gboolean     cblur_gl_check            (CblurGl      *gl,
                                                         CblurGlStage  stage,
                                                         GError      **error);
-/* waits for the fence, and deletes it */
 G_GNUC_INTERNAL gboolean     cblur_gl_wait             (CblurGl      *gl,
-                                                        GLsync        fence,
                                                         CblurGlStage  stage,
                                                         GError      **error);
 

@@ -78,8 +78,6 @@ copy_image (const CblurImage *to,
                 (const guchar *) from->data, from->stride * sizeof (gfloat),
                 to->width * TEXEL_BYTES };
 
-  if (to->width <= 0 || to->height <= 0)
-    return;
   gegl_parallel_distribute_range (to->height, COPY_BYTES_PER_THREAD / copy.row_bytes,
                                   copy_row_range, &copy);
 }
@@ -315,137 +313,26 @@ staged_offset (const CblurImage *image,
   return ((gsize) y * image->stride + (gsize) x * CBLUR_CHANNELS) * sizeof (gfloat);
 }
 
-/* Rows go up and come back in stripes of about this many bytes: GEGL reads
- * the next stripe while the GPU copies the last, and writes one while the
- * GPU copies the next. */
-#define STRIPE_BYTES ((gsize) 16 << 20)
-
-/* CBLUR_GL_STRIPE_ROWS=N: stripes of N rows, for tests */
-static gint
-stripe_rows (gint width)
-{
-  const gchar *value = g_getenv ("CBLUR_GL_STRIPE_ROWS");
-  gint64       rows = value != NULL ? g_ascii_strtoll (value, NULL, 10) : 0;
-
-  if (rows > 0)
-    return (gint) MIN (rows, G_MAXINT);
-  return (gint) MAX (16, STRIPE_BYTES / ((gsize) width * TEXEL_BYTES));
-}
-
-/* What the GPU spends its time on, from timestamp pairs around each copy
- * and each tile's passes: the pairs leave out the GPU's waits for the CPU. */
-typedef enum
-{
-  SPAN_UPLOAD,
-  SPAN_COMPUTE,
-  SPAN_DOWNLOAD,
-  N_SPANS
-} Span;
-
-typedef struct
-{
-  GArray *queries[N_SPANS];   /* of GLuint: begin, end, begin, ... */
-} Stamps;
-
-static void
-stamp (Stamps *stamps,
-       Span    span)
-{
-  GLuint query;
-
-  glGenQueries (1, &query);
-  glQueryCounter (query, GL_TIMESTAMP);
-  g_array_append_val (stamps->queries[span], query);
-}
-
-/* report: where the spans go once the GPU is done; NULL drops them */
-static void
-stamps_clear (Stamps        *stamps,
-              CblurGlReport *report)
-{
-  gdouble ms[N_SPANS] = { 0 };
-  gint    span;
-  guint   i;
-
-  for (span = 0; span < N_SPANS; span++)
-    {
-      GArray *queries = stamps->queries[span];
-
-      for (i = 0; report != NULL && i + 1 < queries->len; i += 2)
-        {
-          GLuint64 begin = 0, end = 0;
-
-          glGetQueryObjectui64v (g_array_index (queries, GLuint, i), GL_QUERY_RESULT, &begin);
-          glGetQueryObjectui64v (g_array_index (queries, GLuint, i + 1), GL_QUERY_RESULT, &end);
-          ms[span] += (end - begin) / 1e6;
-        }
-      glDeleteQueries (queries->len, (GLuint *) queries->data);
-      g_array_unref (queries);
-    }
-
-  if (report != NULL)
-    {
-      report->upload_ms += ms[SPAN_UPLOAD];
-      report->compute_ms += ms[SPAN_COMPUTE];
-      report->download_ms += ms[SPAN_DOWNLOAD];
-    }
-}
-
-/* How far the band's source has been read, where a stream reads it as the
- * tiles come to need it. */
-typedef struct
-{
-  const CblurStream *stream;
-  const CblurImage  *src;
-  gint               rows_read;
-} Reader;
-
-static void
-read_until (Reader *reader,
-            gint    rows)
-{
-  if (rows <= reader->rows_read)
-    return;
-  cblur_stream_read (reader->stream, reader->src, reader->rows_read, rows - reader->rows_read);
-  reader->rows_read = rows;
-}
-
-/* The tile's input, at x, y in src, into textures[0], each stripe as soon
- * as it is read. */
+/* the tile's input, at x, y in src, into textures[0] */
 static void
 upload_tile (const CblurGlStaged *staged,
-             Reader              *reader,
-             Stamps              *stamps,
+             const CblurImage    *src,
              gint                 x,
              gint                 y,
              gint                 width,
              gint                 height)
 {
-  gint rows = stripe_rows (width);
-  gint row;
-
   glBindBuffer (GL_PIXEL_UNPACK_BUFFER, staged->source.buffer);
-  glPixelStorei (GL_UNPACK_ROW_LENGTH, reader->src->stride / CBLUR_CHANNELS);
+  glPixelStorei (GL_UNPACK_ROW_LENGTH, src->stride / CBLUR_CHANNELS);
   glBindTexture (GL_TEXTURE_2D, resources.textures[0]);
-  for (row = 0; row < height; row += rows)
-    {
-      gint n_rows = MIN (rows, height - row);
-
-      read_until (reader, y + row + n_rows);
-      stamp (stamps, SPAN_UPLOAD);
-      glTexSubImage2D (GL_TEXTURE_2D, 0, 0, row, width, n_rows, GL_RGBA, GL_FLOAT,
-                       GSIZE_TO_POINTER (staged_offset (reader->src, x, y + row)));
-      stamp (stamps, SPAN_UPLOAD);
-      /* the copy starts now, not when GL next waits */
-      glFlush ();
-    }
+  glTexSubImage2D (GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RGBA, GL_FLOAT,
+                   GSIZE_TO_POINTER (staged_offset (src, x, y)));
   glBindTexture (GL_TEXTURE_2D, 0);
   glPixelStorei (GL_UNPACK_ROW_LENGTH, 0);
   glBindBuffer (GL_PIXEL_UNPACK_BUFFER, 0);
 }
 
-/* result's corner of width × height into dst at x, y, a stripe at a time,
- * with a fence after each into fences */
+/* result's corner of width × height into dst at x, y */
 static void
 download_tile (CblurGl             *gl,
                const CblurGlStaged *staged,
@@ -454,101 +341,79 @@ download_tile (CblurGl             *gl,
                gint                 x,
                gint                 y,
                gint                 width,
-               gint                 height,
-               Stamps              *stamps,
-               GPtrArray           *fences)
+               gint                 height)
 {
-  gint rows = stripe_rows (width);
-  gint row;
+  gsize offset = staged_offset (dst, x, y);
 
   /* the shaders' image stores, before the texture is read */
   glMemoryBarrier (GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
   glBindBuffer (GL_PIXEL_PACK_BUFFER, staged->output.buffer);
   glPixelStorei (GL_PACK_ROW_LENGTH, dst->stride / CBLUR_CHANNELS);
-  if (!gl->has_texture_sub_image)
+  /* NVIDIA reads a float framebuffer back at a few MB/s, a texture at
+   * PCIe speed */
+  if (gl->has_texture_sub_image)
+    glGetTextureSubImage (result, 0, 0, 0, 0, width, height, 1, GL_RGBA, GL_FLOAT,
+                          staged->output.size - offset, GSIZE_TO_POINTER (offset));
+  else
     {
       glBindFramebuffer (GL_READ_FRAMEBUFFER, resources.framebuffer);
       glFramebufferTexture2D (GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
                               GL_TEXTURE_2D, result, 0);
       glReadBuffer (GL_COLOR_ATTACHMENT0);
+      glReadPixels (0, 0, width, height, GL_RGBA, GL_FLOAT, GSIZE_TO_POINTER (offset));
+      glBindFramebuffer (GL_READ_FRAMEBUFFER, 0);
     }
-
-  for (row = 0; row < height; row += rows)
-    {
-      gint  n_rows = MIN (rows, height - row);
-      gsize offset = staged_offset (dst, x, y + row);
-
-      stamp (stamps, SPAN_DOWNLOAD);
-      /* NVIDIA reads a float framebuffer back at a few MB/s, a texture at
-       * PCIe speed */
-      if (gl->has_texture_sub_image)
-        glGetTextureSubImage (result, 0, 0, row, 0, width, n_rows, 1, GL_RGBA, GL_FLOAT,
-                              staged->output.size - offset, GSIZE_TO_POINTER (offset));
-      else
-        glReadPixels (0, row, width, n_rows, GL_RGBA, GL_FLOAT, GSIZE_TO_POINTER (offset));
-      stamp (stamps, SPAN_DOWNLOAD);
-      g_ptr_array_add (fences, glFenceSync (GL_SYNC_GPU_COMMANDS_COMPLETE, 0));
-      glFlush ();
-    }
-
-  glBindFramebuffer (GL_READ_FRAMEBUFFER, 0);
   glPixelStorei (GL_PACK_ROW_LENGTH, 0);
   glBindBuffer (GL_PIXEL_PACK_BUFFER, 0);
 }
 
+/* GPU timestamps around each tile's upload, compute and download */
+enum
+{
+  STAMP_START,
+  STAMP_UPLOADED,
+  STAMP_COMPUTED,
+  STAMP_DOWNLOADED,
+  N_STAMPS
+};
+
 static void
-delete_fence (gpointer fence)
+add_gpu_times (const GLuint  *stamps,
+               gint           n_tiles,
+               CblurGlReport *report)
 {
-  glDeleteSync (fence);
-}
+  gint tile;
 
-/* The stripes of a finished row of tiles go to the stream as the GPU
- * delivers them; fences are those of the row's last tile (the GPU works
- * in order), each dropped once waited for. */
-static gboolean
-drain (CblurGl            *gl,
-       GPtrArray          *fences,
-       const CblurStream  *stream,
-       const CblurImage   *dst,
-       gint                y,
-       gint                height,
-       gint                rows,
-       GError            **error)
-{
-  guint i;
-
-  for (i = 0; i < fences->len; i++)
+  for (tile = 0; tile < n_tiles; tile++)
     {
-      GLsync fence = g_steal_pointer (&fences->pdata[i]);
+      GLuint64 at[N_STAMPS];
+      gint     i;
 
-      if (!cblur_gl_wait (gl, fence, CBLUR_GL_STAGE_DOWNLOAD, error))
-        return FALSE;
-      cblur_stream_write (stream, dst, y + i * rows, MIN (rows, height - (gint) i * rows));
+      for (i = 0; i < N_STAMPS; i++)
+        glGetQueryObjectui64v (stamps[tile * N_STAMPS + i], GL_QUERY_RESULT, &at[i]);
+      report->upload_ms += (at[STAMP_UPLOADED] - at[STAMP_START]) / 1e6;
+      report->compute_ms += (at[STAMP_COMPUTED] - at[STAMP_UPLOADED]) / 1e6;
+      report->download_ms += (at[STAMP_DOWNLOADED] - at[STAMP_COMPUTED]) / 1e6;
     }
-  g_ptr_array_set_size (fences, 0);
-  return TRUE;
 }
 
-/* The CPU waits only for finished rows of tiles, and reads the source as
- * the uploads reach it. */
+/* The GPU works through every tile before the CPU waits once. */
 static gboolean
 blur_tiles (CblurGl             *gl,
             const CblurKernel   *kernel,
             const CblurGlStaged *staged,
-            Reader              *reader,
+            const CblurImage    *src,
             const CblurImage    *dst,
-            const CblurStream   *stream,
             CblurGlReport       *report,
             GError             **error)
 {
-  const CblurImage    *src = reader->src;
-  CblurGlPasses        passes = { 0 };
-  CblurGlPlan          plan;
-  Stamps               stamps;
-  g_autoptr (GPtrArray) fences = g_ptr_array_new_with_free_func (delete_fence);
-  gint                 max_edge = gl->max_texture_size - 2 * kernel->reach;
-  gboolean             ok;
-  gint                 tile, span;
+  CblurGlPasses     passes = { 0 };
+  CblurGlPlan       plan;
+  g_autofree GLuint *stamps = NULL;
+  gint              max_edge = gl->max_texture_size - 2 * kernel->reach;
+  gint              n_tiles;
+  gboolean          ok;
+  gint              tile;
 
   if (max_edge < 1)
     {
@@ -562,47 +427,52 @@ blur_tiles (CblurGl             *gl,
                        MIN (max_edge, tile_cap ()),
                        gl->texture_budget / (cblur_gl_passes_textures (kernel) * TEXEL_BYTES),
                        &plan);
-  report->tiles = plan.n_x * plan.n_y;
+  n_tiles = report->tiles = plan.n_x * plan.n_y;
 
   ok = cblur_gl_passes_init (gl, kernel, &passes, error) &&
        resources_reserve (gl, kernel, &plan, &resources, error);
-  for (span = 0; span < N_SPANS; span++)
-    stamps.queries[span] = g_array_new (FALSE, FALSE, sizeof (GLuint));
-
-  for (tile = 0; ok && tile < report->tiles; tile++)
+  if (ok)
     {
-      gint   x = tile % plan.n_x * plan.width;
-      gint   y = tile / plan.n_x * plan.height;
-      gint   width = MIN (plan.width, dst->width - x);
-      gint   height = MIN (plan.height, dst->height - y);
-      GLuint result;
+      stamps = g_new0 (GLuint, n_tiles * N_STAMPS);
+      glGenQueries (n_tiles * N_STAMPS, stamps);
+    }
+
+  for (tile = 0; ok && tile < n_tiles; tile++)
+    {
+      gint    x = tile % plan.n_x * plan.width;
+      gint    y = tile / plan.n_x * plan.height;
+      gint    width = MIN (plan.width, dst->width - x);
+      gint    height = MIN (plan.height, dst->height - y);
+      GLuint *stamp = stamps + tile * N_STAMPS;
+      GLuint  result;
 
       /* src is dst grown by the reach: the tile's input starts at x, y */
-      upload_tile (staged, reader, &stamps, x, y,
-                   width + 2 * kernel->reach, height + 2 * kernel->reach);
+      glQueryCounter (stamp[STAMP_START], GL_TIMESTAMP);
+      upload_tile (staged, src, x, y, width + 2 * kernel->reach, height + 2 * kernel->reach);
+      glQueryCounter (stamp[STAMP_UPLOADED], GL_TIMESTAMP);
       ok = cblur_gl_check (gl, CBLUR_GL_STAGE_UPLOAD, error);
       if (!ok)
         break;
 
-      stamp (&stamps, SPAN_COMPUTE);
       result = cblur_gl_passes_run (kernel, &passes, resources.textures,
                                     src->x + x, src->y + y,
                                     width + 2 * kernel->reach, height + 2 * kernel->reach);
-      stamp (&stamps, SPAN_COMPUTE);
+      glQueryCounter (stamp[STAMP_COMPUTED], GL_TIMESTAMP);
       ok = cblur_gl_check (gl, CBLUR_GL_STAGE_DISPATCH, error);
       if (!ok)
         break;
 
-      download_tile (gl, staged, result, dst, x, y, width, height, &stamps, fences);
+      download_tile (gl, staged, result, dst, x, y, width, height);
+      glQueryCounter (stamp[STAMP_DOWNLOADED], GL_TIMESTAMP);
       /* the next tile's upload overwrites textures[0] */
       glMemoryBarrier (GL_TEXTURE_UPDATE_BARRIER_BIT);
-      if (x + width == dst->width)
-        ok = drain (gl, fences, stream, dst, y, height, stripe_rows (width), error);
-      else
-        g_ptr_array_set_size (fences, 0);
     }
 
-  stamps_clear (&stamps, ok ? report : NULL);
+  ok = ok && cblur_gl_wait (gl, CBLUR_GL_STAGE_DOWNLOAD, error);
+  if (ok)
+    add_gpu_times (stamps, n_tiles, report);
+  if (stamps != NULL)
+    glDeleteQueries (n_tiles * N_STAMPS, stamps);
   cblur_gl_passes_clear (&passes);
   return ok;
 }
@@ -611,19 +481,16 @@ blur_tiles (CblurGl             *gl,
 static gboolean
 blur_copied (CblurGl            *gl,
              const CblurKernel  *kernel,
-             Reader             *reader,
+             const CblurImage   *src,
              const CblurImage   *dst,
-             const CblurStream  *stream,
              CblurGlReport      *report,
              GError            **error)
 {
-  const CblurImage *src = reader->src;
-  CblurImage        staged_src = *src;
-  CblurImage        staged_dst = *dst;
-  Reader            staged_reader = { NULL, &staged_src, src->height };
-  CblurGlStaged    *staged = lease (gl, (gsize) src->width * src->height * TEXEL_BYTES,
-                                    (gsize) dst->width * dst->height * TEXEL_BYTES, error);
-  gboolean          ok;
+  CblurImage     staged_src = *src;
+  CblurImage     staged_dst = *dst;
+  CblurGlStaged *staged = lease (gl, (gsize) src->width * src->height * TEXEL_BYTES,
+                                 (gsize) dst->width * dst->height * TEXEL_BYTES, error);
+  gboolean       ok;
 
   if (staged == NULL)
     return FALSE;
@@ -633,14 +500,10 @@ blur_copied (CblurGl            *gl,
   staged_dst.data = staged->output.mapping;
   staged_dst.stride = (gsize) dst->width * CBLUR_CHANNELS;
 
-  read_until (reader, src->height);
   copy_image (&staged_src, src);
-  ok = blur_tiles (gl, kernel, staged, &staged_reader, &staged_dst, NULL, report, error);
+  ok = blur_tiles (gl, kernel, staged, &staged_src, &staged_dst, report, error);
   if (ok)
-    {
-      copy_image (dst, &staged_dst);
-      cblur_stream_write (stream, dst, 0, dst->height);
-    }
+    copy_image (dst, &staged_dst);
   give_back (staged, TRUE);
   return ok;
 }
@@ -664,14 +527,12 @@ gboolean
 cblur_gl_blur (const CblurKernel  *kernel,
                const CblurImage   *src,
                const CblurImage   *dst,
-               const CblurStream  *stream,
                CblurGlReport      *report,
                GError            **error)
 {
   g_autoptr (GMutexLocker) locker = NULL;
   g_autoptr (GError)       failure = NULL;
   CblurGlReport            unused;
-  Reader                   reader = { stream, src, 0 };
   CblurGlStaged           *staged;
   CblurGl                 *gl;
   gboolean                 ok = TRUE;
@@ -689,34 +550,23 @@ cblur_gl_blur (const CblurKernel  *kernel,
     }
 
   locker = g_mutex_locker_new (&lock);
-  gl = context_acquire (&failure);
-  if (gl != NULL)
-    {
-      g_strlcpy (report->renderer, gl->renderer, sizeof report->renderer);
-      report->max_texture_size = gl->max_texture_size;
+  gl = context_acquire (error);
+  if (gl == NULL)
+    return FALSE;
+  g_strlcpy (report->renderer, gl->renderer, sizeof report->renderer);
+  report->max_texture_size = gl->max_texture_size;
 
-      staged = find_lease (src, dst);
-      if (cblur_kernel_is_identity (kernel) || dst->width <= 0 || dst->height <= 0)
-        {
-          read_until (&reader, src->height);
-          copy_image (dst, src);
-          cblur_stream_write (stream, dst, 0, dst->height);
-        }
-      else
-        ok = staged != NULL
-               ? blur_tiles (gl, kernel, staged, &reader, dst, stream, report, &failure)
-               : blur_copied (gl, kernel, &reader, dst, stream, report, &failure);
-      context_release_after (failure);
-    }
+  staged = find_lease (src, dst);
+  if (cblur_kernel_is_identity (kernel))
+    copy_image (dst, src);
+  else if (dst->width > 0 && dst->height > 0)
+    ok = staged != NULL ? blur_tiles (gl, kernel, staged, src, dst, report, &failure)
+                        : blur_copied (gl, kernel, src, dst, report, &failure);
 
-  if (gl == NULL || !ok)
-    {
-      /* the caller's CPU fallback starts from the whole source */
-      read_until (&reader, src->height);
-      g_propagate_error (error, g_steal_pointer (&failure));
-      return FALSE;
-    }
-  return TRUE;
+  context_release_after (failure);
+  if (!ok)
+    g_propagate_error (error, g_steal_pointer (&failure));
+  return ok;
 }
 
 void

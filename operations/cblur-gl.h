@@ -39,13 +39,11 @@ gboolean cblur_gl_available   (gboolean          *is_software,
                                GError           **error);
 
 /* src holds dst's rectangle grown by kernel->reach on every side, as for
- * cblur_cpu_blur(); stream, if any, fills src and takes dst as the GPU
- * gets to them.  On FALSE all of src has been read, dst is untouched or
- * partly written (and handed on), and the caller redoes it on the CPU. */
+ * cblur_cpu_blur(); on FALSE dst is untouched or partly written and the
+ * caller redoes it on the CPU. */
 gboolean cblur_gl_blur        (const CblurKernel *kernel,
                                const CblurImage  *src,
                                const CblurImage  *dst,
-                               const CblurStream *stream,
                                CblurGlReport     *report,
                                GError           **error);
 

@@ -50,7 +50,7 @@ test_fault (gconstpointer data)
       check_recovers (kernel);
 
       g_setenv ("CBLUR_GL_FAULT", fault->fault, TRUE);
-      ok = cblur_gl_blur (kernel, src, dst, NULL, &report, &error);
+      ok = cblur_gl_blur (kernel, src, dst, &report, &error);
       g_unsetenv ("CBLUR_GL_FAULT");
 
       g_assert_false (ok);
@@ -95,7 +95,7 @@ test_backend_falls_back (void)
   CblurRunReport          report;
 
   g_setenv ("CBLUR_GL_FAULT", "dispatch", TRUE);
-  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, src, on_backend, NULL, &report);
+  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, src, on_backend, &report);
   g_unsetenv ("CBLUR_GL_FAULT");
   cblur_cpu_blur (kernel, src, on_cpu);
 
@@ -135,7 +135,7 @@ test_staged_band (gconstpointer data)
   cblur_cpu_blur (kernel, random, on_cpu);
 
   g_setenv ("CBLUR_GL_FAULT", fault->fault, TRUE);
-  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, NULL, &report);
+  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, &report);
   g_unsetenv ("CBLUR_GL_FAULT");
 
   g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_CPU);
@@ -144,7 +144,7 @@ test_staged_band (gconstpointer data)
   cblur_run_report_clear (&report);
 
   /* a second band while the first is out: refused after a loss, or fine */
-  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, NULL, &report);
+  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, &report);
   g_assert_cmpint (report.ran_on, ==,
                    fault->code == CBLUR_GL_ERROR_LOST ||
                    fault->code == CBLUR_GL_ERROR_OUT_OF_MEMORY

@@ -2,9 +2,6 @@
  * does, and a region wider than the largest texture must be cut. */
 #include "gl-test.h"
 
-#include <string.h>
-
-#include "cblur-backend.h"
 #include "cblur-gl-private.h"
 
 #define SEAM_TOLERANCE 1e-6
@@ -16,7 +13,7 @@ blur_on_gl (const CblurKernel *kernel,
             CblurGlReport     *report)
 {
   g_autoptr (GError) error = NULL;
-  gboolean           ok = cblur_gl_blur (kernel, src, dst, NULL, report, &error);
+  gboolean           ok = cblur_gl_blur (kernel, src, dst, report, &error);
 
   g_assert_no_error (error);
   g_assert_true (ok);
@@ -169,97 +166,6 @@ test_plan (void)
     }
 }
 
-/* A stand-in for GEGL's side of a band: the source comes from `from`, and
- * the output's rows are counted as they are handed on. */
-typedef struct
-{
-  const CblurImage *from;
-  gint              rows_read;
-  gint              read_before_first_write;
-  gint             *times_written;
-} Recorder;
-
-static void
-record_read (const CblurImage *src,
-             gint              first_row,
-             gint              n_rows,
-             gpointer          user_data)
-{
-  Recorder *recorder = user_data;
-  gint      row;
-
-  /* in order, each row once */
-  g_assert_cmpint (first_row, ==, recorder->rows_read);
-  for (row = first_row; row < first_row + n_rows; row++)
-    memcpy (cblur_image_row (src, row), cblur_image_row (recorder->from, row),
-            src->width * CBLUR_CHANNELS * sizeof (gfloat));
-  recorder->rows_read += n_rows;
-}
-
-static void
-record_write (const CblurImage *dst,
-              gint              first_row,
-              gint              n_rows,
-              gpointer          user_data)
-{
-  Recorder *recorder = user_data;
-  gint      row;
-
-  if (recorder->read_before_first_write < 0)
-    recorder->read_before_first_write = recorder->rows_read;
-  for (row = first_row; row < first_row + n_rows; row++)
-    recorder->times_written[row]++;
-}
-
-/* The op's path: staged memory, the source read as the uploads reach it,
- * output handed on row of tiles by row of tiles, stripe by stripe. */
-static void
-test_streamed (void)
-{
-  CblurMode mode;
-
-  for (mode = CBLUR_MODE_DIRECT; mode <= CBLUR_MODE_BOX; mode++)
-    {
-      g_autoptr (CblurKernel) kernel = cblur_kernel_new (mode == CBLUR_MODE_BOX ? 9.0 : 4.0,
-                                                         mode, 4, CBLUR_BACKEND_GL);
-      gint                    reach = kernel->reach;
-      CblurImage             *from = gl_test_random_image (-reach, 20 - reach, 300 + 2 * reach,
-                                                           200 + 2 * reach, 17);
-      CblurImage             *on_cpu = gl_test_blank_image (0, 20, 300, 200);
-      CblurImage              src = *from;
-      CblurImage              dst = *on_cpu;
-      g_autoptr (CblurBand)   band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
-      g_autofree gint        *times_written = g_new0 (gint, dst.height);
-      Recorder                recorder = { from, 0, -1, times_written };
-      CblurStream             stream = { record_read, record_write, &recorder };
-      CblurRunReport          report;
-      gint                    row;
-
-      cblur_cpu_blur (kernel, from, on_cpu);
-      g_setenv ("CBLUR_GL_MAX_TILE", "90", TRUE);
-      g_setenv ("CBLUR_GL_STRIPE_ROWS", "7", TRUE);
-      cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, &stream, &report);
-      g_unsetenv ("CBLUR_GL_MAX_TILE");
-      g_unsetenv ("CBLUR_GL_STRIPE_ROWS");
-
-      g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
-      g_assert_cmpint (recorder.rows_read, ==, src.height);
-      for (row = 0; row < dst.height; row++)
-        g_assert_cmpint (times_written[row], ==, 1);
-      /* the first row of tiles went out before the last was read */
-      g_assert_cmpint (recorder.read_before_first_write, <, src.height);
-      g_assert_cmpfloat (gl_test_max_diff (&dst, on_cpu), <=,
-                         mode == CBLUR_MODE_BOX ? 1e-4 : 1e-5);
-      g_test_message ("%s, %s: %d of %d source rows read before the first write",
-                      cblur_mode_name (mode), report.detail,
-                      recorder.read_before_first_write, src.height);
-
-      cblur_run_report_clear (&report);
-      gl_test_image_free (from);
-      gl_test_image_free (on_cpu);
-    }
-}
-
 int
 main (int    argc,
       char **argv)
@@ -271,7 +177,6 @@ main (int    argc,
   g_test_add_func ("/gl/tiling/forced-direct", test_forced_direct);
   g_test_add_func ("/gl/tiling/forced-box", test_forced_box);
   g_test_add_func ("/gl/tiling/wider-than-texture", test_wider_than_texture);
-  g_test_add_func ("/gl/tiling/streamed", test_streamed);
   result = g_test_run ();
 
   cblur_gl_shutdown ();
