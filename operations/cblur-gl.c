@@ -178,6 +178,14 @@ lease (CblurGl  *gl,
       staged_delete (staged);
       return NULL;
     }
+  /* GEGL is about to write where the mapping points */
+  if (staged->source.mapping == NULL || staged->output.mapping == NULL)
+    {
+      g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_OUT_OF_MEMORY,
+                           _("a pixel buffer could not be mapped"));
+      staged_delete (staged);
+      return NULL;
+    }
 
   if (leased == NULL)
     leased = g_ptr_array_new ();
