@@ -38,18 +38,31 @@ render_chunked (GeglBuffer          *input,
   return pixels;
 }
 
+/* the last reaches far enough that the op renders whole images (its
+ * cached region) rather than GEGL's chunks, on the CPU too */
+static const struct
+{
+  CblurMode mode;
+  gdouble   radius;
+} tiling_cases[] = {
+  { CBLUR_MODE_DIRECT, 9.3 },
+  { CBLUR_MODE_BOX,    37.5 },
+  { CBLUR_MODE_BOX,    150.0 },
+};
+
 static void
 test_tiling_invariance (void)
 {
   GeglRectangle roi = { -5, 3, 230, 170 };
-  gsize         m;
+  gsize         c;
 
-  for (m = 0; m < G_N_ELEMENTS (both_modes); m++)
+  for (c = 0; c < G_N_ELEMENTS (tiling_cases); c++)
     {
+      CblurMode              mode = tiling_cases[c].mode;
+      gdouble                radius = tiling_cases[c].radius;
       g_autoptr (GeglBuffer) input = test_random_buffer (240, 180, 3);
-      gdouble            radius = both_modes[m] == CBLUR_MODE_BOX ? 37.5 : 9.3;
-      g_autofree gfloat *whole = test_blur (input, &roi, "radius", radius,
-                                            "mode", both_modes[m], NULL);
+      g_autofree gfloat     *whole = test_blur (input, &roi, "radius", radius,
+                                                "mode", mode, NULL);
       gint               i;
 
       /* four quadrants rendered on their own */
@@ -59,7 +72,7 @@ test_tiling_invariance (void)
                                  i % 2 ? roi.width - 101 : 101,
                                  i / 2 ? roi.height - 77 : 77 };
           g_autofree gfloat *pixels = test_blur (input, &part, "radius", radius,
-                                                 "mode", both_modes[m], NULL);
+                                                 "mode", mode, NULL);
           gint               row;
 
           for (row = 0; row < part.height; row++)
@@ -76,7 +89,7 @@ test_tiling_invariance (void)
       {
         g_autoptr (GeglBuffer) small_tiles = test_random_buffer (240, 180, 3);
         g_autofree gfloat     *chunked = render_chunked (small_tiles, &roi,
-                                                         both_modes[m], radius);
+                                                         mode, radius);
 
         g_assert_cmpmem (chunked, (gsize) roi.width * roi.height * 4 * sizeof (gfloat),
                          whole, (gsize) roi.width * roi.height * 4 * sizeof (gfloat));
