@@ -2,8 +2,11 @@
  * tile's input, then vertically over the columns that remain. */
 #include "cblur-gl-private.h"
 
-/* the shaders' work group width, SEGMENT and CHUNK */
+/* the direct shader's work group width, SEGMENT */
 #define GROUP 256
+
+/* the box shaders' work group width */
+#define BOX_GROUP 64
 
 enum
 {
@@ -46,6 +49,13 @@ cblur_gl_passes_init (CblurGl            *gl,
 
   for (axis = 0; axis < 2; axis++)
     {
+      if (!direct)
+        {
+          passes->scans[axis] = cblur_gl_program (gl, CBLUR_GL_SHADER_BOX_SCAN, axis == 1,
+                                                  0, error);
+          if (passes->scans[axis] == 0)
+            return FALSE;
+        }
       passes->programs[axis] =
         cblur_gl_program (gl, direct ? CBLUR_GL_SHADER_DIRECT : CBLUR_GL_SHADER_BOX,
                           axis == 1, direct ? direct_cache_len (gl, kernel) : 0, error);
@@ -114,12 +124,22 @@ direct_pass (const CblurKernel *kernel,
   glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
 }
 
+static gint
+groups (gint n,
+        gint size)
+{
+  return (n + size - 1) / size;
+}
+
 /* The passes of one axis, from `from` ping-ponging through textures[0] and
- * [1]; returns the texture the last one wrote.  origin: the absolute
- * coordinate of the first input pixel along the axis. */
+ * [1], each a dispatch for the block sums and one for the outputs; returns
+ * the texture the last one wrote.  origin: the absolute coordinate of the
+ * first input pixel along the axis. */
 static GLuint
 box_passes (const CblurKernel *kernel,
+            GLuint             scan,
             GLuint             program,
+            gboolean           vertical,
             const GLuint      *textures,
             GLuint             from,
             gint               n_in,
@@ -128,7 +148,11 @@ box_passes (const CblurKernel *kernel,
 {
   gint pass;
 
+  glUseProgram (scan);
+  set_int (scan, "n_lines", lines);
+  set_int (scan, "block", kernel->box_block);
   glUseProgram (program);
+  set_int (program, "n_lines", lines);
   set_int (program, "box_half", kernel->box_half);
   set_int (program, "block", kernel->box_block);
   set_float (program, "fraction", kernel->box_fraction);
@@ -137,17 +161,29 @@ box_passes (const CblurKernel *kernel,
   for (pass = 0; pass < kernel->iterations; pass++)
     {
       GLuint to = from == textures[0] ? textures[1] : textures[0];
+      gint   phase = cblur_floor_mod (origin, kernel->box_block);
+      gint   n_out = n_in - 2 * (kernel->box_half + 1);
 
-      set_int (program, "n_in", n_in);
-      set_int (program, "block_phase", cblur_floor_mod (origin, kernel->box_block));
-      set_int (program, "chunk_phase", cblur_floor_mod (origin, GROUP));
       bind_image (SRC_UNIT, from, GL_READ_ONLY);
+      glUseProgram (scan);
+      set_int (scan, "n_in", n_in);
+      set_int (scan, "block_phase", phase);
+      glDispatchCompute (groups (lines, BOX_GROUP),
+                         groups (n_in + phase, kernel->box_block), 1);
+      glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+
       bind_image (DST_UNIT, to, GL_WRITE_ONLY);
-      glDispatchCompute (lines, 1, 1);
+      glUseProgram (program);
+      set_int (program, "n_in", n_in);
+      set_int (program, "block_phase", phase);
+      if (vertical)
+        glDispatchCompute (groups (lines, BOX_GROUP), n_out, 1);
+      else
+        glDispatchCompute (groups (n_out, BOX_GROUP), lines, 1);
       glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
 
       from = to;
-      n_in -= 2 * (kernel->box_half + 1);
+      n_in = n_out;
       origin += kernel->box_half + 1;
     }
   return from;
@@ -180,8 +216,8 @@ cblur_gl_passes_run (const CblurKernel   *kernel,
 
   bind_image (PREFIX_UNIT, textures[2], GL_READ_WRITE);
   bind_image (SUFFIX_UNIT, textures[3], GL_READ_WRITE);
-  between = box_passes (kernel, passes->programs[0], textures, textures[0],
-                        in_width, x, in_height);
-  return box_passes (kernel, passes->programs[1], textures, between,
-                     in_height, y, out_width);
+  between = box_passes (kernel, passes->scans[0], passes->programs[0], FALSE, textures,
+                        textures[0], in_width, x, in_height);
+  return box_passes (kernel, passes->scans[1], passes->programs[1], TRUE, textures,
+                     between, in_height, y, out_width);
 }

@@ -61,10 +61,12 @@ typedef struct
 typedef enum
 {
   CBLUR_GL_SHADER_DIRECT,
+  CBLUR_GL_SHADER_BOX_SCAN,
   CBLUR_GL_SHADER_BOX
 } CblurGlShader;
 
 G_GNUC_INTERNAL extern const gchar cblur_shader_direct[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_box_scan[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_box[];
 
 /* cblur-gl-context.c */
@@ -101,6 +103,7 @@ G_GNUC_INTERNAL void         cblur_gl_staging_clear    (CblurGlStaging *staging)
 typedef struct
 {
   GLuint programs[2];   /* horizontal, vertical; cached, not owned */
+  GLuint scans[2];      /* the box's running sums, likewise */
   GLuint weights;
 } CblurGlPasses;
 

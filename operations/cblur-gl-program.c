@@ -74,7 +74,17 @@ cblur_gl_program (CblurGl        *gl,
                   gint            cache_len,
                   GError        **error)
 {
-  const gchar      *name = shader == CBLUR_GL_SHADER_DIRECT ? "direct" : "box";
+  static const gchar *const names[] = {
+    [CBLUR_GL_SHADER_DIRECT]   = "direct",
+    [CBLUR_GL_SHADER_BOX_SCAN] = "box-scan",
+    [CBLUR_GL_SHADER_BOX]      = "box",
+  };
+  static const gchar *const sources[] = {
+    [CBLUR_GL_SHADER_DIRECT]   = cblur_shader_direct,
+    [CBLUR_GL_SHADER_BOX_SCAN] = cblur_shader_box_scan,
+    [CBLUR_GL_SHADER_BOX]      = cblur_shader_box,
+  };
+  const gchar      *name = names[shader];
   g_autoptr (GString) defines = g_string_new (NULL);
   g_autofree gchar *key = NULL;
   GLuint            program;
@@ -92,9 +102,7 @@ cblur_gl_program (CblurGl        *gl,
   if (program != 0)
     return program;
 
-  program = build (name,
-                   shader == CBLUR_GL_SHADER_DIRECT ? cblur_shader_direct : cblur_shader_box,
-                   defines->str, error);
+  program = build (name, sources[shader], defines->str, error);
   if (program != 0)
     g_hash_table_insert (gl->programs, g_steal_pointer (&key), GUINT_TO_POINTER (program));
   return program;
