@@ -5,19 +5,32 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
-static gchar *
-info_log (GLuint                    object,
-          PFNGLGETSHADERIVPROC      get_iv,
-          PFNGLGETSHADERINFOLOGPROC get_log)
+/* TRUE where the shader's or program's status (GL_COMPILE_STATUS,
+ * GL_LINK_STATUS) says so; else the error holds format filled with the
+ * shader's name and GL's info log. */
+static gboolean
+succeeded (GLuint                    object,
+           GLenum                    status,
+           PFNGLGETSHADERIVPROC      get_iv,
+           PFNGLGETSHADERINFOLOGPROC get_log,
+           const gchar              *format,
+           const gchar              *name,
+           GError                  **error)
 {
-  GLint  length = 0;
-  gchar *log;
+  GLint             ok = GL_FALSE;
+  GLint             length = 0;
+  g_autofree gchar *log = NULL;
+
+  get_iv (object, status, &ok);
+  if (ok)
+    return TRUE;
 
   get_iv (object, GL_INFO_LOG_LENGTH, &length);
   log = g_malloc0 (MAX (length, 0) + 1);
   if (length > 0)
     get_log (object, length, NULL, log);
-  return g_strstrip (log);
+  g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_SHADER, format, name, g_strstrip (log));
+  return FALSE;
 }
 
 /* The defines go right after the #version line that must come first; the
@@ -33,17 +46,12 @@ build (const gchar  *name,
   GLint        lengths[] = { body - source, -1, -1, -1 };
   GLuint       shader = glCreateShader (GL_COMPUTE_SHADER);
   GLuint       program;
-  GLint        ok = GL_FALSE;
 
   glShaderSource (shader, G_N_ELEMENTS (parts), parts, lengths);
   glCompileShader (shader);
-  glGetShaderiv (shader, GL_COMPILE_STATUS, &ok);
-  if (!ok)
+  if (!succeeded (shader, GL_COMPILE_STATUS, glGetShaderiv, glGetShaderInfoLog,
+                  _("the %s shader does not compile: %s"), name, error))
     {
-      g_autofree gchar *log = info_log (shader, glGetShaderiv, glGetShaderInfoLog);
-
-      g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_SHADER,
-                   _("the %s shader does not compile: %s"), name, log);
       glDeleteShader (shader);
       return 0;
     }
@@ -53,13 +61,9 @@ build (const gchar  *name,
   glLinkProgram (program);
   /* only flagged: it goes with the program */
   glDeleteShader (shader);
-  glGetProgramiv (program, GL_LINK_STATUS, &ok);
-  if (!ok)
+  if (!succeeded (program, GL_LINK_STATUS, glGetProgramiv, glGetProgramInfoLog,
+                  _("the %s shader does not link: %s"), name, error))
     {
-      g_autofree gchar *log = info_log (program, glGetProgramiv, glGetProgramInfoLog);
-
-      g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_SHADER,
-                   _("the %s shader does not link: %s"), name, log);
       glDeleteProgram (program);
       return 0;
     }

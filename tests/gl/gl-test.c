@@ -105,3 +105,13 @@ gl_test_against_cpu (const CblurKernel *kernel,
   gl_test_image_free (on_cpu);
   return diff;
 }
+
+int
+gl_test_run (void)
+{
+  int result = g_test_run ();
+
+  cblur_gl_shutdown ();
+  gegl_exit ();
+  return result;
+}

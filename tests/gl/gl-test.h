@@ -32,4 +32,7 @@ gdouble     gl_test_against_cpu  (const CblurKernel *kernel,
                                   guint32            seed,
                                   CblurGlReport     *report);
 
+/* g_test_run(), then the context and GEGL go, as at a host's exit */
+int         gl_test_run          (void);
+
 #endif

@@ -157,8 +157,6 @@ int
 main (int    argc,
       char **argv)
 {
-  int result;
-
   test_init (&argc, &argv);
   g_test_add_func ("/gl/available", test_available);
   g_test_add_func ("/gl/direct", test_direct);
@@ -167,9 +165,5 @@ main (int    argc,
   g_test_add_func ("/gl/box-long-blocks", test_box_long_blocks);
   g_test_add_func ("/gl/identity", test_identity);
   g_test_add_func ("/gl/threads", test_threads);
-  result = g_test_run ();
-
-  cblur_gl_shutdown ();
-  gegl_exit ();
-  return result;
+  return gl_test_run ();
 }

@@ -163,13 +163,11 @@ main (int    argc,
       char **argv)
 {
   gsize i;
-  int   result;
 
   test_init (&argc, &argv);
   for (i = 0; i < G_N_ELEMENTS (faults); i++)
     {
       g_autofree gchar *path = g_strdup_printf ("/gl/fault/%s", faults[i].fault);
-
       g_autofree gchar *staged = g_strdup_printf ("/gl/fault/staged-%s", faults[i].fault);
 
       g_test_add_data_func (path, &faults[i], test_fault);
@@ -179,9 +177,5 @@ main (int    argc,
     }
   g_test_add_func ("/gl/fault/available", test_available_without_context);
   g_test_add_func ("/gl/fault/backend-falls-back", test_backend_falls_back);
-  result = g_test_run ();
-
-  cblur_gl_shutdown ();
-  gegl_exit ();
-  return result;
+  return gl_test_run ();
 }

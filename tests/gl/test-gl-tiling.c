@@ -170,16 +170,10 @@ int
 main (int    argc,
       char **argv)
 {
-  int result;
-
   test_init (&argc, &argv);
   g_test_add_func ("/gl/tiling/plan", test_plan);
   g_test_add_func ("/gl/tiling/forced-direct", test_forced_direct);
   g_test_add_func ("/gl/tiling/forced-box", test_forced_box);
   g_test_add_func ("/gl/tiling/wider-than-texture", test_wider_than_texture);
-  result = g_test_run ();
-
-  cblur_gl_shutdown ();
-  gegl_exit ();
-  return result;
+  return gl_test_run ();
 }
