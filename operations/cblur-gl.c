@@ -92,6 +92,16 @@ tile_cap (void)
   return cap > 0 ? (gint) MIN (cap, G_MAXINT) : G_MAXINT;
 }
 
+/* CBLUR_GL_TEXTURE_BUDGET=BYTES: a smaller budget than the GPU's, for tests */
+static gsize
+texture_budget (const CblurGl *gl)
+{
+  const gchar *value = g_getenv ("CBLUR_GL_TEXTURE_BUDGET");
+  guint64      bytes = value != NULL ? g_ascii_strtoull (value, NULL, 10) : 0;
+
+  return bytes > 0 ? MIN (bytes, gl->texture_budget) : gl->texture_budget;
+}
+
 /* Destroying the context frees every object in it. */
 static void
 context_destroy (void)
@@ -289,7 +299,8 @@ resources_reserve (CblurGl           *gl,
       glDeleteTextures (res->n_textures, res->textures);
       res->n_textures = MAX (res->n_textures, n_textures);
       /* a wide tile after a tall one must not make a huge square */
-      if ((gsize) grown_width * grown_height * res->n_textures * TEXEL_BYTES > gl->texture_budget)
+      if ((gsize) grown_width * grown_height * res->n_textures * TEXEL_BYTES >
+          texture_budget (gl))
         {
           grown_width = in_width;
           grown_height = in_height;
@@ -433,7 +444,7 @@ blur_tiles (CblurGl             *gl,
 
   cblur_gl_plan_tiles (dst->width, dst->height, kernel->reach,
                        MIN (max_edge, tile_cap ()),
-                       gl->texture_budget / (cblur_gl_passes_textures (kernel) * TEXEL_BYTES),
+                       texture_budget (gl) / (cblur_gl_passes_textures (kernel) * TEXEL_BYTES),
                        &plan);
   n_tiles = report->tiles = plan.n_x * plan.n_y;
 

@@ -166,6 +166,29 @@ test_plan (void)
     }
 }
 
+/* a region whose textures outgrow the GPU-memory budget is cut too */
+static void
+test_over_budget (void)
+{
+  CblurMode mode;
+
+  for (mode = CBLUR_MODE_DIRECT; mode <= CBLUR_MODE_BOX; mode++)
+    {
+      g_autoptr (CblurKernel) kernel = cblur_kernel_new (15.0, mode, 4, CBLUR_BACKEND_GL);
+      CblurGlReport           report;
+      gdouble                 diff;
+
+      /* 4 MB, where the textures of 600×400 take 9 (direct) or 18 MB (box) */
+      g_setenv ("CBLUR_GL_TEXTURE_BUDGET", "4194304", TRUE);
+      diff = gl_test_against_cpu (kernel, 5, -9, 600, 400, 23, &report);
+      g_unsetenv ("CBLUR_GL_TEXTURE_BUDGET");
+      g_test_message ("%s radius 15, 600×400 in %d tiles: max |GL - CPU| %g",
+                      cblur_mode_name (mode), report.tiles, diff);
+      g_assert_cmpint (report.tiles, >=, 2);
+      g_assert_cmpfloat (diff, <=, mode == CBLUR_MODE_BOX ? 1e-4 : 1e-5);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -175,5 +198,6 @@ main (int    argc,
   g_test_add_func ("/gl/tiling/forced-direct", test_forced_direct);
   g_test_add_func ("/gl/tiling/forced-box", test_forced_box);
   g_test_add_func ("/gl/tiling/wider-than-texture", test_wider_than_texture);
+  g_test_add_func ("/gl/tiling/over-budget", test_over_budget);
   return gl_test_run ();
 }
