@@ -198,11 +198,11 @@ echo "dialog shows the op and its properties"
 # type the radius into the Radius spin scale: a click on its digits edits
 # them (tried a few times: a busy GIMP can drop the first click)
 for ((i = 0; i < 4; i++)); do
-  if grep -qE "(^| )$radius\.00( |$)" <<< "$(read_window "$dialog")"; then
+  if grep -qE "(^| )$radius\.00?( |$)" <<< "$(read_window "$dialog")"; then
     break
   fi
   xdotool windowfocus --sync "$dialog"
-  click_text '^[0-9]+\.00$' "$(area_of "$dialog")" || fail "no Radius value"
+  click_text '^[0-9]+\.00?$' "$(area_of "$dialog")" || fail "no Radius value"
   sleep 1
   xdotool key ctrl+a
   xdotool type --delay 100 "$radius"
@@ -210,7 +210,7 @@ for ((i = 0; i < 4; i++)); do
   xdotool mousemove 5 995
   sleep 4
 done
-grep -qE "(^| )$radius\.00( |$)" <<< "$(read_window "$dialog")" ||
+grep -qE "(^| )$radius\.00?( |$)" <<< "$(read_window "$dialog")" ||
   fail "the Radius is not $radius"
 cp "$work/window.png" "$work/dialog.png"
 import -window root "$work/preview.png"
