@@ -7,6 +7,7 @@
 
 #include "cblur-cpu.h"
 #include "cblur-gl.h"
+#include "cblur-memory.h"
 
 struct _CblurBand
 {
@@ -90,7 +91,7 @@ static gfloat *
 heap_image (CblurImage *image)
 {
   image->stride = (gsize) image->width * CBLUR_CHANNELS;
-  image->data = gegl_malloc (image->stride * image->height * sizeof (gfloat));
+  image->data = cblur_pixels_alloc (image->stride * image->height * sizeof (gfloat));
   return image->data;
 }
 
@@ -114,7 +115,7 @@ void
 cblur_band_free (CblurBand *band)
 {
   g_clear_pointer (&band->staged, cblur_gl_staged_free);
-  gegl_free (band->heap[0]);
-  gegl_free (band->heap[1]);
+  cblur_pixels_free (band->heap[0]);
+  cblur_pixels_free (band->heap[1]);
   g_free (band);
 }

@@ -3,6 +3,8 @@
 #include <string.h>
 #include <gegl.h>
 
+#include "cblur-memory.h"
+
 /* One premultiplied RGBA pixel: lines are addressed in whole pixels, and
  * the loops run over the 4 × pixels floats of an element, which the
  * compiler vectorizes as wide as the processor allows. */
@@ -392,7 +394,7 @@ cblur_cpu_blur (const CblurKernel *kernel,
       return;
     }
 
-  job.between = gegl_malloc ((gsize) dst->width * src->height * sizeof (Pixel));
+  job.between = cblur_pixels_alloc ((gsize) dst->width * src->height * sizeof (Pixel));
 
   /* a row costs about one pixel-window per output pixel; splitting is
    * worth it once a thread has a few thousand of those to do */
@@ -404,5 +406,5 @@ cblur_cpu_blur (const CblurKernel *kernel,
   gegl_parallel_distribute_range (strips, 4096.0 / (STRIP_PIXELS * (gsize) dst->height + 1),
                                   vertical_strips, &job);
 
-  gegl_free (job.between);
+  cblur_pixels_free (job.between);
 }
