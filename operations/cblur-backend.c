@@ -1,7 +1,6 @@
 #include "cblur-backend.h"
 
 #include <string.h>
-#include <gegl.h>
 #include <glib/gi18n-lib.h>
 #include "cblur-i18n.h"
 
