@@ -63,20 +63,31 @@ G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_DIRECT == (gint) CBLUR_MODE_DIRECT);
 G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_BOX == (gint) CBLUR_MODE_BOX);
 
 /* Host memory for one band of the region: input with halo, the pass
- * between, and output stay below a few hundred MB on 8K images.  The GPU
- * takes a 4K image with the widest halo in one band, which pays the halo
- * once. */
-#define CPU_BAND_PIXELS (8 * 1024 * 1024)
-#define GL_BAND_PIXELS  (24 * 1024 * 1024)
+ * between, and output stay below a few hundred MB on 8K images.  Whole
+ * images go in larger bands: a 4K image with the widest halo is one band,
+ * which pays the halo once. */
+#define CHUNK_BAND_PIXELS (8 * 1024 * 1024)
+#define WHOLE_BAND_PIXELS (24 * 1024 * 1024)
 
-/* from this reach on, the CPU too blurs whole images, in bands as large
- * as the GPU's */
+/* from this reach on, the CPU too blurs whole images */
 #define WHOLE_IMAGE_REACH 128
 
 typedef struct
 {
   CblurBackendKind backend;
 } State;
+
+/* GEGL renders in chunks, each with its own halo.  The GPU pays for that
+ * halo in transfers, and the CPU too once the halo outgrows the chunk (at
+ * radius 600 GEGL's four 1920×1080 quarters of a 4K image read 33
+ * megapixels where the whole image with its halo is 19), so those take
+ * the whole image at once and cut it into bands themselves. */
+static gboolean
+renders_whole_images (CblurBackendKind backend,
+                      gint             reach)
+{
+  return backend == CBLUR_BACKEND_GL || reach >= WHOLE_IMAGE_REACH;
+}
 
 static gint
 reach_at_level (GeglProperties *o,
@@ -148,11 +159,6 @@ get_bounding_box (GeglOperation *operation)
   return box;
 }
 
-/* GEGL renders in chunks, each with its own halo.  The GPU pays for that
- * halo in transfers, and the CPU too once the halo outgrows the chunk (at
- * radius 600 GEGL's four 1920×1080 quarters of a 4K image read 33
- * megapixels where the whole image with its halo is 19), so those take
- * the whole image at once and cut it into bands themselves. */
 static GeglRectangle
 get_cached_region (GeglOperation       *operation,
                    const GeglRectangle *roi)
@@ -163,7 +169,7 @@ get_cached_region (GeglOperation       *operation,
     gegl_operation_source_get_bounding_box (operation, "input");
 
   if (state == NULL || in_rect == NULL || gegl_rectangle_is_infinite_plane (in_rect) ||
-      (state->backend != CBLUR_BACKEND_GL && area->left < WHOLE_IMAGE_REACH))
+      !renders_whole_images (state->backend, area->left))
     return *roi;
 
   return get_bounding_box (operation);
@@ -305,8 +311,8 @@ band_height (CblurBackendKind backend,
              gint             height,
              gint             reach)
 {
-  gint64 budget = backend == CBLUR_BACKEND_GL || reach >= WHOLE_IMAGE_REACH
-                   ? GL_BAND_PIXELS : CPU_BAND_PIXELS;
+  gint64 budget = renders_whole_images (backend, reach) ? WHOLE_BAND_PIXELS
+                                                        : CHUNK_BAND_PIXELS;
   gint64 rows = budget / ((gint64) width + 2 * reach) - 2 * reach;
 
   /* never let the halo dominate a band */

@@ -107,6 +107,13 @@ set_float (GLuint       program,
   glUniform1f (glGetUniformLocation (program, name), value);
 }
 
+static gint
+groups (gint n,
+        gint size)
+{
+  return (n + size - 1) / size;
+}
+
 static void
 direct_pass (const CblurKernel *kernel,
              GLuint             program,
@@ -120,15 +127,8 @@ direct_pass (const CblurKernel *kernel,
   set_int (program, "n_out", n_out);
   bind_image (SRC_UNIT, from, GL_READ_ONLY);
   bind_image (DST_UNIT, to, GL_WRITE_ONLY);
-  glDispatchCompute ((n_out + GROUP - 1) / GROUP, lines, 1);
+  glDispatchCompute (groups (n_out, GROUP), lines, 1);
   glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
-}
-
-static gint
-groups (gint n,
-        gint size)
-{
-  return (n + size - 1) / size;
 }
 
 /* The passes of one axis, from `from` ping-ponging through textures[0] and

@@ -1,5 +1,5 @@
-/* How a region is cut into GL tiles, and the pixel buffers that carry a
- * tile to the GPU and back. */
+/* How a band is cut into GL tiles, and the pixel buffers that carry a
+ * band to the GPU and back. */
 #include "cblur-gl-private.h"
 
 #include <string.h>

@@ -170,19 +170,30 @@ staged_delete (CblurGlStaged *staged)
   g_free (staged);
 }
 
-/* With the lock held and the context current. */
+static void
+point_at (CblurImage *image,
+          gpointer    mapping)
+{
+  image->data = mapping;
+  image->stride = (gsize) image->width * CBLUR_CHANNELS;
+}
+
+/* Staging for source and output's rectangles, which are pointed at it.
+ * With the lock held and the context current. */
 static CblurGlStaged *
-lease (CblurGl  *gl,
-       gsize     source_bytes,
-       gsize     output_bytes,
-       GError  **error)
+lease (CblurGl     *gl,
+       CblurImage  *source,
+       CblurImage  *output,
+       GError     **error)
 {
   CblurGlStaged *staged = g_steal_pointer (&idle);
 
   if (staged == NULL)
     staged = g_new0 (CblurGlStaged, 1);
-  cblur_gl_staging_reserve (&staged->source, source_bytes);
-  cblur_gl_staging_reserve (&staged->output, output_bytes);
+  cblur_gl_staging_reserve (&staged->source,
+                            (gsize) source->width * source->height * TEXEL_BYTES);
+  cblur_gl_staging_reserve (&staged->output,
+                            (gsize) output->width * output->height * TEXEL_BYTES);
   if (!cblur_gl_check (gl, CBLUR_GL_STAGE_ALLOC, error))
     {
       staged_delete (staged);
@@ -197,6 +208,8 @@ lease (CblurGl  *gl,
       return NULL;
     }
 
+  point_at (source, staged->source.mapping);
+  point_at (output, staged->output.mapping);
   if (leased == NULL)
     leased = g_ptr_array_new ();
   g_ptr_array_add (leased, staged);
@@ -231,19 +244,10 @@ cblur_gl_staged_new (CblurImage  *source,
   if (gl == NULL)
     return NULL;
 
-  staged = lease (gl, (gsize) source->width * source->height * TEXEL_BYTES,
-                  (gsize) output->width * output->height * TEXEL_BYTES, &failure);
+  staged = lease (gl, source, output, &failure);
   context_release_after (failure);
   if (staged == NULL)
-    {
-      g_propagate_error (error, g_steal_pointer (&failure));
-      return NULL;
-    }
-
-  source->data = staged->source.mapping;
-  source->stride = (gsize) source->width * CBLUR_CHANNELS;
-  output->data = staged->output.mapping;
-  output->stride = (gsize) output->width * CBLUR_CHANNELS;
+    g_propagate_error (error, g_steal_pointer (&failure));
   return staged;
 }
 
@@ -507,17 +511,11 @@ blur_copied (CblurGl            *gl,
 {
   CblurImage     staged_src = *src;
   CblurImage     staged_dst = *dst;
-  CblurGlStaged *staged = lease (gl, (gsize) src->width * src->height * TEXEL_BYTES,
-                                 (gsize) dst->width * dst->height * TEXEL_BYTES, error);
+  CblurGlStaged *staged = lease (gl, &staged_src, &staged_dst, error);
   gboolean       ok;
 
   if (staged == NULL)
     return FALSE;
-
-  staged_src.data = staged->source.mapping;
-  staged_src.stride = (gsize) src->width * CBLUR_CHANNELS;
-  staged_dst.data = staged->output.mapping;
-  staged_dst.stride = (gsize) dst->width * CBLUR_CHANNELS;
 
   copy_image (&staged_src, src);
   ok = blur_tiles (gl, kernel, staged, &staged_src, &staged_dst, report, error);
