@@ -8,6 +8,11 @@
 /* the box shaders' work group width */
 #define BOX_GROUP 64
 
+/* box-fused.comp's THREADS, and the fewest outputs per segment worth its
+ * halo; a reach too long for that runs the two-shader passes */
+#define FUSED_GROUP       256
+#define FUSED_MIN_OUTPUTS 256
+
 enum
 {
   SRC_UNIT,
@@ -16,11 +21,44 @@ enum
   SUFFIX_UNIT
 };
 
-/* ping and pong, then the box's prefix and suffix sums */
-gint
-cblur_gl_passes_textures (const CblurKernel *kernel)
+/* CBLUR_GL_SHARED_MEMORY=BYTES: less shared memory than the GPU has, for
+ * tests of the shaders' smaller variants */
+static gint
+shared_memory (const CblurGl *gl)
 {
-  return kernel->mode == CBLUR_MODE_BOX ? 4 : 2;
+  const gchar *value = g_getenv ("CBLUR_GL_SHARED_MEMORY");
+  gint64       bytes = value != NULL ? g_ascii_strtoll (value, NULL, 10) : 0;
+
+  return bytes > 0 ? (gint) MIN (bytes, gl->max_shared_memory) : gl->max_shared_memory;
+}
+
+/* The fused box keeps a segment and its 2 * reach halo in shared memory,
+ * beside two vec4s and a bool per invocation, CHUNK pixels per invocation.  An
+ * odd CHUNK spreads the invocations' chunks over all banks.  Shorter
+ * segments leave room for more work groups at once, so: the shortest whose
+ * halo is at most half of it, else the longest that fits; 0 when even that
+ * leaves too few outputs. */
+static gint
+fused_len (const CblurGl     *gl,
+           const CblurKernel *kernel)
+{
+  gint texel = 4 * (gint) sizeof (GLfloat);
+  gint fits = (shared_memory (gl) - FUSED_GROUP * (2 * texel + 4)) / texel / FUSED_GROUP;
+  gint wanted = (4 * kernel->reach + FUSED_GROUP - 1) / FUSED_GROUP;
+  gint chunk = MIN (MAX (wanted, 3), fits) | 1;
+
+  if (chunk > fits)
+    chunk -= 2;
+  return chunk > 0 && chunk * FUSED_GROUP - 2 * kernel->reach >= FUSED_MIN_OUTPUTS
+         ? chunk * FUSED_GROUP : 0;
+}
+
+/* ping and pong, then the two-shader box's prefix and suffix sums */
+gint
+cblur_gl_passes_textures (const CblurGl     *gl,
+                          const CblurKernel *kernel)
+{
+  return kernel->mode == CBLUR_MODE_BOX && fused_len (gl, kernel) == 0 ? 4 : 2;
 }
 
 /* Shared memory is reserved whether used or not, and the more a work group
@@ -33,7 +71,7 @@ direct_cache_len (CblurGl           *gl,
   gint window = GROUP + 2 * kernel->half_width;
   gint len = 2 * GROUP;
 
-  while (len < window && 2 * len * 4 * (gint) sizeof (GLfloat) <= gl->max_shared_memory)
+  while (len < window && 2 * len * 4 * (gint) sizeof (GLfloat) <= shared_memory (gl))
     len *= 2;
   return len;
 }
@@ -47,8 +85,17 @@ cblur_gl_passes_init (CblurGl            *gl,
   gboolean direct = kernel->mode == CBLUR_MODE_DIRECT;
   gint     axis;
 
+  passes->fused_len = direct ? 0 : fused_len (gl, kernel);
   for (axis = 0; axis < 2; axis++)
     {
+      if (passes->fused_len > 0)
+        {
+          passes->programs[axis] = cblur_gl_program (gl, CBLUR_GL_SHADER_BOX_FUSED, axis == 1,
+                                                     passes->fused_len, error);
+          if (passes->programs[axis] == 0)
+            return FALSE;
+          continue;
+        }
       if (!direct)
         {
           passes->scans[axis] = cblur_gl_program (gl, CBLUR_GL_SHADER_BOX_SCAN, axis == 1,
@@ -189,6 +236,35 @@ box_passes (const CblurKernel *kernel,
   return from;
 }
 
+/* every pass of one axis in one dispatch, from `from` to `to` */
+static void
+fused_passes (const CblurKernel *kernel,
+              GLuint             program,
+              gint               len,
+              GLuint             from,
+              GLuint             to,
+              gint               n_in,
+              gint               origin,
+              gint               lines)
+{
+  gint outputs = len - 2 * kernel->reach;
+
+  glUseProgram (program);
+  set_int (program, "n_in", n_in);
+  set_int (program, "n_lines", lines);
+  set_int (program, "origin_phase", cblur_floor_mod (origin, kernel->box_block));
+  set_int (program, "outputs", outputs);
+  set_int (program, "iterations", kernel->iterations);
+  set_int (program, "box_half", kernel->box_half);
+  set_int (program, "block", kernel->box_block);
+  set_float (program, "fraction", kernel->box_fraction);
+  set_float (program, "scale", kernel->box_scale);
+  bind_image (SRC_UNIT, from, GL_READ_ONLY);
+  bind_image (DST_UNIT, to, GL_WRITE_ONLY);
+  glDispatchCompute (groups (n_in - 2 * kernel->reach, outputs), lines, 1);
+  glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+}
+
 /* textures[0] holds the tile's input, whose first pixel is at x, y in
  * absolute coordinates; returns the texture that holds the output */
 GLuint
@@ -211,6 +287,15 @@ cblur_gl_passes_run (const CblurKernel   *kernel,
                    out_width, in_height);
       direct_pass (kernel, passes->programs[1], textures[1], textures[0],
                    out_height, out_width);
+      return textures[0];
+    }
+
+  if (passes->fused_len > 0)
+    {
+      fused_passes (kernel, passes->programs[0], passes->fused_len, textures[0], textures[1],
+                    in_width, x, in_height);
+      fused_passes (kernel, passes->programs[1], passes->fused_len, textures[1], textures[0],
+                    in_height, y, out_width);
       return textures[0];
     }
 

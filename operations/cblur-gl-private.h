@@ -62,12 +62,14 @@ typedef enum
 {
   CBLUR_GL_SHADER_DIRECT,
   CBLUR_GL_SHADER_BOX_SCAN,
-  CBLUR_GL_SHADER_BOX
+  CBLUR_GL_SHADER_BOX,
+  CBLUR_GL_SHADER_BOX_FUSED
 } CblurGlShader;
 
 G_GNUC_INTERNAL extern const gchar cblur_shader_direct[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_box_scan[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_box[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_box_fused[];
 
 /* cblur-gl-context.c */
 G_GNUC_INTERNAL CblurGlFault cblur_gl_fault            (void);
@@ -103,11 +105,13 @@ G_GNUC_INTERNAL void         cblur_gl_staging_clear    (CblurGlStaging *staging)
 typedef struct
 {
   GLuint programs[2];   /* horizontal, vertical; cached, not owned */
-  GLuint scans[2];      /* the box's running sums, likewise */
+  GLuint scans[2];      /* the box's running sums, likewise; 0 when fused */
+  gint   fused_len;     /* box-fused.comp's CACHE_LEN, 0 for the other shaders */
   GLuint weights;
 } CblurGlPasses;
 
-G_GNUC_INTERNAL gint         cblur_gl_passes_textures  (const CblurKernel *kernel);
+G_GNUC_INTERNAL gint         cblur_gl_passes_textures  (const CblurGl     *gl,
+                                                        const CblurKernel *kernel);
 G_GNUC_INTERNAL gboolean     cblur_gl_passes_init      (CblurGl           *gl,
                                                         const CblurKernel *kernel,
                                                         CblurGlPasses     *passes,

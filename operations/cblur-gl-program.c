@@ -70,7 +70,8 @@ build (const gchar  *name,
   return program;
 }
 
-/* cache_len: the direct shader's shared vec4s; 0 for the box shader */
+/* cache_len: the shared vec4s of the direct and fused box shaders; 0 for
+ * the others */
 GLuint
 cblur_gl_program (CblurGl        *gl,
                   CblurGlShader   shader,
@@ -82,11 +83,13 @@ cblur_gl_program (CblurGl        *gl,
     [CBLUR_GL_SHADER_DIRECT]   = "direct",
     [CBLUR_GL_SHADER_BOX_SCAN] = "box-scan",
     [CBLUR_GL_SHADER_BOX]      = "box",
+    [CBLUR_GL_SHADER_BOX_FUSED] = "box-fused",
   };
   static const gchar *const sources[] = {
     [CBLUR_GL_SHADER_DIRECT]   = cblur_shader_direct,
     [CBLUR_GL_SHADER_BOX_SCAN] = cblur_shader_box_scan,
     [CBLUR_GL_SHADER_BOX]      = cblur_shader_box,
+    [CBLUR_GL_SHADER_BOX_FUSED] = cblur_shader_box_fused,
   };
   const gchar      *name = names[shader];
   g_autoptr (GString) defines = g_string_new (NULL);

@@ -291,7 +291,7 @@ resources_reserve (CblurGl           *gl,
 {
   gint in_width = plan->width + 2 * kernel->reach;
   gint in_height = plan->height + 2 * kernel->reach;
-  gint n_textures = cblur_gl_passes_textures (kernel);
+  gint n_textures = cblur_gl_passes_textures (gl, kernel);
   gint i;
 
   if (res->n_textures < n_textures || res->texture_width < in_width ||
@@ -448,7 +448,7 @@ blur_tiles (CblurGl             *gl,
 
   cblur_gl_plan_tiles (dst->width, dst->height, kernel->reach,
                        MIN (max_edge, tile_cap ()),
-                       texture_budget (gl) / (cblur_gl_passes_textures (kernel) * TEXEL_BYTES),
+                       texture_budget (gl) / (cblur_gl_passes_textures (gl, kernel) * TEXEL_BYTES),
                        &plan);
   n_tiles = report->tiles = plan.n_x * plan.n_y;
 

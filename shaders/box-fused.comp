@@ -1,0 +1,271 @@
+#version 430 core
+
+/* Every box pass along one axis for one segment of one line, without
+ * leaving shared memory: the image is read once and written once per axis,
+ * where box-scan.comp and box.comp go through memory twice per pass.
+ *
+ * The window sums are cblur-cpu.c's: inside blocks of `block` pixels (the
+ * window's whole width) anchored at absolute coordinates, S sums from a
+ * pixel to its block's end and P from its block's start to it, so a window
+ * is the tail of one block plus the head of the next,
+ *   (S[o + 1] + P[hi] + fraction * (x[o] + x[hi + 1])) * scale,  hi = o + block,
+ * where P drops out when the window is one whole block.  The sums never
+ * grow past one window, and a NaN or Inf reaches only the windows that
+ * hold it.  They run in another order than the CPU's, so GL and CPU differ
+ * by rounding.
+ *
+ * Each invocation keeps CHUNK pixels in a row in registers through all the
+ * passes and sums them there both ways; the chunks' running totals are
+ * scanned across the work group (segmented at block ends, with subgroup
+ * shuffles where the GL has them) and carried into each chunk's pixels up
+ * to its first block boundary.  Only P, and each chunk's first S, go
+ * through shared memory, once per pass, for the windows to read.
+ *
+ * Defines: CACHE_LEN, the segment's input pixels (a multiple of THREADS);
+ * VERTICAL for the column pass. */
+
+#extension GL_KHR_shader_subgroup_basic : enable
+#extension GL_KHR_shader_subgroup_shuffle : enable
+
+/* pixels[] and suffix[] stay in registers only if every loop over them is
+ * unrolled */
+#pragma optionNV (unroll all)
+
+#define THREADS 256
+#define CHUNK (CACHE_LEN / THREADS)
+
+layout (local_size_x = THREADS) in;
+
+layout (rgba32f, binding = 0) uniform readonly  image2D src;
+layout (rgba32f, binding = 1) uniform writeonly image2D dst;
+
+uniform int   n_in;           /* input pixels along the line */
+uniform int   n_lines;
+uniform int   origin_phase;   /* floor_mod (absolute coordinate of input 0, block) */
+uniform int   outputs;        /* per segment: CACHE_LEN - 2 * reach */
+uniform int   iterations;
+uniform int   box_half;
+uniform int   block;
+uniform float fraction;
+uniform float scale;
+
+shared vec4 prefix[CACHE_LEN];
+shared vec4 chunk_suffix[THREADS];   /* S at each chunk's first pixel */
+shared vec4 carries[THREADS];
+shared bool closes[THREADS];         /* a block boundary lies in the chunks summed */
+
+ivec2
+at (int i, int line)
+{
+#ifdef VERTICAL
+  return ivec2 (line, i);
+#else
+  return ivec2 (i, line);
+#endif
+}
+
+/* pos: a coordinate counted from the block start at or before input 0, so
+ * never negative, where GLSL leaves % undefined */
+int
+phase_of (int pos)
+{
+  return pos % block;
+}
+
+/* The running sum that reaches this invocation's chunk from the chunks
+ * before it (after it, backward) up to the last block boundary: a
+ * segmented exclusive scan of (total, closed) over the work group.  Every
+ * `block` pixels hold a boundary, so the scan's doubling steps stop once
+ * they span block / CHUNK + 1 chunks: beyond, every total is closed. */
+#if defined (GL_KHR_shader_subgroup_shuffle)
+vec4
+carry_in (vec4 total,
+          bool closed,
+          bool backward)
+{
+  uint lane = backward ? gl_SubgroupSize - 1u - gl_SubgroupInvocationID
+                       : gl_SubgroupInvocationID;
+  int  group = int (backward ? gl_NumSubgroups - 1u - gl_SubgroupID : gl_SubgroupID);
+  vec4 carry;
+  bool carry_closed;
+
+  uint span = uint (block / CHUNK + 1);
+
+  for (uint d = 1u; d < min (gl_SubgroupSize, span); d *= 2u)
+    {
+      uint from = backward ? min (gl_SubgroupInvocationID + d, gl_SubgroupSize - 1u)
+                           : gl_SubgroupInvocationID - min (d, gl_SubgroupInvocationID);
+      vec4 before = subgroupShuffle (total, from);
+      bool before_closed = subgroupShuffle (closed, from);
+
+      if (lane >= d && !closed)
+        {
+          total += before;
+          closed = before_closed;
+        }
+    }
+
+  /* the previous call's readers are done with carries[] */
+  barrier ();
+  if (lane == gl_SubgroupSize - 1u)
+    {
+      carries[group] = total;
+      closes[group] = closed;
+    }
+  {
+    uint from = backward ? min (gl_SubgroupInvocationID + 1u, gl_SubgroupSize - 1u)
+                         : gl_SubgroupInvocationID - min (1u, gl_SubgroupInvocationID);
+
+    carry = subgroupShuffle (total, from);
+    carry_closed = subgroupShuffle (closed, from);
+  }
+  barrier ();
+
+  if (lane == 0u)
+    {
+      carry = vec4 (0.0);
+      carry_closed = false;
+    }
+  for (int g = group - 1; g >= 0 && !carry_closed; g--)
+    {
+      carry += carries[g];
+      carry_closed = closes[g];
+    }
+  return carry;
+}
+#else
+vec4
+carry_in (vec4 total,
+          bool closed,
+          bool backward)
+{
+  int t = int (backward ? THREADS - 1 - gl_LocalInvocationID.x : gl_LocalInvocationID.x);
+
+  /* the previous call's readers are done with carries[] */
+  barrier ();
+  carries[t] = total;
+  closes[t] = closed;
+  barrier ();
+  for (int d = 1; d < min (THREADS, block / CHUNK + 1); d *= 2)
+    {
+      if (t >= d && !closed)
+        {
+          total += carries[t - d];
+          closed = closes[t - d];
+        }
+      barrier ();
+      carries[t] = total;
+      closes[t] = closed;
+      barrier ();
+    }
+  return t > 0 ? carries[t - 1] : vec4 (0.0);
+}
+#endif
+
+void
+main ()
+{
+  int  t = int (gl_LocalInvocationID.x);
+  int  first = t * CHUNK;
+  int  line = int (gl_WorkGroupID.y);
+  int  start = int (gl_WorkGroupID.x) * outputs;
+  int  n = min (CACHE_LEN, n_in - start);
+  int  pos = origin_phase + start;
+  vec4 pixels[CHUNK];
+  vec4 suffix[CHUNK];
+
+  if (line >= n_lines)
+    return;
+
+  for (int i = t; i < n; i += THREADS)
+    prefix[i] = imageLoad (src, at (start + i, line));
+  barrier ();
+  for (int j = 0; j < CHUNK; j++)
+    pixels[j] = prefix[first + j];
+
+  for (int pass = 0; pass < iterations; pass++)
+    {
+      int  n_out = n - 2 * (box_half + 1);
+      int  first_phase = phase_of (pos + first);
+      int  phase = phase_of (pos + first + CHUNK - 1);
+      int  tail = -1;      /* the chunk's pixels after it are before a block end */
+      int  head = CHUNK;   /* ... before it are after a block start */
+      vec4 run = vec4 (0.0);
+      vec4 carry;
+
+      /* pixels beyond n are left over from other work; no sum crosses n - 1 */
+      for (int j = CHUNK - 1; j >= 0; j--)
+        {
+          if (phase == block - 1 || first + j == n - 1)
+            {
+              run = vec4 (0.0);
+              tail = max (tail, j);
+            }
+          run += pixels[j];
+          suffix[j] = run;
+          phase = phase == 0 ? block - 1 : phase - 1;
+        }
+      carry = carry_in (run, tail >= 0, true);
+      for (int j = 0; j < CHUNK; j++)
+        if (j > tail)
+          suffix[j] += carry;
+
+      run = vec4 (0.0);
+      phase = first_phase;
+      for (int j = 0; j < CHUNK; j++)
+        {
+          if (phase == 0 || first + j == 0)
+            {
+              run = vec4 (0.0);
+              head = min (head, j);
+            }
+          run += pixels[j];
+          pixels[j] = run;
+          phase = phase + 1 == block ? 0 : phase + 1;
+        }
+      carry = carry_in (run, head < CHUNK, false);
+      for (int j = 0; j < CHUNK; j++)
+        {
+          if (j < head)
+            pixels[j] += carry;
+          prefix[first + j] = pixels[j];
+        }
+      chunk_suffix[t] = suffix[0];
+      barrier ();
+
+      /* pixels[] becomes this pass's outputs */
+      phase = first_phase;
+      for (int j = 0; j < CHUNK; j++)
+        {
+          int  o = first + j;
+          int  hi = o + block;
+          vec4 sum = vec4 (0.0);
+
+          if (o < n_out)
+            {
+              bool whole = phase == block - 1;   /* o + 1 starts a block */
+              vec4 after = j + 1 < CHUNK ? suffix[j + 1] : chunk_suffix[t + 1];
+              vec4 x_o = whole ? suffix[j] : suffix[j] - after;
+              /* hi + 1 is a whole block after o + 1 */
+              vec4 x_hi = whole ? prefix[hi + 1] : prefix[hi + 1] - prefix[hi];
+
+              sum = after + fraction * (x_o + x_hi);
+              if (!whole)
+                sum += prefix[hi];
+              sum *= scale;
+            }
+          pixels[j] = sum;
+          phase = phase + 1 == block ? 0 : phase + 1;
+        }
+      barrier ();
+
+      n = n_out;
+      pos += box_half + 1;
+    }
+
+  for (int j = 0; j < CHUNK; j++)
+    prefix[first + j] = pixels[j];
+  barrier ();
+  for (int i = t; i < n; i += THREADS)
+    imageStore (dst, at (start + i, line), prefix[i]);
+}
