@@ -11,7 +11,7 @@
 struct _CblurBand
 {
   CblurGlStaged *staged;
-  gfloat        *heap[2];
+  CblurImage     heap[2];   /* src and dst where not staged */
 };
 
 static gboolean
@@ -86,12 +86,21 @@ cblur_run_report_clear (CblurRunReport *report)
   g_clear_pointer (&report->gl_failure, g_free);
 }
 
-static gfloat *
-heap_image (CblurImage *image)
+static gsize
+image_bytes (const CblurImage *image)
+{
+  return image->stride * image->height * sizeof (gfloat);
+}
+
+/* image gets its pixels, which *kept remembers for freeing */
+static gboolean
+heap_image (CblurImage *image,
+            CblurImage *kept)
 {
   image->stride = (gsize) image->width * CBLUR_CHANNELS;
-  image->data = cblur_pixels_alloc (image->stride * image->height * sizeof (gfloat));
-  return image->data;
+  image->data = cblur_pixels_alloc (image_bytes (image));
+  *kept = *image;
+  return image->data != NULL;
 }
 
 CblurBand *
@@ -105,7 +114,7 @@ cblur_band_new (CblurBackendKind  backend,
   if (backend == CBLUR_BACKEND_GL)
     band->staged = cblur_gl_staged_new (src, dst, NULL);
   if (band->staged == NULL &&
-      ((band->heap[0] = heap_image (src)) == NULL || (band->heap[1] = heap_image (dst)) == NULL))
+      !(heap_image (src, &band->heap[0]) && heap_image (dst, &band->heap[1])))
     return NULL;
   return g_steal_pointer (&band);
 }
@@ -114,7 +123,7 @@ void
 cblur_band_free (CblurBand *band)
 {
   g_clear_pointer (&band->staged, cblur_gl_staged_free);
-  cblur_pixels_free (band->heap[0]);
-  cblur_pixels_free (band->heap[1]);
+  cblur_pixels_free (band->heap[0].data, image_bytes (&band->heap[0]));
+  cblur_pixels_free (band->heap[1].data, image_bytes (&band->heap[1]));
   g_free (band);
 }

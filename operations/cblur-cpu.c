@@ -403,6 +403,7 @@ cblur_cpu_blur (const CblurKernel *kernel,
                 const CblurImage  *dst)
 {
   Job   job = { kernel, src, dst, NULL };
+  gsize between_bytes;
   gsize strips;
 
   g_return_if_fail (src->width == dst->width + 2 * kernel->reach);
@@ -417,7 +418,8 @@ cblur_cpu_blur (const CblurKernel *kernel,
       return;
     }
 
-  job.between = cblur_pixels_alloc ((gsize) dst->width * src->height * sizeof (Pixel));
+  between_bytes = (gsize) dst->width * src->height * sizeof (Pixel);
+  job.between = cblur_pixels_alloc (between_bytes);
 
   /* a row costs about one pixel-window per output pixel; splitting is
    * worth it once a thread has a few thousand of those to do */
@@ -429,5 +431,5 @@ cblur_cpu_blur (const CblurKernel *kernel,
   gegl_parallel_distribute_range (strips, 4096.0 / (STRIP_PIXELS * (gsize) dst->height + 1),
                                   vertical_strips, &job);
 
-  cblur_pixels_free (job.between);
+  cblur_pixels_free (job.between, between_bytes);
 }

@@ -6,9 +6,11 @@
 
 G_BEGIN_DECLS
 
-/* NULL when there is no room, rather than aborting as g_malloc does */
+/* NULL when there is no room, rather than aborting as g_malloc does; free
+ * takes the bytes that alloc was asked for */
 gpointer cblur_pixels_alloc (gsize    bytes);
-void     cblur_pixels_free  (gpointer pixels);
+void     cblur_pixels_free  (gpointer pixels,
+                             gsize    bytes);
 
 G_END_DECLS
 
