@@ -16,20 +16,25 @@ elapsed_ms (gint64 since)
 /* GL times are medians of RUNS calls after the first */
 #define RUNS 7
 
-static gint
-by_value (gconstpointer a,
-          gconstpointer b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-
-  return (x > y) - (x < y);
-}
-
+/* the value with as many others at or below it as at or above it */
 static gdouble
-median (gdouble *values)
+median (const gdouble *values)
 {
-  qsort (values, RUNS, sizeof (gdouble), by_value);
-  return values[RUNS / 2];
+  gint i, j;
+
+  for (i = 0; i < RUNS; i++)
+    {
+      gint below = 0, level = 0;
+
+      for (j = 0; j < RUNS; j++)
+        {
+          below += values[j] < values[i];
+          level += values[j] == values[i];
+        }
+      if (below <= RUNS / 2 && RUNS / 2 < below + level)
+        return values[i];
+    }
+  return values[0];
 }
 
 static void
