@@ -2,6 +2,8 @@
 
 #include <string.h>
 #include <gegl.h>
+#include <glib/gi18n-lib.h>
+#include "cblur-i18n.h"
 
 #include "cblur-memory.h"
 
@@ -420,6 +422,10 @@ cblur_cpu_blur (const CblurKernel *kernel,
 
   between_bytes = (gsize) dst->width * src->height * sizeof (Pixel);
   job.between = cblur_pixels_alloc (between_bytes);
+  /* as gegl_malloc did before these buffers were cached */
+  if (job.between == NULL)
+    g_error (_("cblur:gaussian-blur: failed to allocate %.1f MiB"),
+             between_bytes / 1048576.0);
 
   /* a row costs about one pixel-window per output pixel; splitting is
    * worth it once a thread has a few thousand of those to do */

@@ -69,9 +69,10 @@ direct_cache_len (CblurGl           *gl,
                   const CblurKernel *kernel)
 {
   gint window = GROUP + 2 * kernel->half_width;
+  gint bytes = shared_memory (gl);
   gint len = 2 * GROUP;
 
-  while (len < window && 2 * len * 4 * (gint) sizeof (GLfloat) <= shared_memory (gl))
+  while (len < window && 2 * len * 4 * (gint) sizeof (GLfloat) <= bytes)
     len *= 2;
   return len;
 }
@@ -154,6 +155,17 @@ set_float (GLuint       program,
   glUniform1f (glGetUniformLocation (program, name), value);
 }
 
+/* the box's window, the same for both of its shaders' outputs */
+static void
+set_box_window (GLuint             program,
+                const CblurKernel *kernel)
+{
+  set_int (program, "box_half", kernel->box_half);
+  set_int (program, "block", kernel->box_block);
+  set_float (program, "fraction", kernel->box_fraction);
+  set_float (program, "scale", kernel->box_scale);
+}
+
 static gint
 groups (gint n,
         gint size)
@@ -200,10 +212,7 @@ box_passes (const CblurKernel *kernel,
   set_int (scan, "block", kernel->box_block);
   glUseProgram (program);
   set_int (program, "n_lines", lines);
-  set_int (program, "box_half", kernel->box_half);
-  set_int (program, "block", kernel->box_block);
-  set_float (program, "fraction", kernel->box_fraction);
-  set_float (program, "scale", kernel->box_scale);
+  set_box_window (program, kernel);
 
   for (pass = 0; pass < kernel->iterations; pass++)
     {
@@ -255,10 +264,7 @@ fused_passes (const CblurKernel *kernel,
   set_int (program, "origin_phase", cblur_floor_mod (origin, kernel->box_block));
   set_int (program, "outputs", outputs);
   set_int (program, "iterations", kernel->iterations);
-  set_int (program, "box_half", kernel->box_half);
-  set_int (program, "block", kernel->box_block);
-  set_float (program, "fraction", kernel->box_fraction);
-  set_float (program, "scale", kernel->box_scale);
+  set_box_window (program, kernel);
   bind_image (SRC_UNIT, from, GL_READ_ONLY);
   bind_image (DST_UNIT, to, GL_WRITE_ONLY);
   glDispatchCompute (groups (n_in - 2 * kernel->reach, outputs), lines, 1);

@@ -54,13 +54,14 @@ map_aligned (gsize size)
   return start;
 }
 
-/* the smallest cached block that fits without wasting more than the band */
+/* The smallest cached block that fits without wasting more than the band,
+ * cut down to size: cblur_pixels_free() knows only the size asked for. */
 static gpointer
 take_cached (gsize size)
 {
-  gpointer found = NULL;
-  gint     best = -1;
-  gint     i;
+  Block found = { NULL, 0 };
+  gint  best = -1;
+  gint  i;
 
   g_mutex_lock (&cache_lock);
   for (i = 0; i < CACHED_BLOCKS; i++)
@@ -69,11 +70,14 @@ take_cached (gsize size)
       best = i;
   if (best >= 0)
     {
-      found = cache[best].start;
+      found = cache[best];
       cache[best] = (Block) { NULL, 0 };
     }
   g_mutex_unlock (&cache_lock);
-  return found;
+
+  if (found.size > size)
+    munmap ((guint8 *) found.start + size, found.size - size);
+  return found.start;
 }
 
 gpointer
