@@ -33,6 +33,10 @@ static const Method all_methods[] = {
   { "gegl-fir",   NULL,  "fir" },
 };
 
+static const gchar *const needed_operations[] = {
+  "gegl:simplex-noise", "gegl:gaussian-blur", "cblur:gaussian-blur",
+};
+
 static GeglBuffer *
 random_image (gint width,
               gint height)
@@ -40,7 +44,7 @@ random_image (gint width,
   GeglRectangle rect = { 0, 0, width, height };
   GeglBuffer   *buffer = gegl_buffer_new (&rect, babl_format ("RGBA float"));
   GeglNode     *graph = gegl_node_new ();
-  GeglNode     *noise = gegl_node_new_child (graph, "operation", "gegl:noise-simplex",
+  GeglNode     *noise = gegl_node_new_child (graph, "operation", "gegl:simplex-noise",
                                              "scale", 0.02, NULL);
   GeglNode     *write = gegl_node_new_child (graph, "operation", "gegl:write-buffer",
                                              "buffer", buffer, NULL);
@@ -181,6 +185,13 @@ main (gint    argc,
   runs = MAX (runs, 1);
   gegl_init (&argc, &argv);
   bench_report_init ();
+  /* GEGL would quietly put a pass-through in a missing operation's place */
+  for (s = 0; s < (gint) G_N_ELEMENTS (needed_operations); s++)
+    if (!gegl_has_operation (needed_operations[s]))
+      {
+        g_printerr ("GEGL has no %s (GEGL_PATH?)\n", needed_operations[s]);
+        return 2;
+      }
 
   sizes = g_strsplit (sizes_arg, ",", -1);
   radii = g_strsplit (radii_arg, ",", -1);
