@@ -55,6 +55,7 @@ cblur_backend_blur (CblurBackendKind   backend,
                     const CblurKernel *kernel,
                     const CblurImage  *src,
                     const CblurImage  *dst,
+                    CblurStream       *stream,
                     CblurRunReport    *report)
 {
   memset (report, 0, sizeof *report);
@@ -64,7 +65,7 @@ cblur_backend_blur (CblurBackendKind   backend,
       g_autoptr (GError) error = NULL;
       CblurGlReport      gl = { 0 };
 
-      if (cblur_gl_blur (kernel, src, dst, &gl, &error))
+      if (cblur_gl_blur (kernel, src, dst, stream, &gl, &error))
         {
           report->ran_on = CBLUR_BACKEND_GL;
           g_snprintf (report->detail, sizeof report->detail,
@@ -73,11 +74,15 @@ cblur_backend_blur (CblurBackendKind   backend,
                       gl.download_ms);
           return;
         }
+      /* which read all of src */
       report->gl_failure = g_strdup (error->message);
     }
+  else
+    cblur_stream_read_all (stream, src);
 
   report->ran_on = CBLUR_BACKEND_CPU;
   cblur_cpu_blur (kernel, src, dst);
+  cblur_stream_write_all (stream, dst);
 }
 
 void

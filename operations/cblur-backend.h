@@ -4,6 +4,7 @@
 
 #include "cblur-image.h"
 #include "cblur-kernel.h"
+#include "cblur-stream.h"
 
 G_BEGIN_DECLS
 
@@ -23,11 +24,13 @@ typedef struct _CblurBand CblurBand;
 CblurBackendKind cblur_backend_preferred (void);
 
 /* Blurs src into dst on the backend, falling back to the CPU on any GL
- * failure; report->gl_failure says why, for the caller's one warning. */
+ * failure; report->gl_failure says why, for the caller's one warning.
+ * stream, if any, fills src from GEGL and hands dst back to it. */
 void             cblur_backend_blur      (CblurBackendKind   backend,
                                           const CblurKernel *kernel,
                                           const CblurImage  *src,
                                           const CblurImage  *dst,
+                                          CblurStream       *stream,
                                           CblurRunReport    *report);
 
 void             cblur_run_report_clear  (CblurRunReport    *report);

@@ -228,48 +228,47 @@ warn_once (const gchar *why)
     }
 }
 
-/* GEGL's format conversion runs on one thread per call: split the rows. */
+/* GEGL's side of a band */
 typedef struct
 {
-  GeglBuffer      *buffer;
+  GeglBuffer      *input;
+  GeglBuffer      *output;
   const Babl      *format;
-  const CblurImage *image;
   gint             level;
   GeglAbyssPolicy  abyss;
-  gboolean         write;
-} Transfer;
+} BandIo;
 
 static void
-transfer_rows (const GeglRectangle *rows,
-               gpointer             user_data)
+read_part (const CblurImage *src,
+           gint              x,
+           gint              y,
+           gint              width,
+           gint              height,
+           gpointer          user_data)
 {
-  const Transfer *t = user_data;
-  gfloat         *data = cblur_image_row (t->image, rows->y - t->image->y);
-  gint            rowstride = t->image->stride * sizeof (gfloat);
+  const BandIo *io = user_data;
+  GeglRectangle part = { src->x + x, src->y + y, width, height };
 
-  if (t->write)
-    gegl_buffer_set (t->buffer, rows, t->level, t->format, data, rowstride);
-  else
-    gegl_buffer_get (t->buffer, rows, 1.0 / (1 << t->level), t->format, data,
-                     rowstride, t->abyss);
+  gegl_buffer_get (io->input, &part, 1.0 / (1 << io->level), io->format,
+                   cblur_image_row (src, y) + x * CBLUR_CHANNELS,
+                   src->stride * sizeof (gfloat), io->abyss);
 }
 
-static gdouble
-transfer (Transfer *t)
+static void
+write_part (const CblurImage *dst,
+            gint              x,
+            gint              y,
+            gint              width,
+            gint              height,
+            gpointer          user_data)
 {
-  GeglRectangle rect = { t->image->x, t->image->y, t->image->width, t->image->height };
-  gint64        started = g_get_monotonic_time ();
+  const BandIo *io = user_data;
+  GeglRectangle part = { dst->x + x, dst->y + y, width, height };
 
-  gegl_parallel_distribute_area (&rect, 4096.0 / t->image->width,
-                                 GEGL_SPLIT_STRATEGY_HORIZONTAL, transfer_rows, t);
-  return (g_get_monotonic_time () - started) / 1000.0;
+  gegl_buffer_set (io->output, &part, io->level, io->format,
+                   cblur_image_row (dst, y) + x * CBLUR_CHANNELS,
+                   dst->stride * sizeof (gfloat));
 }
-
-typedef struct
-{
-  gdouble read_ms;    /* GEGL to host memory */
-  gdouble write_ms;   /* host memory to GEGL */
-} BandTimes;
 
 static gboolean
 blur_band (GeglOperation       *operation,
@@ -280,10 +279,8 @@ blur_band (GeglOperation       *operation,
            const GeglRectangle *band,
            gint                 level,
            CblurRunReport      *report,
-           BandTimes           *times)
+           CblurStream         *stream)
 {
-  GeglProperties       *o = GEGL_PROPERTIES (operation);
-  const Babl           *format = gegl_operation_get_format (operation, "output");
   gint                  reach = kernel->reach;
   CblurImage            src = { NULL, band->x - reach, band->y - reach,
                                 band->width + 2 * reach, band->height + 2 * reach, 0 };
@@ -293,15 +290,9 @@ blur_band (GeglOperation       *operation,
   if (memory == NULL)
     return FALSE;
 
-  times->read_ms += transfer (&(Transfer) { input, format, &src, level,
-                                             o->abyss_policy, FALSE });
-
-  cblur_backend_blur (backend, kernel, &src, &dst, report);
+  cblur_backend_blur (backend, kernel, &src, &dst, stream, report);
   if (report->gl_failure != NULL)
     warn_once (report->gl_failure);
-
-  times->write_ms += transfer (&(Transfer) { output, format, &dst, level,
-                                              GEGL_ABYSS_NONE, TRUE });
   return TRUE;
 }
 
@@ -331,7 +322,9 @@ process (GeglOperation       *operation,
   GeglRectangle           roi = rectangle_at_level (result, level);
   g_autoptr (CblurKernel) kernel = NULL;
   CblurRunReport          report = { 0 };
-  BandTimes               times = { 0 };
+  BandIo                  io = { input, output, gegl_operation_get_format (operation, "output"),
+                                 level, o->abyss_policy };
+  CblurStream             stream = { read_part, write_part, &io };
   gint64                  started = g_get_monotonic_time ();
   gint                    rows;
   gint                    y;
@@ -341,6 +334,8 @@ process (GeglOperation       *operation,
 
   kernel = cblur_kernel_new (o->radius / (1 << level), (CblurMode) o->mode,
                              o->iterations, state->backend);
+  g_object_get (output, "tile-width", &stream.tile_width,
+                "tile-height", &stream.tile_height, NULL);
   rows = band_height (state->backend, roi.width, roi.height, kernel->reach);
 
   for (y = roi.y; y < roi.y + roi.height; y += rows)
@@ -349,7 +344,7 @@ process (GeglOperation       *operation,
 
       cblur_run_report_clear (&report);
       if (!blur_band (operation, kernel, state->backend, input, output,
-                      &band, level, &report, &times))
+                      &band, level, &report, &stream))
         {
           g_warning (_("cblur:gaussian-blur: out of memory for a %d×%d region"),
                      band.width, band.height);
@@ -367,7 +362,7 @@ process (GeglOperation       *operation,
            report.ran_on == CBLUR_BACKEND_GL ? "gl" : "cpu",
            cblur_mode_name (kernel->mode), kernel->radius,
            roi.width, roi.height, roi.x, roi.y, level,
-           (roi.height + rows - 1) / rows, times.read_ms, times.write_ms,
+           (roi.height + rows - 1) / rows, stream.read_ms, stream.write_ms,
            report.detail, (g_get_monotonic_time () - started) / 1000.0);
 
   cblur_run_report_clear (&report);

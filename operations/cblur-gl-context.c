@@ -317,11 +317,11 @@ cblur_gl_check (CblurGl       *gl,
 }
 
 gboolean
-cblur_gl_wait (CblurGl       *gl,
-               CblurGlStage   stage,
-               GError       **error)
+cblur_gl_wait_for (CblurGl       *gl,
+                   GLsync         fence,
+                   CblurGlStage   stage,
+                   GError       **error)
 {
-  GLsync fence = glFenceSync (GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
   GLenum reset = GL_NO_ERROR;
 
   while (reset == GL_NO_ERROR &&
@@ -329,8 +329,19 @@ cblur_gl_wait (CblurGl       *gl,
     if (gl->has_reset_status)
       reset = glGetGraphicsResetStatus ();
 
-  glDeleteSync (fence);
   if (reset == GL_NO_ERROR && gl->has_reset_status)
     reset = glGetGraphicsResetStatus ();
   return check (stage, reset, error);
+}
+
+gboolean
+cblur_gl_wait (CblurGl       *gl,
+               CblurGlStage   stage,
+               GError       **error)
+{
+  GLsync   fence = glFenceSync (GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  gboolean ok = cblur_gl_wait_for (gl, fence, stage, error);
+
+  glDeleteSync (fence);
+  return ok;
 }

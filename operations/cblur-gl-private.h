@@ -82,6 +82,11 @@ G_GNUC_INTERNAL gboolean     cblur_gl_check            (CblurGl      *gl,
 G_GNUC_INTERNAL gboolean     cblur_gl_wait             (CblurGl      *gl,
                                                         CblurGlStage  stage,
                                                         GError      **error);
+/* until the GPU passes fence, which stays the caller's */
+G_GNUC_INTERNAL gboolean     cblur_gl_wait_for         (CblurGl      *gl,
+                                                        GLsync        fence,
+                                                        CblurGlStage  stage,
+                                                        GError      **error);
 
 /* cblur-gl-program.c */
 G_GNUC_INTERNAL GLuint       cblur_gl_program          (CblurGl      *gl,

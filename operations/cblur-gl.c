@@ -5,12 +5,17 @@
  * the staging buffer into a texture, blurred along rows then columns, and
  * copied back, all without the CPU waiting until the band is done. */
 #include "cblur-gl-private.h"
+#include "cblur-stream.h"
 
 #include <string.h>
 #include <gegl.h>
 #include <glib/gi18n-lib.h>
 
 #define TEXEL_BYTES (CBLUR_CHANNELS * sizeof (gfloat))
+
+/* a streamed band comes down in pieces of this many rows, each handed on
+ * to GEGL once there */
+#define DOWNLOAD_ROWS 128
 
 /* a thread is worth starting for about this many bytes of copying */
 #define COPY_BYTES_PER_THREAD (256.0 * 1024)
@@ -336,46 +341,47 @@ staged_offset (const CblurImage *image,
   return ((gsize) y * image->stride + (gsize) x * CBLUR_CHANNELS) * sizeof (gfloat);
 }
 
-/* the tile's input, at x, y in src, into textures[0] */
+/* width × height of src from x, y into textures[0] from row tex_y */
 static void
-upload_tile (const CblurGlStaged *staged,
+upload_rows (const CblurGlStaged *staged,
              const CblurImage    *src,
              gint                 x,
              gint                 y,
              gint                 width,
-             gint                 height)
+             gint                 height,
+             gint                 tex_y)
 {
   glBindBuffer (GL_PIXEL_UNPACK_BUFFER, staged->source.buffer);
   glPixelStorei (GL_UNPACK_ROW_LENGTH, src->stride / CBLUR_CHANNELS);
   glBindTexture (GL_TEXTURE_2D, resources.textures[0]);
-  glTexSubImage2D (GL_TEXTURE_2D, 0, 0, 0, width, height, GL_RGBA, GL_FLOAT,
+  glTexSubImage2D (GL_TEXTURE_2D, 0, 0, tex_y, width, height, GL_RGBA, GL_FLOAT,
                    GSIZE_TO_POINTER (staged_offset (src, x, y)));
   glBindTexture (GL_TEXTURE_2D, 0);
   glPixelStorei (GL_UNPACK_ROW_LENGTH, 0);
   glBindBuffer (GL_PIXEL_UNPACK_BUFFER, 0);
 }
 
-/* result's corner of width × height into dst at x, y */
+/* result's rows from tex_y, width × height, into dst at x, y; after the
+ * shaders' image stores are made visible (download_barrier) */
 static void
-download_tile (CblurGl             *gl,
+download_rows (CblurGl             *gl,
                const CblurGlStaged *staged,
                GLuint               result,
                const CblurImage    *dst,
                gint                 x,
                gint                 y,
                gint                 width,
-               gint                 height)
+               gint                 height,
+               gint                 tex_y)
 {
   gsize offset = staged_offset (dst, x, y);
 
-  /* the shaders' image stores, before the texture is read */
-  glMemoryBarrier (GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
   glBindBuffer (GL_PIXEL_PACK_BUFFER, staged->output.buffer);
   glPixelStorei (GL_PACK_ROW_LENGTH, dst->stride / CBLUR_CHANNELS);
   /* NVIDIA reads a float framebuffer back at a few MB/s, a texture at
    * PCIe speed */
   if (gl->has_texture_sub_image)
-    glGetTextureSubImage (result, 0, 0, 0, 0, width, height, 1, GL_RGBA, GL_FLOAT,
+    glGetTextureSubImage (result, 0, 0, tex_y, 0, width, height, 1, GL_RGBA, GL_FLOAT,
                           staged->output.size - offset, GSIZE_TO_POINTER (offset));
   else
     {
@@ -383,60 +389,97 @@ download_tile (CblurGl             *gl,
       glFramebufferTexture2D (GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
                               GL_TEXTURE_2D, result, 0);
       glReadBuffer (GL_COLOR_ATTACHMENT0);
-      glReadPixels (0, 0, width, height, GL_RGBA, GL_FLOAT, GSIZE_TO_POINTER (offset));
+      glReadPixels (0, tex_y, width, height, GL_RGBA, GL_FLOAT, GSIZE_TO_POINTER (offset));
       glBindFramebuffer (GL_READ_FRAMEBUFFER, 0);
     }
   glPixelStorei (GL_PACK_ROW_LENGTH, 0);
   glBindBuffer (GL_PIXEL_PACK_BUFFER, 0);
 }
 
-/* GPU timestamps around each tile's upload, compute and download */
-enum
+static void
+download_barrier (void)
 {
-  STAMP_START,
-  STAMP_UPLOADED,
-  STAMP_COMPUTED,
-  STAMP_DOWNLOADED,
-  N_STAMPS
-};
+  glMemoryBarrier (GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
+}
+
+/* GPU timestamps around each upload, compute and download: pairs of
+ * queries, begin and end, per span */
+typedef enum
+{
+  SPAN_UPLOAD,
+  SPAN_COMPUTE,
+  SPAN_DOWNLOAD,
+  N_SPANS
+} Span;
+
+typedef struct
+{
+  GArray *queries[N_SPANS];
+} Stamps;
 
 static void
-add_gpu_times (const GLuint  *stamps,
-               gint           n_tiles,
-               CblurGlReport *report)
+stamps_init (Stamps *stamps)
 {
-  gint tile;
+  gint span;
 
-  for (tile = 0; tile < n_tiles; tile++)
+  for (span = 0; span < N_SPANS; span++)
+    stamps->queries[span] = g_array_new (FALSE, FALSE, sizeof (GLuint));
+}
+
+static void
+stamp (Stamps *stamps,
+       Span    span)
+{
+  GLuint query;
+
+  glGenQueries (1, &query);
+  glQueryCounter (query, GL_TIMESTAMP);
+  g_array_append_val (stamps->queries[span], query);
+}
+
+/* report, where the GPU is done, gets the spans' sums; NULL drops them */
+static void
+stamps_clear (Stamps        *stamps,
+              CblurGlReport *report)
+{
+  gdouble ms[N_SPANS] = { 0 };
+  gint    span;
+  guint   i;
+
+  for (span = 0; span < N_SPANS; span++)
     {
-      GLuint64 at[N_STAMPS];
-      gint     i;
+      GArray *queries = stamps->queries[span];
 
-      for (i = 0; i < N_STAMPS; i++)
-        glGetQueryObjectui64v (stamps[tile * N_STAMPS + i], GL_QUERY_RESULT, &at[i]);
-      report->upload_ms += (at[STAMP_UPLOADED] - at[STAMP_START]) / 1e6;
-      report->compute_ms += (at[STAMP_COMPUTED] - at[STAMP_UPLOADED]) / 1e6;
-      report->download_ms += (at[STAMP_DOWNLOADED] - at[STAMP_COMPUTED]) / 1e6;
+      for (i = 0; report != NULL && i + 1 < queries->len; i += 2)
+        {
+          GLuint64 begin = 0, end = 0;
+
+          glGetQueryObjectui64v (g_array_index (queries, GLuint, i), GL_QUERY_RESULT, &begin);
+          glGetQueryObjectui64v (g_array_index (queries, GLuint, i + 1), GL_QUERY_RESULT, &end);
+          ms[span] += (end - begin) / 1e6;
+        }
+      glDeleteQueries (queries->len, (GLuint *) queries->data);
+      g_array_unref (queries);
+    }
+
+  if (report != NULL)
+    {
+      report->upload_ms += ms[SPAN_UPLOAD];
+      report->compute_ms += ms[SPAN_COMPUTE];
+      report->download_ms += ms[SPAN_DOWNLOAD];
     }
 }
 
-/* The GPU works through every tile before the CPU waits once. */
+/* Tiles of at most plan->width × plan->height output pixels that, with
+ * their halo, fit a texture and the GPU's memory. */
 static gboolean
-blur_tiles (CblurGl             *gl,
-            const CblurKernel   *kernel,
-            const CblurGlStaged *staged,
-            const CblurImage    *src,
-            const CblurImage    *dst,
-            CblurGlReport       *report,
-            GError             **error)
+plan_tiles (CblurGl           *gl,
+            const CblurKernel *kernel,
+            const CblurImage  *dst,
+            CblurGlPlan       *plan,
+            GError           **error)
 {
-  CblurGlPasses     passes = { 0 };
-  CblurGlPlan       plan;
-  g_autofree GLuint *stamps = NULL;
-  gint              max_edge = gl->max_texture_size - 2 * kernel->reach;
-  gint              n_tiles;
-  gboolean          ok;
-  gint              tile;
+  gint max_edge = gl->max_texture_size - 2 * kernel->reach;
 
   if (max_edge < 1)
     {
@@ -449,53 +492,176 @@ blur_tiles (CblurGl             *gl,
   cblur_gl_plan_tiles (dst->width, dst->height, kernel->reach,
                        MIN (max_edge, tile_cap ()),
                        texture_budget (gl) / (cblur_gl_passes_textures (gl, kernel) * TEXEL_BYTES),
-                       &plan);
-  n_tiles = report->tiles = plan.n_x * plan.n_y;
+                       plan);
+  return TRUE;
+}
 
-  ok = cblur_gl_passes_init (gl, kernel, &passes, error) &&
-       resources_reserve (gl, kernel, &plan, &resources, error);
-  if (ok)
-    {
-      stamps = g_new0 (GLuint, n_tiles * N_STAMPS);
-      glGenQueries (n_tiles * N_STAMPS, stamps);
-    }
+static GLuint
+run_passes (const CblurKernel   *kernel,
+            const CblurGlPasses *passes,
+            const CblurImage    *src,
+            gint                 x,
+            gint                 y,
+            gint                 in_width,
+            gint                 in_height,
+            Stamps              *stamps)
+{
+  GLuint result;
 
-  for (tile = 0; ok && tile < n_tiles; tile++)
+  stamp (stamps, SPAN_COMPUTE);
+  result = cblur_gl_passes_run (kernel, passes, resources.textures,
+                                src->x + x, src->y + y, in_width, in_height);
+  stamp (stamps, SPAN_COMPUTE);
+  return result;
+}
+
+/* The GPU works through every tile before the CPU waits once. */
+static gboolean
+blur_tiles (CblurGl             *gl,
+            const CblurKernel   *kernel,
+            const CblurGlPasses *passes,
+            const CblurGlPlan   *plan,
+            const CblurGlStaged *staged,
+            const CblurImage    *src,
+            const CblurImage    *dst,
+            Stamps              *stamps,
+            GError             **error)
+{
+  gint tile;
+
+  for (tile = 0; tile < plan->n_x * plan->n_y; tile++)
     {
-      gint    x = tile % plan.n_x * plan.width;
-      gint    y = tile / plan.n_x * plan.height;
-      gint    width = MIN (plan.width, dst->width - x);
-      gint    height = MIN (plan.height, dst->height - y);
-      GLuint *stamp = stamps + tile * N_STAMPS;
-      GLuint  result;
+      gint   x = tile % plan->n_x * plan->width;
+      gint   y = tile / plan->n_x * plan->height;
+      gint   width = MIN (plan->width, dst->width - x);
+      gint   height = MIN (plan->height, dst->height - y);
+      GLuint result;
 
       /* src is dst grown by the reach: the tile's input starts at x, y */
-      glQueryCounter (stamp[STAMP_START], GL_TIMESTAMP);
-      upload_tile (staged, src, x, y, width + 2 * kernel->reach, height + 2 * kernel->reach);
-      glQueryCounter (stamp[STAMP_UPLOADED], GL_TIMESTAMP);
-      ok = cblur_gl_check (gl, CBLUR_GL_STAGE_UPLOAD, error);
-      if (!ok)
-        break;
+      stamp (stamps, SPAN_UPLOAD);
+      upload_rows (staged, src, x, y, width + 2 * kernel->reach, height + 2 * kernel->reach, 0);
+      stamp (stamps, SPAN_UPLOAD);
+      if (!cblur_gl_check (gl, CBLUR_GL_STAGE_UPLOAD, error))
+        return FALSE;
 
-      result = cblur_gl_passes_run (kernel, &passes, resources.textures,
-                                    src->x + x, src->y + y,
-                                    width + 2 * kernel->reach, height + 2 * kernel->reach);
-      glQueryCounter (stamp[STAMP_COMPUTED], GL_TIMESTAMP);
-      ok = cblur_gl_check (gl, CBLUR_GL_STAGE_DISPATCH, error);
-      if (!ok)
-        break;
+      result = run_passes (kernel, passes, src, x, y, width + 2 * kernel->reach,
+                           height + 2 * kernel->reach, stamps);
+      if (!cblur_gl_check (gl, CBLUR_GL_STAGE_DISPATCH, error))
+        return FALSE;
 
-      download_tile (gl, staged, result, dst, x, y, width, height);
-      glQueryCounter (stamp[STAMP_DOWNLOADED], GL_TIMESTAMP);
+      download_barrier ();
+      stamp (stamps, SPAN_DOWNLOAD);
+      download_rows (gl, staged, result, dst, x, y, width, height, 0);
+      stamp (stamps, SPAN_DOWNLOAD);
       /* the next tile's upload overwrites textures[0] */
       glMemoryBarrier (GL_TEXTURE_UPDATE_BARRIER_BIT);
     }
 
-  ok = ok && cblur_gl_wait (gl, CBLUR_GL_STAGE_DOWNLOAD, error);
-  if (ok)
-    add_gpu_times (stamps, n_tiles, report);
-  if (stamps != NULL)
-    glDeleteQueries (n_tiles * N_STAMPS, stamps);
+  return cblur_gl_wait (gl, CBLUR_GL_STAGE_DOWNLOAD, error);
+}
+
+static void
+delete_fence (gpointer fence)
+{
+  glDeleteSync (fence);
+}
+
+/* One tile, streamed: rows go up as GEGL's threads read them, and come
+ * down in pieces that they write while the rest are still on their way. */
+static gboolean
+blur_streamed (CblurGl             *gl,
+               const CblurKernel   *kernel,
+               const CblurGlPasses *passes,
+               const CblurGlStaged *staged,
+               CblurStreamRun      *run,
+               const CblurImage    *src,
+               const CblurImage    *dst,
+               Stamps              *stamps,
+               GError             **error)
+{
+  g_autoptr (GPtrArray) fences = g_ptr_array_new_with_free_func (delete_fence);
+  GLuint                result;
+  gint                  uploaded = 0;
+  gint                  row;
+  guint                 i;
+
+  while (uploaded < src->height)
+    {
+      gint read = cblur_stream_wait_read (run, uploaded);
+
+      stamp (stamps, SPAN_UPLOAD);
+      upload_rows (staged, src, 0, uploaded, src->width, read - uploaded, uploaded);
+      stamp (stamps, SPAN_UPLOAD);
+      /* the copy starts now, not when GL next waits */
+      glFlush ();
+      uploaded = read;
+    }
+  if (!cblur_gl_check (gl, CBLUR_GL_STAGE_UPLOAD, error))
+    return FALSE;
+
+  result = run_passes (kernel, passes, src, 0, 0, src->width, src->height, stamps);
+  if (!cblur_gl_check (gl, CBLUR_GL_STAGE_DISPATCH, error))
+    return FALSE;
+
+  download_barrier ();
+  for (row = 0; row < dst->height; row += DOWNLOAD_ROWS)
+    {
+      gint rows = MIN (DOWNLOAD_ROWS, dst->height - row);
+
+      stamp (stamps, SPAN_DOWNLOAD);
+      download_rows (gl, staged, result, dst, 0, row, dst->width, rows, row);
+      stamp (stamps, SPAN_DOWNLOAD);
+      g_ptr_array_add (fences, glFenceSync (GL_SYNC_GPU_COMMANDS_COMPLETE, 0));
+      glFlush ();
+    }
+
+  for (i = 0; i < fences->len; i++)
+    {
+      if (!cblur_gl_wait_for (gl, g_ptr_array_index (fences, i), CBLUR_GL_STAGE_DOWNLOAD, error))
+        return FALSE;
+      cblur_stream_release (run, MIN ((gint) (i + 1) * DOWNLOAD_ROWS, dst->height));
+    }
+  return TRUE;
+}
+
+/* stream, if any, reads src first and writes dst after, where the band
+ * is not one tile */
+static gboolean
+blur_staged (CblurGl             *gl,
+             const CblurKernel   *kernel,
+             const CblurGlStaged *staged,
+             CblurStream         *stream,
+             const CblurImage    *src,
+             const CblurImage    *dst,
+             CblurGlReport       *report,
+             GError             **error)
+{
+  CblurGlPasses   passes = { 0 };
+  CblurGlPlan     plan = { 0 };
+  Stamps          stamps;
+  CblurStreamRun *run = NULL;
+  gboolean        ok;
+
+  ok = plan_tiles (gl, kernel, dst, &plan, error);
+  report->tiles = plan.n_x * plan.n_y;
+  if (ok && stream != NULL && report->tiles == 1)
+    run = cblur_stream_start (stream, src, dst);
+  else
+    cblur_stream_read_all (stream, src);
+
+  stamps_init (&stamps);
+  ok = ok && cblur_gl_passes_init (gl, kernel, &passes, error) &&
+       resources_reserve (gl, kernel, &plan, &resources, error);
+  if (ok && run != NULL)
+    ok = blur_streamed (gl, kernel, &passes, staged, run, src, dst, &stamps, error);
+  else if (ok)
+    ok = blur_tiles (gl, kernel, &passes, &plan, staged, src, dst, &stamps, error);
+
+  if (run != NULL)
+    cblur_stream_finish (run);
+  else if (ok)
+    cblur_stream_write_all (stream, dst);
+  stamps_clear (&stamps, ok ? report : NULL);
   cblur_gl_passes_clear (&passes);
   return ok;
 }
@@ -504,6 +670,7 @@ blur_tiles (CblurGl             *gl,
 static gboolean
 blur_copied (CblurGl            *gl,
              const CblurKernel  *kernel,
+             CblurStream        *stream,
              const CblurImage   *src,
              const CblurImage   *dst,
              CblurGlReport      *report,
@@ -511,16 +678,21 @@ blur_copied (CblurGl            *gl,
 {
   CblurImage     staged_src = *src;
   CblurImage     staged_dst = *dst;
-  CblurGlStaged *staged = lease (gl, &staged_src, &staged_dst, error);
+  CblurGlStaged *staged;
   gboolean       ok;
 
+  cblur_stream_read_all (stream, src);
+  staged = lease (gl, &staged_src, &staged_dst, error);
   if (staged == NULL)
     return FALSE;
 
   copy_image (&staged_src, src);
-  ok = blur_tiles (gl, kernel, staged, &staged_src, &staged_dst, report, error);
+  ok = blur_staged (gl, kernel, staged, NULL, &staged_src, &staged_dst, report, error);
   if (ok)
-    copy_image (dst, &staged_dst);
+    {
+      copy_image (dst, &staged_dst);
+      cblur_stream_write_all (stream, dst);
+    }
   give_back (staged, TRUE);
   return ok;
 }
@@ -544,6 +716,7 @@ gboolean
 cblur_gl_blur (const CblurKernel  *kernel,
                const CblurImage   *src,
                const CblurImage   *dst,
+               CblurStream        *stream,
                CblurGlReport      *report,
                GError            **error)
 {
@@ -551,8 +724,8 @@ cblur_gl_blur (const CblurKernel  *kernel,
   g_autoptr (GError)       failure = NULL;
   CblurGlReport            unused;
   CblurGlStaged           *staged;
-  CblurGl                 *gl;
-  gboolean                 ok = TRUE;
+  CblurGl                  *gl;
+  gboolean                 ok = FALSE;
 
   if (report == NULL)
     report = &unused;
@@ -561,26 +734,38 @@ cblur_gl_blur (const CblurKernel  *kernel,
   if (src->width != dst->width + 2 * kernel->reach ||
       src->height != dst->height + 2 * kernel->reach)
     {
-      g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
+      g_set_error_literal (&failure, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
                            _("the source is not the output grown by the blur's reach"));
-      return FALSE;
+      gl = NULL;
+    }
+  else
+    {
+      locker = g_mutex_locker_new (&lock);
+      gl = context_acquire (&failure);
     }
 
-  locker = g_mutex_locker_new (&lock);
-  gl = context_acquire (error);
-  if (gl == NULL)
-    return FALSE;
-  g_strlcpy (report->renderer, gl->renderer, sizeof report->renderer);
-  report->max_texture_size = gl->max_texture_size;
+  if (gl != NULL)
+    {
+      g_strlcpy (report->renderer, gl->renderer, sizeof report->renderer);
+      report->max_texture_size = gl->max_texture_size;
 
-  staged = find_lease (src, dst);
-  if (cblur_kernel_is_identity (kernel))
-    copy_image (dst, src);
-  else if (dst->width > 0 && dst->height > 0)
-    ok = staged != NULL ? blur_tiles (gl, kernel, staged, src, dst, report, &failure)
-                        : blur_copied (gl, kernel, src, dst, report, &failure);
+      staged = find_lease (src, dst);
+      if (cblur_kernel_is_identity (kernel) || dst->width <= 0 || dst->height <= 0)
+        {
+          cblur_stream_read_all (stream, src);
+          copy_image (dst, src);
+          cblur_stream_write_all (stream, dst);
+          ok = TRUE;
+        }
+      else
+        ok = staged != NULL
+               ? blur_staged (gl, kernel, staged, stream, src, dst, report, &failure)
+               : blur_copied (gl, kernel, stream, src, dst, report, &failure);
+      context_release_after (failure);
+    }
+  else
+    cblur_stream_read_all (stream, src);
 
-  context_release_after (failure);
   if (!ok)
     g_propagate_error (error, g_steal_pointer (&failure));
   return ok;

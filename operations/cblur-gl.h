@@ -6,6 +6,7 @@
 
 #include "cblur-image.h"
 #include "cblur-kernel.h"
+#include "cblur-stream.h"
 
 G_BEGIN_DECLS
 
@@ -39,11 +40,14 @@ gboolean cblur_gl_available   (gboolean          *is_software,
                                GError           **error);
 
 /* src holds dst's rectangle grown by kernel->reach on every side, as for
- * cblur_cpu_blur(); on FALSE dst is untouched or partly written and the
- * caller redoes it on the CPU. */
+ * cblur_cpu_blur().  stream, if any, fills src and takes dst, overlapped
+ * with the GPU's work where the band is one tile.  On FALSE all of src is
+ * read, dst is untouched or partly written (and handed on), and the caller
+ * redoes it on the CPU. */
 gboolean cblur_gl_blur        (const CblurKernel *kernel,
                                const CblurImage  *src,
                                const CblurImage  *dst,
+                               CblurStream       *stream,
                                CblurGlReport     *report,
                                GError           **error);
 

@@ -57,12 +57,12 @@ compare (CblurMode mode,
   gint                    run;
 
   /* the first call compiles the shaders for this kernel */
-  if (!cblur_gl_blur (kernel, src, on_gl, &report, &error))
+  if (!cblur_gl_blur (kernel, src, on_gl, NULL, &report, &error))
     g_error ("GL: %s", error->message);
   for (run = 0; run < RUNS; run++)
     {
       start = g_get_monotonic_time ();
-      if (!cblur_gl_blur (kernel, src, on_gl, &report, &error))
+      if (!cblur_gl_blur (kernel, src, on_gl, NULL, &report, &error))
         g_error ("GL: %s", error->message);
       gl_ms[run] = elapsed_ms (start);
       upload_ms[run] = report.upload_ms;

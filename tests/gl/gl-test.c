@@ -94,7 +94,7 @@ gl_test_against_cpu (const CblurKernel *kernel,
   gboolean    ok;
   gdouble     diff;
 
-  ok = cblur_gl_blur (kernel, src, on_gl, report, &error);
+  ok = cblur_gl_blur (kernel, src, on_gl, NULL, report, &error);
   g_assert_no_error (error);
   g_assert_true (ok);
   cblur_cpu_blur (kernel, src, on_cpu);

@@ -50,7 +50,7 @@ test_fault (gconstpointer data)
       check_recovers (kernel);
 
       g_setenv ("CBLUR_GL_FAULT", fault->fault, TRUE);
-      ok = cblur_gl_blur (kernel, src, dst, &report, &error);
+      ok = cblur_gl_blur (kernel, src, dst, NULL, &report, &error);
       g_unsetenv ("CBLUR_GL_FAULT");
 
       g_assert_false (ok);
@@ -95,7 +95,7 @@ test_backend_falls_back (void)
   CblurRunReport          report;
 
   g_setenv ("CBLUR_GL_FAULT", "dispatch", TRUE);
-  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, src, on_backend, &report);
+  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, src, on_backend, NULL, &report);
   g_unsetenv ("CBLUR_GL_FAULT");
   cblur_cpu_blur (kernel, src, on_cpu);
 
@@ -135,7 +135,7 @@ test_staged_band (gconstpointer data)
   cblur_cpu_blur (kernel, random, on_cpu);
 
   g_setenv ("CBLUR_GL_FAULT", fault->fault, TRUE);
-  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, &report);
+  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, NULL, &report);
   g_unsetenv ("CBLUR_GL_FAULT");
 
   g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_CPU);
@@ -144,7 +144,7 @@ test_staged_band (gconstpointer data)
   cblur_run_report_clear (&report);
 
   /* a second band while the first is out: refused after a loss, or fine */
-  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, &report);
+  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, NULL, &report);
   g_assert_cmpint (report.ran_on, ==,
                    fault->code == CBLUR_GL_ERROR_LOST ||
                    fault->code == CBLUR_GL_ERROR_OUT_OF_MEMORY
@@ -158,6 +158,89 @@ test_staged_band (gconstpointer data)
   gl_test_image_free (on_cpu);
 }
 
+/* GEGL's side of a streamed band: `from` holds the source, `to` gets the
+ * output, both at the band images' coordinates */
+typedef struct
+{
+  const CblurImage *from;
+  CblurImage       *to;
+} FakeGegl;
+
+static void
+copy_part (const CblurImage *to,
+           const CblurImage *from,
+           gint              x,
+           gint              y,
+           gint              width,
+           gint              height)
+{
+  gint row;
+
+  for (row = y; row < y + height; row++)
+    memcpy (cblur_image_row (to, row) + x * CBLUR_CHANNELS,
+            cblur_image_row (from, row) + x * CBLUR_CHANNELS,
+            width * CBLUR_CHANNELS * sizeof (gfloat));
+}
+
+static void
+fake_read (const CblurImage *src, gint x, gint y, gint width, gint height, gpointer data)
+{
+  copy_part (src, ((FakeGegl *) data)->from, x, y, width, height);
+}
+
+static void
+fake_write (const CblurImage *dst, gint x, gint y, gint width, gint height, gpointer data)
+{
+  copy_part (((FakeGegl *) data)->to, dst, x, y, width, height);
+}
+
+/* The op's streamed path, GEGL's reads and writes overlapping the GPU's
+ * copies: a fault anywhere still hands GEGL the CPU's whole band, and
+ * without one GEGL gets every pixel from the GPU. */
+static void
+test_streamed_band (gconstpointer data)
+{
+  const Fault            *fault = data;
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (9.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_GL);
+  CblurImage             *random = gl_test_random_image (3 - kernel->reach, -7 - kernel->reach,
+                                                         300 + 2 * kernel->reach,
+                                                         200 + 2 * kernel->reach, 6);
+  CblurImage             *on_cpu = gl_test_blank_image (3, -7, 300, 200);
+  CblurImage             *handed_on = gl_test_blank_image (3, -7, 300, 200);
+  CblurImage              src = *random;
+  CblurImage              dst = *on_cpu;
+  CblurBand              *band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
+  FakeGegl                gegl = { random, handed_on };
+  CblurStream             stream = { fake_read, fake_write, &gegl, 32, 16 };
+  CblurRunReport          report;
+
+  g_assert_nonnull (band);
+  cblur_cpu_blur (kernel, random, on_cpu);
+
+  g_setenv ("CBLUR_GL_FAULT", fault->fault, TRUE);
+  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, &stream, &report);
+  g_unsetenv ("CBLUR_GL_FAULT");
+  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_CPU);
+  g_assert_cmpfloat (gl_test_max_diff (handed_on, on_cpu), ==, 0.0);
+  cblur_run_report_clear (&report);
+  cblur_band_free (band);
+
+  gl_test_image_free (handed_on);
+  handed_on = gegl.to = gl_test_blank_image (3, -7, 300, 200);
+  src = *random;
+  dst = *on_cpu;
+  band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
+  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, &stream, &report);
+  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
+  g_assert_cmpfloat (gl_test_max_diff (handed_on, on_cpu), <=, 1e-4);
+  cblur_run_report_clear (&report);
+  cblur_band_free (band);
+
+  gl_test_image_free (random);
+  gl_test_image_free (on_cpu);
+  gl_test_image_free (handed_on);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -169,11 +252,15 @@ main (int    argc,
     {
       g_autofree gchar *path = g_strdup_printf ("/gl/fault/%s", faults[i].fault);
       g_autofree gchar *staged = g_strdup_printf ("/gl/fault/staged-%s", faults[i].fault);
+      g_autofree gchar *streamed = g_strdup_printf ("/gl/fault/streamed-%s", faults[i].fault);
 
       g_test_add_data_func (path, &faults[i], test_fault);
       /* with no context there is no staging to fail in */
       if (faults[i].code != CBLUR_GL_ERROR_NO_CONTEXT)
-        g_test_add_data_func (staged, &faults[i], test_staged_band);
+        {
+          g_test_add_data_func (staged, &faults[i], test_staged_band);
+          g_test_add_data_func (streamed, &faults[i], test_streamed_band);
+        }
     }
   g_test_add_func ("/gl/fault/available", test_available_without_context);
   g_test_add_func ("/gl/fault/backend-falls-back", test_backend_falls_back);

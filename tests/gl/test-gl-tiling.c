@@ -13,7 +13,7 @@ blur_on_gl (const CblurKernel *kernel,
             CblurGlReport     *report)
 {
   g_autoptr (GError) error = NULL;
-  gboolean           ok = cblur_gl_blur (kernel, src, dst, report, &error);
+  gboolean           ok = cblur_gl_blur (kernel, src, dst, NULL, report, &error);
 
   g_assert_no_error (error);
   g_assert_true (ok);

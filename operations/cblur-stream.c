@@ -1,0 +1,304 @@
+/* GEGL converts pixels on the thread that asks, so its reads and writes
+ * are spread over its own threads.  A streamed band runs them on a thread
+ * of its own, which hands pieces out top first and in order, so that the
+ * caller (the GPU's thread) can upload the top while the bottom is still
+ * being read, and the top can be written while the bottom still comes
+ * down.  Whole tile rows per piece: threads that shared a GEGL tile would
+ * each fetch, and for writes allocate, the whole tile. */
+#include "cblur-stream.h"
+
+#include <gegl.h>
+
+/* An image cut along GEGL's tile grid into bands of one tile row, and
+ * the bands into pieces of whole tiles: enough of them for every thread
+ * to take several, since the last to finish decides when all are done. */
+typedef struct
+{
+  const CblurImage *image;
+  gint              top;            /* absolute, on the grid */
+  gint              left;
+  gint              band_rows;
+  gint              piece_columns;
+  gint              n_bands;
+  gint              n_columns;
+} Grid;
+
+struct _CblurStreamRun
+{
+  CblurStream      *stream;
+  Grid              src;
+  Grid              dst;
+  gint              next_read;       /* atomic: pieces handed out */
+  gint              next_write;
+  GThread          *thread;
+
+  GMutex            lock;
+  GCond             changed;
+  gint             *pieces_read;     /* per band of src */
+  gint              bands_read;      /* from the top, without a gap */
+  gint              rows_read;
+  gint              rows_released;
+  gboolean          finishing;
+  gint64            started;
+  gint64            read_until;
+  gint64            write_from;
+  gint64            write_until;
+};
+
+/* the multiple of step at or below value */
+static gint
+floor_to (gint value,
+          gint step)
+{
+  return value >= 0 ? value / step * step : -((-value + step - 1) / step * step);
+}
+
+static gint
+ceil_div (gint value,
+          gint step)
+{
+  return (value + step - 1) / step;
+}
+
+static gint
+n_threads (void)
+{
+  gint threads = 1;
+
+  g_object_get (gegl_config (), "threads", &threads, NULL);
+  return MAX (threads, 1);
+}
+
+static void
+grid_init (Grid              *grid,
+           const CblurStream *stream,
+           const CblurImage  *image)
+{
+  gint tile_width = MAX (stream->tile_width, 1);
+  gint tiles_across, columns;
+
+  grid->image = image;
+  grid->band_rows = MAX (stream->tile_height, 1);
+  grid->top = floor_to (image->y, grid->band_rows);
+  grid->n_bands = ceil_div (image->y + image->height - grid->top, grid->band_rows);
+  grid->left = floor_to (image->x, tile_width);
+  tiles_across = ceil_div (image->x + image->width - grid->left, tile_width);
+  columns = CLAMP (ceil_div (8 * n_threads (), MAX (grid->n_bands, 1)), 1, MAX (tiles_across, 1));
+  grid->piece_columns = ceil_div (tiles_across, columns) * tile_width;
+  grid->n_columns = ceil_div (image->x + image->width - grid->left, grid->piece_columns);
+}
+
+static gint
+n_pieces (const Grid *grid)
+{
+  return grid->n_bands * grid->n_columns;
+}
+
+/* rows [*begin, *end) of the image in band */
+static void
+band_rows (const Grid *grid,
+           gint        band,
+           gint       *begin,
+           gint       *end)
+{
+  gint top = grid->top + band * grid->band_rows - grid->image->y;
+
+  *begin = MAX (top, 0);
+  *end = MIN (top + grid->band_rows, grid->image->height);
+}
+
+static void
+transfer_piece (const Grid      *grid,
+                gint             piece,
+                CblurStreamFunc  func,
+                gpointer         user_data)
+{
+  gint left = grid->left + piece % grid->n_columns * grid->piece_columns - grid->image->x;
+  gint x = MAX (left, 0);
+  gint width = MIN (left + grid->piece_columns, grid->image->width) - x;
+  gint begin, end;
+
+  band_rows (grid, piece / grid->n_columns, &begin, &end);
+  func (grid->image, x, begin, width, end - begin, user_data);
+}
+
+static void
+read_pieces (CblurStreamRun *run)
+{
+  const Grid *grid = &run->src;
+  gint        piece;
+
+  while ((piece = g_atomic_int_add (&run->next_read, 1)) < n_pieces (grid))
+    {
+      gint begin;
+
+      transfer_piece (grid, piece, run->stream->read, run->stream->user_data);
+
+      g_mutex_lock (&run->lock);
+      run->pieces_read[piece / grid->n_columns]++;
+      while (run->bands_read < grid->n_bands &&
+             run->pieces_read[run->bands_read] == grid->n_columns)
+        run->bands_read++;
+      if (run->bands_read > 0)
+        band_rows (grid, run->bands_read - 1, &begin, &run->rows_read);
+      if (run->bands_read == grid->n_bands)
+        run->read_until = g_get_monotonic_time ();
+      g_cond_broadcast (&run->changed);
+      g_mutex_unlock (&run->lock);
+    }
+}
+
+static void
+write_pieces (CblurStreamRun *run)
+{
+  const Grid *grid = &run->dst;
+  gint        piece;
+
+  while ((piece = g_atomic_int_add (&run->next_write, 1)) < n_pieces (grid))
+    {
+      gint     begin, end;
+      gboolean released;
+
+      band_rows (grid, piece / grid->n_columns, &begin, &end);
+      g_mutex_lock (&run->lock);
+      while (run->rows_released < end && !run->finishing)
+        g_cond_wait (&run->changed, &run->lock);
+      released = run->rows_released >= end;
+      if (released && run->write_from == 0)
+        run->write_from = g_get_monotonic_time ();
+      g_mutex_unlock (&run->lock);
+      if (!released)
+        return;
+
+      transfer_piece (grid, piece, run->stream->write, run->stream->user_data);
+      g_mutex_lock (&run->lock);
+      run->write_until = MAX (run->write_until, g_get_monotonic_time ());
+      g_mutex_unlock (&run->lock);
+    }
+}
+
+/* where GEGL's threads are busy with another task, one thread does it all,
+ * in the same order */
+static void
+work (gint     i,
+      gint     n,
+      gpointer user_data)
+{
+  read_pieces (user_data);
+  write_pieces (user_data);
+}
+
+static gpointer
+run_thread (gpointer user_data)
+{
+  gegl_parallel_distribute (n_threads (), work, user_data);
+  return NULL;
+}
+
+CblurStreamRun *
+cblur_stream_start (CblurStream      *stream,
+                    const CblurImage *src,
+                    const CblurImage *dst)
+{
+  CblurStreamRun *run = g_new0 (CblurStreamRun, 1);
+
+  run->stream = stream;
+  grid_init (&run->src, stream, src);
+  grid_init (&run->dst, stream, dst);
+  run->pieces_read = g_new0 (gint, run->src.n_bands);
+  run->read_until = run->started = g_get_monotonic_time ();
+  g_mutex_init (&run->lock);
+  g_cond_init (&run->changed);
+  run->thread = g_thread_new ("cblur-stream", run_thread, run);
+  return run;
+}
+
+gint
+cblur_stream_wait_read (CblurStreamRun *run,
+                        gint            rows)
+{
+  gint read;
+
+  g_mutex_lock (&run->lock);
+  while (run->rows_read <= rows && run->rows_read < run->src.image->height)
+    g_cond_wait (&run->changed, &run->lock);
+  read = run->rows_read;
+  g_mutex_unlock (&run->lock);
+  return read;
+}
+
+void
+cblur_stream_release (CblurStreamRun *run,
+                      gint            rows)
+{
+  g_mutex_lock (&run->lock);
+  run->rows_released = MAX (run->rows_released, rows);
+  g_cond_broadcast (&run->changed);
+  g_mutex_unlock (&run->lock);
+}
+
+void
+cblur_stream_finish (CblurStreamRun *run)
+{
+  g_mutex_lock (&run->lock);
+  run->finishing = TRUE;
+  g_cond_broadcast (&run->changed);
+  g_mutex_unlock (&run->lock);
+  g_thread_join (run->thread);
+
+  run->stream->read_ms += (run->read_until - run->started) / 1000.0;
+  if (run->write_from != 0)
+    run->stream->write_ms += (run->write_until - run->write_from) / 1000.0;
+  g_mutex_clear (&run->lock);
+  g_cond_clear (&run->changed);
+  g_free (run->pieces_read);
+  g_free (run);
+}
+
+typedef struct
+{
+  CblurStream      *stream;
+  const CblurImage *image;
+  gboolean          write;
+} Whole;
+
+static void
+whole_rows (const GeglRectangle *rows,
+            gpointer             user_data)
+{
+  const Whole     *whole = user_data;
+  CblurStreamFunc  func = whole->write ? whole->stream->write : whole->stream->read;
+
+  func (whole->image, 0, rows->y - whole->image->y, whole->image->width, rows->height,
+        whole->stream->user_data);
+}
+
+static gdouble
+transfer_whole (CblurStream      *stream,
+                const CblurImage *image,
+                gboolean          write)
+{
+  Whole         whole = { stream, image, write };
+  GeglRectangle rows = { image->x, image->y, image->width, image->height };
+  gint64        started = g_get_monotonic_time ();
+
+  gegl_parallel_distribute_area (&rows, 4096.0 / MAX (image->width, 1),
+                                 GEGL_SPLIT_STRATEGY_HORIZONTAL, whole_rows, &whole);
+  return (g_get_monotonic_time () - started) / 1000.0;
+}
+
+void
+cblur_stream_read_all (CblurStream      *stream,
+                       const CblurImage *src)
+{
+  if (stream != NULL)
+    stream->read_ms += transfer_whole (stream, src, FALSE);
+}
+
+void
+cblur_stream_write_all (CblurStream      *stream,
+                        const CblurImage *dst)
+{
+  if (stream != NULL)
+    stream->write_ms += transfer_whole (stream, dst, TRUE);
+}

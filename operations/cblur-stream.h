@@ -1,0 +1,59 @@
+/* How a band's pixels come from GEGL and go back to it, on GEGL's threads:
+ * all at once, or streamed, piece by piece from the top, while the caller
+ * works on the rows that have arrived (the GPU's copies overlap GEGL's). */
+#ifndef CBLUR_STREAM_H
+#define CBLUR_STREAM_H
+
+#include "cblur-image.h"
+
+G_BEGIN_DECLS
+
+/* `read` fills a rectangle of the source, `write` hands on one of the
+ * output (x, y relative to the image); both are called from several
+ * threads at once, for disjoint rectangles. */
+typedef void (*CblurStreamFunc) (const CblurImage *image,
+                                 gint              x,
+                                 gint              y,
+                                 gint              width,
+                                 gint              height,
+                                 gpointer          user_data);
+
+typedef struct
+{
+  CblurStreamFunc read;
+  CblurStreamFunc write;
+  gpointer        user_data;
+  gint            tile_width;    /* GEGL's tiles, which pieces keep whole */
+  gint            tile_height;
+  gdouble         read_ms;       /* wall time from the first read to the last */
+  gdouble         write_ms;      /* from the first write to the last */
+} CblurStream;
+
+void cblur_stream_read_all  (CblurStream      *stream,
+                             const CblurImage *src);
+void cblur_stream_write_all (CblurStream      *stream,
+                             const CblurImage *dst);
+
+typedef struct _CblurStreamRun CblurStreamRun;
+
+/* Starts reading all of src, top pieces first. */
+CblurStreamRun *cblur_stream_start     (CblurStream      *stream,
+                                        const CblurImage *src,
+                                        const CblurImage *dst);
+
+/* Waits until more than `rows` rows of src from the top are read, or all
+ * are; returns how many are. */
+gint            cblur_stream_wait_read (CblurStreamRun   *run,
+                                        gint              rows);
+
+/* dst's rows above `rows` are final: their writing may start. */
+void            cblur_stream_release   (CblurStreamRun   *run,
+                                        gint              rows);
+
+/* Returns once all of src is read and the released rows are written;
+ * rows never released are not written. */
+void            cblur_stream_finish    (CblurStreamRun   *run);
+
+G_END_DECLS
+
+#endif
