@@ -1,10 +1,10 @@
 /* GEGL converts pixels on the thread that asks, so its reads and writes
- * are spread over its own threads.  A streamed band runs them on a thread
- * of its own, which hands pieces out top first and in order, so that the
- * caller (the GPU's thread) can upload the top while the bottom is still
- * being read, and the top can be written while the bottom still comes
- * down.  Whole tile rows per piece: threads that shared a GEGL tile would
- * each fetch, and for writes allocate, the whole tile. */
+ * are spread over its own threads, in pieces of whole GEGL tiles: threads
+ * that shared a tile would each fetch, and for writes allocate, all of
+ * it.  A streamed band runs them on a thread of its own, which hands the
+ * pieces out top first, so that the caller (the GPU's thread) can upload
+ * the top while the bottom is still being read, and the top can be
+ * written while the bottom still comes down. */
 #include "cblur-stream.h"
 
 #include <gegl.h>
@@ -255,35 +255,37 @@ cblur_stream_finish (CblurStreamRun *run)
   g_free (run);
 }
 
+/* every piece of an image, in any order */
 typedef struct
 {
-  CblurStream      *stream;
-  const CblurImage *image;
-  gboolean          write;
-} Whole;
+  Grid             grid;
+  CblurStreamFunc  func;
+  gpointer         user_data;
+  gint             next;   /* atomic */
+} AllPieces;
 
 static void
-whole_rows (const GeglRectangle *rows,
-            gpointer             user_data)
+transfer_pieces (gint     i,
+                 gint     n,
+                 gpointer user_data)
 {
-  const Whole     *whole = user_data;
-  CblurStreamFunc  func = whole->write ? whole->stream->write : whole->stream->read;
+  AllPieces *all = user_data;
+  gint       piece;
 
-  func (whole->image, 0, rows->y - whole->image->y, whole->image->width, rows->height,
-        whole->stream->user_data);
+  while ((piece = g_atomic_int_add (&all->next, 1)) < n_pieces (&all->grid))
+    transfer_piece (&all->grid, piece, all->func, all->user_data);
 }
 
 static gdouble
-transfer_whole (CblurStream      *stream,
-                const CblurImage *image,
-                gboolean          write)
+transfer_all (CblurStream      *stream,
+              const CblurImage *image,
+              CblurStreamFunc   func)
 {
-  Whole         whole = { stream, image, write };
-  GeglRectangle rows = { image->x, image->y, image->width, image->height };
-  gint64        started = g_get_monotonic_time ();
+  AllPieces all = { { 0 }, func, stream->user_data, 0 };
+  gint64    started = g_get_monotonic_time ();
 
-  gegl_parallel_distribute_area (&rows, 4096.0 / MAX (image->width, 1),
-                                 GEGL_SPLIT_STRATEGY_HORIZONTAL, whole_rows, &whole);
+  grid_init (&all.grid, stream, image);
+  gegl_parallel_distribute (MIN (n_threads (), n_pieces (&all.grid)), transfer_pieces, &all);
   return (g_get_monotonic_time () - started) / 1000.0;
 }
 
@@ -292,7 +294,7 @@ cblur_stream_read_all (CblurStream      *stream,
                        const CblurImage *src)
 {
   if (stream != NULL)
-    stream->read_ms += transfer_whole (stream, src, FALSE);
+    stream->read_ms += transfer_all (stream, src, stream->read);
 }
 
 void
@@ -300,5 +302,5 @@ cblur_stream_write_all (CblurStream      *stream,
                         const CblurImage *dst)
 {
   if (stream != NULL)
-    stream->write_ms += transfer_whole (stream, dst, TRUE);
+    stream->write_ms += transfer_all (stream, dst, stream->write);
 }
