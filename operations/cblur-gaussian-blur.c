@@ -336,6 +336,12 @@ process (GeglOperation       *operation,
                              o->iterations, state->backend);
   g_object_get (output, "tile-width", &stream.tile_width,
                 "tile-height", &stream.tile_height, NULL);
+  /* at other levels GEGL's abyss is that of a mipmap */
+  if (level == 0)
+    {
+      stream.inside = *gegl_buffer_get_abyss (input);
+      stream.abyss = o->abyss_policy;
+    }
   rows = band_height (state->backend, roi.width, roi.height, kernel->reach);
 
   for (y = roi.y; y < roi.y + roi.height; y += rows)

@@ -5,6 +5,13 @@
 /* the direct shader's work group width, SEGMENT */
 #define GROUP 256
 
+/* abyss.comp's work group edge */
+#define ABYSS_GROUP 16
+
+/* abyss.comp takes GEGL's values */
+G_STATIC_ASSERT (GEGL_ABYSS_NONE == 0 && GEGL_ABYSS_CLAMP == 1 && GEGL_ABYSS_LOOP == 2 &&
+                 GEGL_ABYSS_BLACK == 3 && GEGL_ABYSS_WHITE == 4);
+
 /* the box shaders' work group width */
 #define BOX_GROUP 64
 
@@ -311,4 +318,30 @@ cblur_gl_passes_run (const CblurKernel   *kernel,
                         textures[0], in_width, x, in_height);
   return box_passes (kernel, passes->scans[1], passes->programs[1], TRUE, textures,
                      between, in_height, y, out_width);
+}
+
+/* texture's texels of the width × height input beyond inside (x, y,
+ * width, height) as GEGL's abyss policy makes them */
+gboolean
+cblur_gl_fill_abyss (CblurGl              *gl,
+                     GLuint                texture,
+                     gint                  width,
+                     gint                  height,
+                     const GeglRectangle  *inside,
+                     GeglAbyssPolicy       policy,
+                     GError              **error)
+{
+  GLuint program = cblur_gl_program (gl, CBLUR_GL_SHADER_ABYSS, FALSE, 0, error);
+
+  if (program == 0)
+    return FALSE;
+  glUseProgram (program);
+  glUniform2i (glGetUniformLocation (program, "size"), width, height);
+  glUniform4i (glGetUniformLocation (program, "inside"),
+               inside->x, inside->y, inside->width, inside->height);
+  set_int (program, "policy", policy);
+  bind_image (SRC_UNIT, texture, GL_READ_WRITE);
+  glDispatchCompute (groups (width, ABYSS_GROUP), groups (height, ABYSS_GROUP), 1);
+  glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  return TRUE;
 }

@@ -63,13 +63,15 @@ typedef enum
   CBLUR_GL_SHADER_DIRECT,
   CBLUR_GL_SHADER_BOX_SCAN,
   CBLUR_GL_SHADER_BOX,
-  CBLUR_GL_SHADER_BOX_FUSED
+  CBLUR_GL_SHADER_BOX_FUSED,
+  CBLUR_GL_SHADER_ABYSS
 } CblurGlShader;
 
 G_GNUC_INTERNAL extern const gchar cblur_shader_direct[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_box_scan[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_box[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_box_fused[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_abyss[];
 
 /* cblur-gl-context.c */
 G_GNUC_INTERNAL CblurGlFault cblur_gl_fault            (void);
@@ -129,6 +131,13 @@ G_GNUC_INTERNAL GLuint       cblur_gl_passes_run       (const CblurKernel   *ker
                                                         gint                 in_width,
                                                         gint                 in_height);
 G_GNUC_INTERNAL void         cblur_gl_passes_clear     (CblurGlPasses     *passes);
+G_GNUC_INTERNAL gboolean     cblur_gl_fill_abyss       (CblurGl              *gl,
+                                                        GLuint                texture,
+                                                        gint                  width,
+                                                        gint                  height,
+                                                        const GeglRectangle  *inside,
+                                                        GeglAbyssPolicy       policy,
+                                                        GError              **error);
 
 G_END_DECLS
 

@@ -84,12 +84,14 @@ cblur_gl_program (CblurGl        *gl,
     [CBLUR_GL_SHADER_BOX_SCAN] = "box-scan",
     [CBLUR_GL_SHADER_BOX]      = "box",
     [CBLUR_GL_SHADER_BOX_FUSED] = "box-fused",
+    [CBLUR_GL_SHADER_ABYSS]    = "abyss",
   };
   static const gchar *const sources[] = {
     [CBLUR_GL_SHADER_DIRECT]   = cblur_shader_direct,
     [CBLUR_GL_SHADER_BOX_SCAN] = cblur_shader_box_scan,
     [CBLUR_GL_SHADER_BOX]      = cblur_shader_box,
     [CBLUR_GL_SHADER_BOX_FUSED] = cblur_shader_box_fused,
+    [CBLUR_GL_SHADER_ABYSS]    = cblur_shader_abyss,
   };
   const gchar      *name = names[shader];
   g_autoptr (GString) defines = g_string_new (NULL);

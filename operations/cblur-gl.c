@@ -341,20 +341,21 @@ staged_offset (const CblurImage *image,
   return ((gsize) y * image->stride + (gsize) x * CBLUR_CHANNELS) * sizeof (gfloat);
 }
 
-/* width × height of src from x, y into textures[0] from row tex_y */
+/* width × height of src from x, y into textures[0] at tex_x, tex_y */
 static void
-upload_rows (const CblurGlStaged *staged,
+upload_rect (const CblurGlStaged *staged,
              const CblurImage    *src,
              gint                 x,
              gint                 y,
              gint                 width,
              gint                 height,
+             gint                 tex_x,
              gint                 tex_y)
 {
   glBindBuffer (GL_PIXEL_UNPACK_BUFFER, staged->source.buffer);
   glPixelStorei (GL_UNPACK_ROW_LENGTH, src->stride / CBLUR_CHANNELS);
   glBindTexture (GL_TEXTURE_2D, resources.textures[0]);
-  glTexSubImage2D (GL_TEXTURE_2D, 0, 0, tex_y, width, height, GL_RGBA, GL_FLOAT,
+  glTexSubImage2D (GL_TEXTURE_2D, 0, tex_x, tex_y, width, height, GL_RGBA, GL_FLOAT,
                    GSIZE_TO_POINTER (staged_offset (src, x, y)));
   glBindTexture (GL_TEXTURE_2D, 0);
   glPixelStorei (GL_UNPACK_ROW_LENGTH, 0);
@@ -539,7 +540,8 @@ blur_tiles (CblurGl             *gl,
 
       /* src is dst grown by the reach: the tile's input starts at x, y */
       stamp (stamps, SPAN_UPLOAD);
-      upload_rows (staged, src, x, y, width + 2 * kernel->reach, height + 2 * kernel->reach, 0);
+      upload_rect (staged, src, x, y, width + 2 * kernel->reach, height + 2 * kernel->reach,
+                   0, 0);
       stamp (stamps, SPAN_UPLOAD);
       if (!cblur_gl_check (gl, CBLUR_GL_STAGE_UPLOAD, error))
         return FALSE;
@@ -567,38 +569,48 @@ delete_fence (gpointer fence)
 }
 
 /* One tile, streamed: rows go up as GEGL's threads read them, and come
- * down in pieces that they write while the rest are still on their way. */
+ * down in pieces that they write while the rest are still on their way.
+ * run reads `read`: src, or its part inside the input, around which
+ * abyss.comp makes the rest. */
 static gboolean
 blur_streamed (CblurGl             *gl,
                const CblurKernel   *kernel,
                const CblurGlPasses *passes,
                const CblurGlStaged *staged,
                CblurStreamRun      *run,
+               const CblurStream   *stream,
+               const CblurImage    *read,
                const CblurImage    *src,
                const CblurImage    *dst,
                Stamps              *stamps,
                GError             **error)
 {
   g_autoptr (GPtrArray) fences = g_ptr_array_new_with_free_func (delete_fence);
+  GeglRectangle         inside = { read->x - src->x, read->y - src->y, read->width, read->height };
   GLuint                result;
   gint                  uploaded = 0;
   gint                  row;
   guint                 i;
 
-  while (uploaded < src->height)
+  while (uploaded < read->height)
     {
-      gint read = cblur_stream_wait_read (run, uploaded);
+      gint rows = cblur_stream_wait_read (run, uploaded);
 
       stamp (stamps, SPAN_UPLOAD);
-      upload_rows (staged, src, 0, uploaded, src->width, read - uploaded, uploaded);
+      upload_rect (staged, src, inside.x, inside.y + uploaded, read->width, rows - uploaded,
+                   inside.x, inside.y + uploaded);
       stamp (stamps, SPAN_UPLOAD);
       /* the copy starts now, not when GL next waits */
       glFlush ();
-      uploaded = read;
+      uploaded = rows;
     }
   if (!cblur_gl_check (gl, CBLUR_GL_STAGE_UPLOAD, error))
     return FALSE;
 
+  if (read != src &&
+      !cblur_gl_fill_abyss (gl, resources.textures[0], src->width, src->height, &inside,
+                            stream->abyss, error))
+    return FALSE;
   result = run_passes (kernel, passes, src, 0, 0, src->width, src->height, stamps);
   if (!cblur_gl_check (gl, CBLUR_GL_STAGE_DISPATCH, error))
     return FALSE;
@@ -640,12 +652,17 @@ blur_staged (CblurGl             *gl,
   CblurGlPlan     plan = { 0 };
   Stamps          stamps;
   CblurStreamRun *run = NULL;
+  CblurImage      inside;
+  gboolean        makes_abyss = FALSE;
   gboolean        ok;
 
   ok = plan_tiles (gl, kernel, dst, &plan, error);
   report->tiles = plan.n_x * plan.n_y;
   if (ok && stream != NULL && report->tiles == 1)
-    run = cblur_stream_start (stream, src, dst);
+    {
+      makes_abyss = cblur_stream_inside (stream, src, &inside);
+      run = cblur_stream_start (stream, makes_abyss ? &inside : src, dst);
+    }
   else
     cblur_stream_read_all (stream, src);
 
@@ -653,7 +670,9 @@ blur_staged (CblurGl             *gl,
   ok = ok && cblur_gl_passes_init (gl, kernel, &passes, error) &&
        resources_reserve (gl, kernel, &plan, &resources, error);
   if (ok && run != NULL)
-    ok = blur_streamed (gl, kernel, &passes, staged, run, src, dst, &stamps, error);
+    ok = blur_streamed (gl, kernel, &passes, staged, run, stream,
+                        makes_abyss ? &inside : src,
+                        src, dst, &stamps, error);
   else if (ok)
     ok = blur_tiles (gl, kernel, &passes, &plan, staged, src, dst, &stamps, error);
 
@@ -661,6 +680,9 @@ blur_staged (CblurGl             *gl,
     cblur_stream_finish (run);
   else if (ok)
     cblur_stream_write_all (stream, dst);
+  /* the CPU that takes over needs all of src */
+  if (makes_abyss && !ok)
+    cblur_stream_read_outside (stream, src);
   stamps_clear (&stamps, ok ? report : NULL);
   cblur_gl_passes_clear (&passes);
   return ok;

@@ -304,3 +304,68 @@ cblur_stream_write_all (CblurStream      *stream,
   if (stream != NULL)
     stream->write_ms += transfer_all (stream, dst, stream->write);
 }
+
+/* the pixels of image in rect (absolute), sharing image's */
+static CblurImage
+sub_image (const CblurImage    *image,
+           const GeglRectangle *rect)
+{
+  CblurImage sub = *image;
+
+  sub.data = cblur_image_row (image, rect->y - image->y) + (rect->x - image->x) * CBLUR_CHANNELS;
+  sub.x = rect->x;
+  sub.y = rect->y;
+  sub.width = rect->width;
+  sub.height = rect->height;
+  return sub;
+}
+
+static GeglRectangle
+image_rect (const CblurImage *image)
+{
+  GeglRectangle rect = { image->x, image->y, image->width, image->height };
+
+  return rect;
+}
+
+gboolean
+cblur_stream_inside (const CblurStream *stream,
+                     const CblurImage  *src,
+                     CblurImage        *inside)
+{
+  GeglRectangle all = image_rect (src);
+  GeglRectangle part;
+
+  if (stream == NULL || !gegl_rectangle_intersect (&part, &all, &stream->inside) ||
+      gegl_rectangle_equal (&part, &all))
+    return FALSE;
+  *inside = sub_image (src, &part);
+  return TRUE;
+}
+
+void
+cblur_stream_read_outside (CblurStream      *stream,
+                           const CblurImage *src)
+{
+  CblurImage    inside;
+  GeglRectangle parts[4];
+  gint          i;
+
+  if (!cblur_stream_inside (stream, src, &inside))
+    return;
+
+  /* the rows above and below, the columns left and right beside it */
+  parts[0] = (GeglRectangle) { src->x, src->y, src->width, inside.y - src->y };
+  parts[1] = (GeglRectangle) { src->x, inside.y + inside.height, src->width,
+                               src->y + src->height - inside.y - inside.height };
+  parts[2] = (GeglRectangle) { src->x, inside.y, inside.x - src->x, inside.height };
+  parts[3] = (GeglRectangle) { inside.x + inside.width, inside.y,
+                               src->x + src->width - inside.x - inside.width, inside.height };
+  for (i = 0; i < 4; i++)
+    if (!gegl_rectangle_is_empty (&parts[i]))
+      {
+        CblurImage part = sub_image (src, &parts[i]);
+
+        cblur_stream_read_all (stream, &part);
+      }
+}

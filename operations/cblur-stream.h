@@ -4,6 +4,8 @@
 #ifndef CBLUR_STREAM_H
 #define CBLUR_STREAM_H
 
+#include <gegl.h>
+
 #include "cblur-image.h"
 
 G_BEGIN_DECLS
@@ -25,6 +27,10 @@ typedef struct
   gpointer        user_data;
   gint            tile_width;    /* GEGL's tiles, which pieces keep whole */
   gint            tile_height;
+  /* pixels outside `inside` (absolute) are GEGL's abyss under `abyss`,
+   * which a backend may make itself rather than read */
+  GeglRectangle   inside;
+  GeglAbyssPolicy abyss;
   gdouble         read_ms;       /* wall time from the first read to the last */
   gdouble         write_ms;      /* from the first write to the last */
 } CblurStream;
@@ -33,6 +39,15 @@ void cblur_stream_read_all  (CblurStream      *stream,
                              const CblurImage *src);
 void cblur_stream_write_all (CblurStream      *stream,
                              const CblurImage *dst);
+
+/* The part of src inside stream->inside, sharing src's pixels; FALSE
+ * where that is none of src, or all of it. */
+gboolean cblur_stream_inside       (const CblurStream *stream,
+                                    const CblurImage  *src,
+                                    CblurImage        *inside);
+/* reads the rest of src, after its inside part */
+void     cblur_stream_read_outside (CblurStream       *stream,
+                                    const CblurImage  *src);
 
 typedef struct _CblurStreamRun CblurStreamRun;
 

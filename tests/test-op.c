@@ -5,6 +5,7 @@
 
 #include "cblur-kernel.h"
 #include "cblur-test.h"
+#include "reference.h"
 
 static const CblurMode both_modes[] = { CBLUR_MODE_DIRECT, CBLUR_MODE_BOX };
 
@@ -205,6 +206,39 @@ test_abyss_policies (void)
     }
 }
 
+/* Every policy against the reference, on a random image: the GPU makes
+ * the abyss itself, from the edge it read, where GEGL's CPU path reads it. */
+static void
+test_abyss_against_reference (void)
+{
+  static const GeglAbyssPolicy policies[] = {
+    GEGL_ABYSS_NONE, GEGL_ABYSS_CLAMP, GEGL_ABYSS_LOOP, GEGL_ABYSS_BLACK, GEGL_ABYSS_WHITE,
+  };
+  g_autoptr (GeglBuffer) input = test_random_buffer (45, 37, 11);
+  const GeglRectangle   *extent = gegl_buffer_get_extent (input);
+  g_autofree gfloat     *pixels = test_read (input, extent);
+  gsize                  p, m;
+
+  for (p = 0; p < G_N_ELEMENTS (policies); p++)
+    for (m = 0; m < G_N_ELEMENTS (both_modes); m++)
+      {
+        g_autoptr (RefImage) src = ref_image_from_floats (pixels, extent->width, extent->height);
+        g_autoptr (RefImage) expected = NULL;
+        g_autofree gfloat   *actual = NULL;
+        gdouble              max_abs, rms;
+
+        src->abyss = policies[p];
+        expected = both_modes[m] == CBLUR_MODE_DIRECT ? ref_blur_direct (src, 20.0)
+                                                      : ref_blur_box (src, 20.0, 4);
+        actual = test_blur (input, extent, "radius", 20.0, "mode", both_modes[m],
+                            "abyss-policy", policies[p], NULL);
+        ref_compare_floats (expected, actual, &max_abs, &rms);
+        g_test_message ("policy %d, %s: max %.3g", policies[p],
+                        cblur_mode_name (both_modes[m]), max_abs);
+        g_assert_cmpfloat (max_abs, <=, 1e-5);
+      }
+}
+
 static void
 test_clip_extent (void)
 {
@@ -278,6 +312,7 @@ main (gint    argc,
   g_test_add_func ("/op/radius-zero-is-identity", test_radius_zero_is_identity);
   g_test_add_func ("/op/transparent-stays-colorless", test_transparent_stays_colorless);
   g_test_add_func ("/op/abyss-policies", test_abyss_policies);
+  g_test_add_func ("/op/abyss-against-reference", test_abyss_against_reference);
   g_test_add_func ("/op/clip-extent", test_clip_extent);
   g_test_add_func ("/op/mipmap-level", test_mipmap_level);
 

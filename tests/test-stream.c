@@ -38,7 +38,7 @@ side_clear (Side *side)
   g_mutex_clear (&side->lock);
 }
 
-/* one float per pixel in these tests */
+/* the backends' layout; these tests use the first channel */
 static CblurImage *
 band_image (const GeglRectangle *rect)
 {
@@ -48,7 +48,7 @@ band_image (const GeglRectangle *rect)
   image->y = rect->y;
   image->width = rect->width;
   image->height = rect->height;
-  image->stride = rect->width + 3;
+  image->stride = (rect->width + 3) * CBLUR_CHANNELS;
   image->data = g_new0 (gfloat, image->stride * rect->height);
   return image;
 }
@@ -89,7 +89,7 @@ read_part (const CblurImage *image,
       {
         gsize k = side_index (side, image, i, j);
 
-        image->data[j * image->stride + i] = side->pixels[k];
+        image->data[j * image->stride + i * CBLUR_CHANNELS] = side->pixels[k];
         g_atomic_int_inc (&side->reads[k]);
       }
 }
@@ -110,27 +110,22 @@ write_part (const CblurImage *image,
       {
         gsize k = side_index (side, image, i, j);
 
-        side->pixels[k] = image->data[j * image->stride + i];
+        side->pixels[k] = image->data[j * image->stride + i * CBLUR_CHANNELS];
         g_atomic_int_inc (&side->writes[k]);
       }
 }
 
-/* Both directions through one stream: reads of src go to `in`, writes of
- * dst to `out`; the callbacks tell them apart by the image. */
+/* Both directions through one stream: reads go to `in`, writes to `out` */
 typedef struct
 {
-  const CblurImage *src;
-  Side             *in;
-  Side             *out;
+  Side *in;
+  Side *out;
 } Sides;
 
 static void
 sides_read (const CblurImage *image, gint x, gint y, gint width, gint height, gpointer data)
 {
-  Sides *sides = data;
-
-  g_assert_true (image == sides->src);
-  read_part (image, x, y, width, height, sides->in);
+  read_part (image, x, y, width, height, ((Sides *) data)->in);
 }
 
 static void
@@ -151,7 +146,7 @@ assert_read_once (const Side       *in,
         gsize k = side_index (in, src, x, y);
 
         g_assert_cmpint (in->reads[k], ==, 1);
-        g_assert_cmpfloat (src->data[y * src->stride + x], ==, in->pixels[k]);
+        g_assert_cmpfloat (src->data[y * src->stride + x * CBLUR_CHANNELS], ==, in->pixels[k]);
       }
 }
 
@@ -171,7 +166,7 @@ assert_written (const Side       *out,
 
         g_assert_cmpint (out->writes[k], ==, y < written_rows ? 1 : 0);
         if (y < written_rows)
-          g_assert_cmpfloat (out->pixels[k], ==, dst->data[y * dst->stride + x]);
+          g_assert_cmpfloat (out->pixels[k], ==, dst->data[y * dst->stride + x * CBLUR_CHANNELS]);
       }
 }
 
@@ -205,7 +200,7 @@ run_shape (const Shape *shape,
   CblurImage   *src = band_image (&src_rect);
   CblurImage   *dst = band_image (&shape->dst);
   Side          in, out;
-  Sides         sides = { src, &in, &out };
+  Sides         sides = { &in, &out };
   CblurStream   stream = { sides_read, sides_write, &sides, shape->tile_width, shape->tile_height };
   gint          x, y;
 
@@ -302,6 +297,52 @@ test_partly_released (void)
     }
 }
 
+/* The GPU reads what lies inside the input and makes the abyss; if it then
+ * fails, the CPU reads the rest: every pixel once, in all. */
+static void
+test_inside_then_outside (void)
+{
+  static const GeglRectangle insides[] = {
+    { 0, 0, 300, 260 }, { 10, -50, 30, 400 }, { -100, 20, 1000, 7 }, { 299, 259, 5, 5 },
+  };
+  const Shape  *shape = &shapes[0];
+  GeglRectangle src_rect = { shape->dst.x - shape->reach, shape->dst.y - shape->reach,
+                             shape->dst.width + 2 * shape->reach,
+                             shape->dst.height + 2 * shape->reach };
+  gsize         i;
+
+  for (i = 0; i < G_N_ELEMENTS (insides); i++)
+    {
+      CblurImage *src = band_image (&src_rect);
+      CblurImage  inside;
+      Side        in;
+      Sides       sides = { &in, NULL };
+      CblurStream stream = { sides_read, sides_write, &sides, 16, 16, insides[i] };
+
+      side_init (&in, &src_rect);
+      g_assert_true (cblur_stream_inside (&stream, src, &inside));
+      g_assert_cmpint (inside.x, ==, MAX (insides[i].x, src->x));
+      g_assert_cmpint (inside.y, ==, MAX (insides[i].y, src->y));
+      cblur_stream_read_all (&stream, &inside);
+      cblur_stream_read_outside (&stream, src);
+      assert_read_once (&in, src);
+      side_clear (&in);
+      band_image_free (src);
+    }
+
+  /* all of src inside, or none of it: nothing to make */
+  {
+    CblurImage *src = band_image (&src_rect);
+    CblurImage  inside;
+    CblurStream all = { sides_read, sides_write, NULL, 16, 16, src_rect };
+    CblurStream none = { sides_read, sides_write, NULL, 16, 16, { 1000, 1000, 5, 5 } };
+
+    g_assert_false (cblur_stream_inside (&all, src, &inside));
+    g_assert_false (cblur_stream_inside (&none, src, &inside));
+    band_image_free (src);
+  }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -310,5 +351,6 @@ main (int    argc,
   g_test_add_func ("/stream/whole", test_whole);
   g_test_add_func ("/stream/streamed", test_streamed);
   g_test_add_func ("/stream/partly-released", test_partly_released);
+  g_test_add_func ("/stream/inside-then-outside", test_inside_then_outside);
   return g_test_run ();
 }

@@ -1,0 +1,53 @@
+#version 430 core
+
+/* Fills the texels of the tile's input that lie beyond the input image
+ * (outside `inside`) as GEGL's abyss policy says, from the texels inside:
+ * GEGL need not read, nor the bus carry, a halo that is all edge pixels
+ * or one colour.  Reads only inside, writes only outside, so in place.
+ *
+ * policy: GeglAbyssPolicy's values. */
+
+#define ABYSS_NONE  0
+#define ABYSS_CLAMP 1
+#define ABYSS_LOOP  2
+#define ABYSS_BLACK 3
+#define ABYSS_WHITE 4
+
+layout (local_size_x = 16, local_size_y = 16) in;
+
+layout (rgba32f, binding = 0) uniform image2D image;
+
+uniform ivec2 size;      /* the tile's input */
+uniform ivec4 inside;    /* x, y, width, height */
+uniform int   policy;
+
+/* GLSL's % is undefined for negatives: shift them past zero first */
+ivec2
+floor_mod (ivec2 a,
+           ivec2 b)
+{
+  return (a + b * (abs (a) / b + 1)) % b;
+}
+
+void
+main ()
+{
+  ivec2 p = ivec2 (gl_GlobalInvocationID.xy);
+  ivec2 low = inside.xy;
+  ivec2 high = inside.xy + inside.zw;
+  vec4  value = vec4 (0.0);
+
+  if (any (greaterThanEqual (p, size)) ||
+      (all (greaterThanEqual (p, low)) && all (lessThan (p, high))))
+    return;
+
+  if (policy == ABYSS_CLAMP)
+    value = imageLoad (image, clamp (p, low, high - 1));
+  else if (policy == ABYSS_LOOP)
+    value = imageLoad (image, low + floor_mod (p - low, inside.zw));
+  else if (policy == ABYSS_BLACK)
+    value = vec4 (0.0, 0.0, 0.0, 1.0);
+  else if (policy == ABYSS_WHITE)
+    value = vec4 (1.0);
+  imageStore (image, p, value);
+}
