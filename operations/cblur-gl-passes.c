@@ -180,20 +180,27 @@ groups (gint n,
   return (n + size - 1) / size;
 }
 
+/* n_lines lines from first_line, n_segments segments of GROUP outputs
+ * from first_segment */
 static void
 direct_pass (const CblurKernel *kernel,
              GLuint             program,
              GLuint             from,
              GLuint             to,
              gint               n_out,
-             gint               lines)
+             gint               first_line,
+             gint               n_lines,
+             gint               first_segment,
+             gint               n_segments)
 {
   glUseProgram (program);
   set_int (program, "half_width", kernel->half_width);
   set_int (program, "n_out", n_out);
+  set_int (program, "first_line", first_line);
+  set_int (program, "first_segment", first_segment);
   bind_image (SRC_UNIT, from, GL_READ_ONLY);
   bind_image (DST_UNIT, to, GL_WRITE_ONLY);
-  glDispatchCompute (groups (n_out, GROUP), lines, 1);
+  glDispatchCompute (n_segments, n_lines, 1);
   glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
 }
 
@@ -252,7 +259,9 @@ box_passes (const CblurKernel *kernel,
   return from;
 }
 
-/* every pass of one axis in one dispatch, from `from` to `to` */
+/* every pass of one axis in one dispatch, from `from` to `to`, over
+ * n_lines of the axis's total_lines from first_line and n_segments from
+ * first_segment */
 static void
 fused_passes (const CblurKernel *kernel,
               GLuint             program,
@@ -261,72 +270,128 @@ fused_passes (const CblurKernel *kernel,
               GLuint             to,
               gint               n_in,
               gint               origin,
-              gint               lines)
+              gint               total_lines,
+              gint               first_line,
+              gint               n_lines,
+              gint               first_segment,
+              gint               n_segments)
 {
-  gint outputs = len - 2 * kernel->reach;
-
   glUseProgram (program);
   set_int (program, "n_in", n_in);
-  set_int (program, "n_lines", lines);
+  set_int (program, "n_lines", total_lines);
+  set_int (program, "first_line", first_line);
+  set_int (program, "first_segment", first_segment);
   set_int (program, "origin_phase", cblur_floor_mod (origin, kernel->box_block));
-  set_int (program, "outputs", outputs);
+  set_int (program, "outputs", len - 2 * kernel->reach);
   set_int (program, "iterations", kernel->iterations);
   set_box_window (program, kernel);
   bind_image (SRC_UNIT, from, GL_READ_ONLY);
   bind_image (DST_UNIT, to, GL_WRITE_ONLY);
-  glDispatchCompute (groups (n_in - 2 * kernel->reach, outputs), lines, 1);
+  glDispatchCompute (n_segments, n_lines, 1);
   glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
 }
 
-/* textures[0] holds the tile's input, whose first pixel is at x, y in
- * absolute coordinates; returns the texture that holds the output */
-GLuint
-cblur_gl_passes_run (const CblurKernel   *kernel,
-                     const CblurGlPasses *passes,
-                     const GLuint        *textures,
-                     gint                 x,
-                     gint                 y,
-                     gint                 in_width,
-                     gint                 in_height)
+gint
+cblur_gl_passes_band (const CblurKernel   *kernel,
+                      const CblurGlPasses *passes)
 {
-  gint   out_width = in_width - 2 * kernel->reach;
-  gint   out_height = in_height - 2 * kernel->reach;
-  GLuint between;
+  if (kernel->mode == CBLUR_MODE_DIRECT)
+    return GROUP;
+  return passes->fused_len > 0 ? passes->fused_len - 2 * kernel->reach : 0;
+}
+
+/* One axis's passes, from textures[0] to [1] horizontally and back
+ * vertically: n_lines lines from first_line, n_segments segments along
+ * them from first_segment. */
+static void
+axis_passes (const CblurKernel   *kernel,
+             const CblurGlPasses *passes,
+             const GLuint        *textures,
+             const CblurGlTile   *tile,
+             gboolean             vertical,
+             gint                 first_line,
+             gint                 n_lines,
+             gint                 first_segment,
+             gint                 n_segments)
+{
+  GLuint from = textures[vertical ? 1 : 0];
+  GLuint to = textures[vertical ? 0 : 1];
+  gint   out_width = tile->in_width - 2 * kernel->reach;
 
   if (kernel->mode == CBLUR_MODE_DIRECT)
     {
       glBindBufferBase (GL_SHADER_STORAGE_BUFFER, 0, passes->weights);
-      direct_pass (kernel, passes->programs[0], textures[0], textures[1],
-                   out_width, in_height);
-      direct_pass (kernel, passes->programs[1], textures[1], textures[0],
-                   out_height, out_width);
-      return textures[0];
+      direct_pass (kernel, passes->programs[vertical], from, to,
+                   vertical ? tile->in_height - 2 * kernel->reach : out_width,
+                   first_line, n_lines, first_segment, n_segments);
     }
+  else
+    fused_passes (kernel, passes->programs[vertical], passes->fused_len, from, to,
+                  vertical ? tile->in_height : tile->in_width, vertical ? tile->y : tile->x,
+                  vertical ? out_width : tile->in_height,
+                  first_line, n_lines, first_segment, n_segments);
+}
 
-  if (passes->fused_len > 0)
+void
+cblur_gl_passes_rows (const CblurKernel   *kernel,
+                      const CblurGlPasses *passes,
+                      const GLuint        *textures,
+                      const CblurGlTile   *tile,
+                      gint                 first_row,
+                      gint                 n_rows)
+{
+  axis_passes (kernel, passes, textures, tile, FALSE, first_row, n_rows,
+               0, groups (tile->in_width - 2 * kernel->reach, cblur_gl_passes_band (kernel, passes)));
+}
+
+GLuint
+cblur_gl_passes_columns (const CblurKernel   *kernel,
+                         const CblurGlPasses *passes,
+                         const GLuint        *textures,
+                         const CblurGlTile   *tile,
+                         gint                 first_out,
+                         gint                 n_out)
+{
+  gint band = cblur_gl_passes_band (kernel, passes);
+
+  axis_passes (kernel, passes, textures, tile, TRUE, 0, tile->in_width - 2 * kernel->reach,
+               first_out / band, groups (n_out, band));
+  return textures[0];
+}
+
+GLuint
+cblur_gl_passes_run (const CblurKernel   *kernel,
+                     const CblurGlPasses *passes,
+                     const GLuint        *textures,
+                     const CblurGlTile   *tile)
+{
+  GLuint between;
+
+  if (cblur_gl_passes_band (kernel, passes) > 0)
     {
-      fused_passes (kernel, passes->programs[0], passes->fused_len, textures[0], textures[1],
-                    in_width, x, in_height);
-      fused_passes (kernel, passes->programs[1], passes->fused_len, textures[1], textures[0],
-                    in_height, y, out_width);
-      return textures[0];
+      cblur_gl_passes_rows (kernel, passes, textures, tile, 0, tile->in_height);
+      return cblur_gl_passes_columns (kernel, passes, textures, tile, 0,
+                                      tile->in_height - 2 * kernel->reach);
     }
 
   bind_image (PREFIX_UNIT, textures[2], GL_READ_WRITE);
   bind_image (SUFFIX_UNIT, textures[3], GL_READ_WRITE);
   between = box_passes (kernel, passes->scans[0], passes->programs[0], FALSE, textures,
-                        textures[0], in_width, x, in_height);
+                        textures[0], tile->in_width, tile->x, tile->in_height);
   return box_passes (kernel, passes->scans[1], passes->programs[1], TRUE, textures,
-                     between, in_height, y, out_width);
+                     between, tile->in_height, tile->y, tile->in_width - 2 * kernel->reach);
 }
 
-/* texture's texels of the width × height input beyond inside (x, y,
- * width, height) as GEGL's abyss policy makes them */
+/* texture's texels of rows [first_row, first_row + n_rows) of the
+ * width × height input beyond inside (x, y, width, height) as GEGL's abyss
+ * policy makes them */
 gboolean
 cblur_gl_fill_abyss (CblurGl              *gl,
                      GLuint                texture,
                      gint                  width,
                      gint                  height,
+                     gint                  first_row,
+                     gint                  n_rows,
                      const GeglRectangle  *inside,
                      GeglAbyssPolicy       policy,
                      GError              **error)
@@ -340,8 +405,9 @@ cblur_gl_fill_abyss (CblurGl              *gl,
   glUniform4i (glGetUniformLocation (program, "inside"),
                inside->x, inside->y, inside->width, inside->height);
   set_int (program, "policy", policy);
+  set_int (program, "first_row", first_row);
   bind_image (SRC_UNIT, texture, GL_READ_WRITE);
-  glDispatchCompute (groups (width, ABYSS_GROUP), groups (height, ABYSS_GROUP), 1);
+  glDispatchCompute (groups (width, ABYSS_GROUP), groups (n_rows, ABYSS_GROUP), 1);
   glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
   return TRUE;
 }

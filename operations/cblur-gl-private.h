@@ -117,24 +117,53 @@ typedef struct
   GLuint weights;
 } CblurGlPasses;
 
+/* a tile's input in textures[0]; its first pixel at x, y absolute */
+typedef struct
+{
+  gint x;
+  gint y;
+  gint in_width;
+  gint in_height;
+} CblurGlTile;
+
 G_GNUC_INTERNAL gint         cblur_gl_passes_textures  (const CblurGl     *gl,
                                                         const CblurKernel *kernel);
 G_GNUC_INTERNAL gboolean     cblur_gl_passes_init      (CblurGl           *gl,
                                                         const CblurKernel *kernel,
                                                         CblurGlPasses     *passes,
                                                         GError           **error);
+/* The passes go in bands of this many output rows, any number of input
+ * rows at a time; 0 where they go only whole. */
+G_GNUC_INTERNAL gint         cblur_gl_passes_band      (const CblurKernel   *kernel,
+                                                        const CblurGlPasses *passes);
+/* horizontal, over input rows [first_row, first_row + n_rows) */
+G_GNUC_INTERNAL void         cblur_gl_passes_rows      (const CblurKernel   *kernel,
+                                                        const CblurGlPasses *passes,
+                                                        const GLuint        *textures,
+                                                        const CblurGlTile   *tile,
+                                                        gint                 first_row,
+                                                        gint                 n_rows);
+/* vertical, for output rows [first_out, first_out + n_out), first_out a
+ * multiple of the band, once the rows they need have had their
+ * horizontal passes; returns the texture they are in */
+G_GNUC_INTERNAL GLuint       cblur_gl_passes_columns   (const CblurKernel   *kernel,
+                                                        const CblurGlPasses *passes,
+                                                        const GLuint        *textures,
+                                                        const CblurGlTile   *tile,
+                                                        gint                 first_out,
+                                                        gint                 n_out);
+/* both, whole; returns the texture that holds the output */
 G_GNUC_INTERNAL GLuint       cblur_gl_passes_run       (const CblurKernel   *kernel,
                                                         const CblurGlPasses *passes,
                                                         const GLuint        *textures,
-                                                        gint                 x,
-                                                        gint                 y,
-                                                        gint                 in_width,
-                                                        gint                 in_height);
+                                                        const CblurGlTile   *tile);
 G_GNUC_INTERNAL void         cblur_gl_passes_clear     (CblurGlPasses     *passes);
 G_GNUC_INTERNAL gboolean     cblur_gl_fill_abyss       (CblurGl              *gl,
                                                         GLuint                texture,
                                                         gint                  width,
                                                         gint                  height,
+                                                        gint                  first_row,
+                                                        gint                  n_rows,
                                                         const GeglRectangle  *inside,
                                                         GeglAbyssPolicy       policy,
                                                         GError              **error);

@@ -500,18 +500,13 @@ plan_tiles (CblurGl           *gl,
 static GLuint
 run_passes (const CblurKernel   *kernel,
             const CblurGlPasses *passes,
-            const CblurImage    *src,
-            gint                 x,
-            gint                 y,
-            gint                 in_width,
-            gint                 in_height,
+            const CblurGlTile   *tile,
             Stamps              *stamps)
 {
   GLuint result;
 
   stamp (stamps, SPAN_COMPUTE);
-  result = cblur_gl_passes_run (kernel, passes, resources.textures,
-                                src->x + x, src->y + y, in_width, in_height);
+  result = cblur_gl_passes_run (kernel, passes, resources.textures, tile);
   stamp (stamps, SPAN_COMPUTE);
   return result;
 }
@@ -546,8 +541,10 @@ blur_tiles (CblurGl             *gl,
       if (!cblur_gl_check (gl, CBLUR_GL_STAGE_UPLOAD, error))
         return FALSE;
 
-      result = run_passes (kernel, passes, src, x, y, width + 2 * kernel->reach,
-                           height + 2 * kernel->reach, stamps);
+      CblurGlTile tile = { src->x + x, src->y + y, width + 2 * kernel->reach,
+                           height + 2 * kernel->reach };
+
+      result = run_passes (kernel, passes, &tile, stamps);
       if (!cblur_gl_check (gl, CBLUR_GL_STAGE_DISPATCH, error))
         return FALSE;
 
@@ -562,16 +559,115 @@ blur_tiles (CblurGl             *gl,
   return cblur_gl_wait (gl, CBLUR_GL_STAGE_DOWNLOAD, error);
 }
 
-static void
-delete_fence (gpointer fence)
+/* a piece on its way down: done when the fence is, up to output row end */
+typedef struct
 {
-  glDeleteSync (fence);
+  GLsync fence;
+  gint   end;
+} Piece;
+
+static void
+piece_clear (gpointer data)
+{
+  glDeleteSync (((Piece *) data)->fence);
 }
 
-/* One tile, streamed: rows go up as GEGL's threads read them, and come
- * down in pieces that they write while the rest are still on their way.
- * run reads `read`: src, or its part inside the input, around which
- * abyss.comp makes the rest. */
+/* Where a streamed band stands on the GPU: its input rows up to `ready`
+ * have their abyss made and their horizontal passes done; its output rows
+ * up to `out` their vertical passes, and are on their way down, a fence
+ * after each piece. */
+typedef struct
+{
+  CblurGl             *gl;
+  const CblurKernel   *kernel;
+  const CblurGlPasses *passes;
+  const CblurGlStaged *staged;
+  const CblurStream   *stream;
+  const CblurImage    *src;
+  const CblurImage    *dst;
+  CblurGlTile          tile;
+  GeglRectangle        inside;   /* what GEGL reads, in the tile's input */
+  gboolean             makes_abyss;
+  gint                 band;
+  gint                 ready;
+  gint                 out;
+  GArray              *pieces;
+  Stamps              *stamps;
+} Stream;
+
+static void
+send_down (Stream *s,
+           GLuint  result,
+           gint    first,
+           gint    n_rows)
+{
+  gint row;
+
+  download_barrier ();
+  for (row = first; row < first + n_rows; row += DOWNLOAD_ROWS)
+    {
+      gint rows = MIN (DOWNLOAD_ROWS, first + n_rows - row);
+
+      Piece piece;
+
+      stamp (s->stamps, SPAN_DOWNLOAD);
+      download_rows (s->gl, s->staged, result, s->dst, 0, row, s->dst->width, rows, row);
+      stamp (s->stamps, SPAN_DOWNLOAD);
+      piece.fence = glFenceSync (GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+      piece.end = row + rows;
+      g_array_append_val (s->pieces, piece);
+    }
+  /* the next uploads go where the vertical passes wrote */
+  glMemoryBarrier (GL_TEXTURE_UPDATE_BARRIER_BIT);
+}
+
+/* Input rows up to `complete` are uploaded: their abyss, their
+ * horizontal passes, and the vertical passes of every band that has all
+ * its rows. */
+static gboolean
+advance (Stream  *s,
+         gint     complete,
+         GError **error)
+{
+  gint reach = s->kernel->reach;
+
+  if (complete > s->ready)
+    {
+      if (s->makes_abyss &&
+          !cblur_gl_fill_abyss (s->gl, resources.textures[0], s->tile.in_width,
+                                s->tile.in_height, s->ready, complete - s->ready,
+                                &s->inside, s->stream->abyss, error))
+        return FALSE;
+      stamp (s->stamps, SPAN_COMPUTE);
+      cblur_gl_passes_rows (s->kernel, s->passes, resources.textures, &s->tile,
+                            s->ready, complete - s->ready);
+      stamp (s->stamps, SPAN_COMPUTE);
+      s->ready = complete;
+    }
+
+  while (s->out < s->dst->height &&
+         (s->ready == s->tile.in_height || s->out + s->band + 2 * reach <= s->ready))
+    {
+      gint   n_rows = MIN (s->band, s->dst->height - s->out);
+      GLuint result;
+
+      stamp (s->stamps, SPAN_COMPUTE);
+      result = cblur_gl_passes_columns (s->kernel, s->passes, resources.textures, &s->tile,
+                                        s->out, n_rows);
+      stamp (s->stamps, SPAN_COMPUTE);
+      send_down (s, result, s->out, n_rows);
+      s->out += n_rows;
+    }
+  glFlush ();
+  return cblur_gl_check (s->gl, CBLUR_GL_STAGE_DISPATCH, error);
+}
+
+/* One tile, streamed: rows go up as GEGL's threads read them; their
+ * passes run as soon as the rows they need are there, band by band, and
+ * each band comes down in pieces that GEGL's threads write while the rest
+ * are on their way.  run reads `read`: src, or its part inside the input,
+ * around which abyss.comp makes the rest.  Loop's abyss needs the far
+ * edge, and the two-dispatch box goes whole: those wait for all rows. */
 static gboolean
 blur_streamed (CblurGl             *gl,
                const CblurKernel   *kernel,
@@ -585,53 +681,56 @@ blur_streamed (CblurGl             *gl,
                Stamps              *stamps,
                GError             **error)
 {
-  g_autoptr (GPtrArray) fences = g_ptr_array_new_with_free_func (delete_fence);
-  GeglRectangle         inside = { read->x - src->x, read->y - src->y, read->width, read->height };
-  GLuint                result;
+  g_autoptr (GArray)    pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
+  Stream                s = { gl, kernel, passes, staged, stream, src, dst,
+                              { src->x, src->y, src->width, src->height },
+                              { read->x - src->x, read->y - src->y, read->width, read->height },
+                              read != src, cblur_gl_passes_band (kernel, passes), 0, 0,
+                              pieces, stamps };
+  gboolean              in_bands = s.band > 0 &&
+                                   !(s.makes_abyss && stream->abyss == GEGL_ABYSS_LOOP);
   gint                  uploaded = 0;
-  gint                  row;
   guint                 i;
 
+  g_array_set_clear_func (pieces, piece_clear);
   while (uploaded < read->height)
     {
       gint rows = cblur_stream_wait_read (run, uploaded);
 
       stamp (stamps, SPAN_UPLOAD);
-      upload_rect (staged, src, inside.x, inside.y + uploaded, read->width, rows - uploaded,
-                   inside.x, inside.y + uploaded);
+      upload_rect (staged, src, s.inside.x, s.inside.y + uploaded, read->width,
+                   rows - uploaded, s.inside.x, s.inside.y + uploaded);
       stamp (stamps, SPAN_UPLOAD);
+      uploaded = rows;
+      /* the abyss below the input waits for its last row */
+      if (in_bands && !advance (&s, uploaded == read->height ? src->height
+                                                             : s.inside.y + uploaded, error))
+        return FALSE;
       /* the copy starts now, not when GL next waits */
       glFlush ();
-      uploaded = rows;
     }
   if (!cblur_gl_check (gl, CBLUR_GL_STAGE_UPLOAD, error))
     return FALSE;
 
-  if (read != src &&
-      !cblur_gl_fill_abyss (gl, resources.textures[0], src->width, src->height, &inside,
-                            stream->abyss, error))
-    return FALSE;
-  result = run_passes (kernel, passes, src, 0, 0, src->width, src->height, stamps);
-  if (!cblur_gl_check (gl, CBLUR_GL_STAGE_DISPATCH, error))
-    return FALSE;
-
-  download_barrier ();
-  for (row = 0; row < dst->height; row += DOWNLOAD_ROWS)
+  if (!in_bands)
     {
-      gint rows = MIN (DOWNLOAD_ROWS, dst->height - row);
-
-      stamp (stamps, SPAN_DOWNLOAD);
-      download_rows (gl, staged, result, dst, 0, row, dst->width, rows, row);
-      stamp (stamps, SPAN_DOWNLOAD);
-      g_ptr_array_add (fences, glFenceSync (GL_SYNC_GPU_COMMANDS_COMPLETE, 0));
+      if (s.makes_abyss &&
+          !cblur_gl_fill_abyss (gl, resources.textures[0], src->width, src->height,
+                                0, src->height, &s.inside, stream->abyss, error))
+        return FALSE;
+      send_down (&s, run_passes (kernel, passes, &s.tile, stamps), 0, dst->height);
       glFlush ();
+      if (!cblur_gl_check (gl, CBLUR_GL_STAGE_DISPATCH, error))
+        return FALSE;
     }
 
-  for (i = 0; i < fences->len; i++)
+  for (i = 0; i < pieces->len; i++)
     {
-      if (!cblur_gl_wait_for (gl, g_ptr_array_index (fences, i), CBLUR_GL_STAGE_DOWNLOAD, error))
+      const Piece *piece = &g_array_index (pieces, Piece, i);
+
+      if (!cblur_gl_wait_for (gl, piece->fence, CBLUR_GL_STAGE_DOWNLOAD, error))
         return FALSE;
-      cblur_stream_release (run, MIN ((gint) (i + 1) * DOWNLOAD_ROWS, dst->height));
+      cblur_stream_release (run, piece->end);
     }
   return TRUE;
 }

@@ -17,9 +17,10 @@ layout (local_size_x = 16, local_size_y = 16) in;
 
 layout (rgba32f, binding = 0) uniform image2D image;
 
-uniform ivec2 size;      /* the tile's input */
-uniform ivec4 inside;    /* x, y, width, height */
+uniform ivec2 size;        /* the tile's input */
+uniform ivec4 inside;      /* x, y, width, height */
 uniform int   policy;
+uniform int   first_row;   /* of this dispatch's rows */
 
 /* GLSL's % is undefined for negatives: shift them past zero first */
 ivec2
@@ -32,7 +33,7 @@ floor_mod (ivec2 a,
 void
 main ()
 {
-  ivec2 p = ivec2 (gl_GlobalInvocationID.xy);
+  ivec2 p = ivec2 (gl_GlobalInvocationID.x, first_row + int (gl_GlobalInvocationID.y));
   ivec2 low = inside.xy;
   ivec2 high = inside.xy + inside.zw;
   vec4  value = vec4 (0.0);

@@ -41,6 +41,8 @@ layout (rgba32f, binding = 1) uniform writeonly image2D dst;
 
 uniform int   n_in;           /* input pixels along the line */
 uniform int   n_lines;
+uniform int   first_line;      /* of this dispatch's lines */
+uniform int   first_segment;   /* ... and segments, so that a band can go alone */
 uniform int   origin_phase;   /* floor_mod (absolute coordinate of input 0, block) */
 uniform int   outputs;        /* per segment: CACHE_LEN - 2 * reach */
 uniform int   iterations;
@@ -167,8 +169,8 @@ main ()
 {
   int  t = int (gl_LocalInvocationID.x);
   int  first = t * CHUNK;
-  int  line = int (gl_WorkGroupID.y);
-  int  start = int (gl_WorkGroupID.x) * outputs;
+  int  line = first_line + int (gl_WorkGroupID.y);
+  int  start = (first_segment + int (gl_WorkGroupID.x)) * outputs;
   int  n = min (CACHE_LEN, n_in - start);
   int  pos = origin_phase + start;
   vec4 pixels[CHUNK];

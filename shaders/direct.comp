@@ -21,6 +21,8 @@ layout (std430, binding = 0) readonly buffer Weights
 
 uniform int half_width;
 uniform int n_out;
+uniform int first_line;      /* of this dispatch's lines */
+uniform int first_segment;   /* ... and segments, so that a band can go alone */
 
 shared vec4 cache[CACHE_LEN];
 
@@ -43,8 +45,8 @@ void
 main ()
 {
   int t = int (gl_LocalInvocationID.x);
-  int line = int (gl_WorkGroupID.y);
-  int first = int (gl_WorkGroupID.x) * SEGMENT;
+  int line = first_line + int (gl_WorkGroupID.y);
+  int first = (first_segment + int (gl_WorkGroupID.x)) * SEGMENT;
   int window = SEGMENT + 2 * half_width;
   precise vec4 sum;
 

@@ -1,6 +1,7 @@
 #include "gl-test.h"
 
 #include <math.h>
+#include <string.h>
 
 /* pixels of padding at the end of each row */
 #define ROW_PADDING 3
@@ -104,6 +105,46 @@ gl_test_against_cpu (const CblurKernel *kernel,
   gl_test_image_free (on_gl);
   gl_test_image_free (on_cpu);
   return diff;
+}
+
+/* width × height pixels at x, y (absolute) from one image to the other */
+static void
+copy_rect (const CblurImage *to,
+           const CblurImage *from,
+           gint              x,
+           gint              y,
+           gint              width,
+           gint              height)
+{
+  gint row;
+
+  for (row = y; row < y + height; row++)
+    memcpy (cblur_image_row (to, row - to->y) + (x - to->x) * CBLUR_CHANNELS,
+            cblur_image_row (from, row - from->y) + (x - from->x) * CBLUR_CHANNELS,
+            width * CBLUR_CHANNELS * sizeof (gfloat));
+}
+
+static void
+gegl_read (const CblurImage *src, gint x, gint y, gint width, gint height, gpointer data)
+{
+  GlTestGegl *gegl = data;
+
+  g_usleep (gegl->read_delay_us);
+  copy_rect (src, gegl->from, src->x + x, src->y + y, width, height);
+}
+
+static void
+gegl_write (const CblurImage *dst, gint x, gint y, gint width, gint height, gpointer data)
+{
+  copy_rect (((GlTestGegl *) data)->to, dst, dst->x + x, dst->y + y, width, height);
+}
+
+CblurStream
+gl_test_stream (GlTestGegl *gegl)
+{
+  CblurStream stream = { gegl_read, gegl_write, gegl, 32, 16 };
+
+  return stream;
 }
 
 int

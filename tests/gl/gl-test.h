@@ -32,6 +32,18 @@ gdouble     gl_test_against_cpu  (const CblurKernel *kernel,
                                   guint32            seed,
                                   CblurGlReport     *report);
 
+/* GEGL's side of a streamed band, in memory: reads come from `from`,
+ * writes go to `to`, both at the band images' coordinates */
+typedef struct
+{
+  const CblurImage *from;
+  CblurImage       *to;
+  gulong            read_delay_us;   /* per piece, so that rows arrive over time */
+} GlTestGegl;
+
+/* a stream over gegl, in pieces of small tiles (32 × 16) */
+CblurStream gl_test_stream       (GlTestGegl        *gegl);
+
 /* g_test_run(), then the context and GEGL go, as at a host's exit */
 int         gl_test_run          (void);
 

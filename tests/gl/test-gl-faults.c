@@ -158,42 +158,6 @@ test_staged_band (gconstpointer data)
   gl_test_image_free (on_cpu);
 }
 
-/* GEGL's side of a streamed band: `from` holds the source, `to` gets the
- * output, both at the band images' coordinates */
-typedef struct
-{
-  const CblurImage *from;
-  CblurImage       *to;
-} FakeGegl;
-
-static void
-copy_part (const CblurImage *to,
-           const CblurImage *from,
-           gint              x,
-           gint              y,
-           gint              width,
-           gint              height)
-{
-  gint row;
-
-  for (row = y; row < y + height; row++)
-    memcpy (cblur_image_row (to, row) + x * CBLUR_CHANNELS,
-            cblur_image_row (from, row) + x * CBLUR_CHANNELS,
-            width * CBLUR_CHANNELS * sizeof (gfloat));
-}
-
-static void
-fake_read (const CblurImage *src, gint x, gint y, gint width, gint height, gpointer data)
-{
-  copy_part (src, ((FakeGegl *) data)->from, x, y, width, height);
-}
-
-static void
-fake_write (const CblurImage *dst, gint x, gint y, gint width, gint height, gpointer data)
-{
-  copy_part (((FakeGegl *) data)->to, dst, x, y, width, height);
-}
-
 /* The op's streamed path, GEGL's reads and writes overlapping the GPU's
  * copies: a fault anywhere still hands GEGL the CPU's whole band, and
  * without one GEGL gets every pixel from the GPU. */
@@ -210,8 +174,8 @@ test_streamed_band (gconstpointer data)
   CblurImage              src = *random;
   CblurImage              dst = *on_cpu;
   CblurBand              *band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
-  FakeGegl                gegl = { random, handed_on };
-  CblurStream             stream = { fake_read, fake_write, &gegl, 32, 16 };
+  GlTestGegl              gegl = { random, handed_on, 0 };
+  CblurStream             stream = gl_test_stream (&gegl);
   CblurRunReport          report;
 
   g_assert_nonnull (band);

@@ -2,6 +2,9 @@
  * does, and a region wider than the largest texture must be cut. */
 #include "gl-test.h"
 
+#include <string.h>
+
+#include "cblur-backend.h"
 #include "cblur-gl-private.h"
 
 #define SEAM_TOLERANCE 1e-6
@@ -189,6 +192,84 @@ test_over_budget (void)
     }
 }
 
+/* every pixel of image outside `inside` becomes the nearest inside, as
+ * GEGL's clamp abyss would give it */
+static void
+clamp_outside (CblurImage          *image,
+               const GeglRectangle *inside)
+{
+  gint x, y;
+
+  for (y = image->y; y < image->y + image->height; y++)
+    for (x = image->x; x < image->x + image->width; x++)
+      {
+        gint from_x = CLAMP (x, inside->x, inside->x + inside->width - 1);
+        gint from_y = CLAMP (y, inside->y, inside->y + inside->height - 1);
+
+        memcpy (cblur_image_row (image, y - image->y) + (x - image->x) * CBLUR_CHANNELS,
+                cblur_image_row (image, from_y - image->y) + (from_x - image->x) * CBLUR_CHANNELS,
+                CBLUR_CHANNELS * sizeof (gfloat));
+      }
+}
+
+/* A streamed band taller than the passes' bands: the passes run band by
+ * band as the rows arrive (slowly, so that they do), the halo beyond
+ * `inside` made on the GPU.
+ * GEGL must get what the CPU makes of the same pixels. */
+static void
+check_streamed (CblurMode mode,
+                gdouble   radius,
+                gboolean  makes_abyss)
+{
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius, mode, 4, CBLUR_BACKEND_GL);
+  const GeglRectangle     out = { 7, -33, 150, 1100 };
+  const GeglRectangle     inside = { out.x + 20, out.y - 5, out.width - 30, out.height - 40 };
+  gint                    reach = kernel->reach;
+  CblurImage             *random = gl_test_random_image (out.x - reach, out.y - reach,
+                                                         out.width + 2 * reach,
+                                                         out.height + 2 * reach, 9);
+  CblurImage             *on_cpu = gl_test_blank_image (out.x, out.y, out.width, out.height);
+  CblurImage             *handed_on = gl_test_blank_image (out.x, out.y, out.width, out.height);
+  CblurImage              src = *random;
+  CblurImage              dst = *on_cpu;
+  CblurBand              *band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
+  GlTestGegl              gegl = { random, handed_on, 200 };
+  CblurStream             stream = gl_test_stream (&gegl);
+  CblurRunReport          report;
+  gdouble                 diff;
+
+  g_assert_nonnull (band);
+  if (makes_abyss)
+    {
+      clamp_outside (random, &inside);
+      stream.inside = inside;
+      stream.abyss = GEGL_ABYSS_CLAMP;
+    }
+  cblur_cpu_blur (kernel, random, on_cpu);
+
+  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, &stream, &report);
+  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
+  diff = gl_test_max_diff (handed_on, on_cpu);
+  g_test_message ("%s radius %g%s: %s; max |GL - CPU| %g", cblur_mode_name (mode), radius,
+                  makes_abyss ? ", abyss made" : "", report.detail, diff);
+  g_assert_cmpfloat (diff, <=, mode == CBLUR_MODE_BOX ? 1e-4 : 1e-5);
+
+  cblur_run_report_clear (&report);
+  cblur_band_free (band);
+  gl_test_image_free (random);
+  gl_test_image_free (on_cpu);
+  gl_test_image_free (handed_on);
+}
+
+static void
+test_streamed_in_bands (void)
+{
+  check_streamed (CBLUR_MODE_DIRECT, 9.0, FALSE);
+  check_streamed (CBLUR_MODE_DIRECT, 9.0, TRUE);
+  check_streamed (CBLUR_MODE_BOX, 60.0, FALSE);
+  check_streamed (CBLUR_MODE_BOX, 60.0, TRUE);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -199,5 +280,6 @@ main (int    argc,
   g_test_add_func ("/gl/tiling/forced-box", test_forced_box);
   g_test_add_func ("/gl/tiling/wider-than-texture", test_wider_than_texture);
   g_test_add_func ("/gl/tiling/over-budget", test_over_budget);
+  g_test_add_func ("/gl/tiling/streamed-in-bands", test_streamed_in_bands);
   return gl_test_run ();
 }
