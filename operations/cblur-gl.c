@@ -17,6 +17,10 @@
  * to GEGL once there */
 #define DOWNLOAD_ROWS 128
 
+/* how often a streamed band's thread looks whether pieces are down while
+ * it waits for rows to upload */
+#define POLL_US 100
+
 /* a thread is worth starting for about this many bytes of copying */
 #define COPY_BYTES_PER_THREAD (256.0 * 1024)
 
@@ -592,6 +596,7 @@ typedef struct
   gint                 ready;
   gint                 out;
   GArray              *pieces;
+  guint                released;   /* pieces handed to GEGL */
   Stamps              *stamps;
 } Stream;
 
@@ -662,6 +667,23 @@ advance (Stream  *s,
   return cblur_gl_check (s->gl, CBLUR_GL_STAGE_DISPATCH, error);
 }
 
+/* The pieces that are down go to GEGL's threads, without waiting. */
+static void
+release_arrived (Stream         *s,
+                 CblurStreamRun *run)
+{
+  while (s->released < s->pieces->len)
+    {
+      const Piece *piece = &g_array_index (s->pieces, Piece, s->released);
+      GLenum       status = glClientWaitSync (piece->fence, 0, 0);
+
+      if (status != GL_ALREADY_SIGNALED && status != GL_CONDITION_SATISFIED)
+        return;
+      cblur_stream_release (run, piece->end);
+      s->released++;
+    }
+}
+
 /* One tile, streamed: rows go up as GEGL's threads read them; their
  * passes run as soon as the rows they need are there, band by band, and
  * each band comes down in pieces that GEGL's threads write while the rest
@@ -686,7 +708,7 @@ blur_streamed (CblurGl             *gl,
                               { src->x, src->y, src->width, src->height },
                               { read->x - src->x, read->y - src->y, read->width, read->height },
                               read != src, cblur_gl_passes_band (kernel, passes), 0, 0,
-                              pieces, stamps };
+                              pieces, 0, stamps };
   gboolean              in_bands = s.band > 0 &&
                                    !(s.makes_abyss && stream->abyss == GEGL_ABYSS_LOOP);
   gint                  uploaded = 0;
@@ -695,8 +717,13 @@ blur_streamed (CblurGl             *gl,
   g_array_set_clear_func (pieces, piece_clear);
   while (uploaded < read->height)
     {
-      gint rows = cblur_stream_wait_read (run, uploaded);
+      /* with pieces on their way down, looking in on them now and then */
+      gint rows = cblur_stream_wait_read (run, uploaded,
+                                          s.released < pieces->len ? POLL_US : -1);
 
+      release_arrived (&s, run);
+      if (rows == uploaded)
+        continue;
       stamp (stamps, SPAN_UPLOAD);
       upload_rect (staged, src, s.inside.x, s.inside.y + uploaded, read->width,
                    rows - uploaded, s.inside.x, s.inside.y + uploaded);
@@ -724,7 +751,7 @@ blur_streamed (CblurGl             *gl,
         return FALSE;
     }
 
-  for (i = 0; i < pieces->len; i++)
+  for (i = s.released; i < pieces->len; i++)
     {
       const Piece *piece = &g_array_index (pieces, Piece, i);
 

@@ -28,12 +28,13 @@ struct _CblurStreamRun
   CblurStream      *stream;
   Grid              src;
   Grid              dst;
-  gint              next_read;       /* atomic: pieces handed out */
-  gint              next_write;
   GThread          *thread;
 
+  /* the rest under the lock */
   GMutex            lock;
   GCond             changed;
+  gint              next_read;       /* pieces handed out */
+  gint              next_write;
   gint             *pieces_read;     /* per band of src */
   gint              bands_read;      /* from the top, without a gap */
   gint              rows_read;
@@ -122,70 +123,77 @@ transfer_piece (const Grid      *grid,
   func (grid->image, x, begin, width, end - begin, user_data);
 }
 
+/* With the lock held: a piece of src is in. */
 static void
-read_pieces (CblurStreamRun *run)
+piece_read (CblurStreamRun *run,
+            gint            piece)
 {
   const Grid *grid = &run->src;
-  gint        piece;
+  gint        begin;
 
-  while ((piece = g_atomic_int_add (&run->next_read, 1)) < n_pieces (grid))
-    {
-      gint begin;
-
-      transfer_piece (grid, piece, run->stream->read, run->stream->user_data);
-
-      g_mutex_lock (&run->lock);
-      run->pieces_read[piece / grid->n_columns]++;
-      while (run->bands_read < grid->n_bands &&
-             run->pieces_read[run->bands_read] == grid->n_columns)
-        run->bands_read++;
-      if (run->bands_read > 0)
-        band_rows (grid, run->bands_read - 1, &begin, &run->rows_read);
-      if (run->bands_read == grid->n_bands)
-        run->read_until = g_get_monotonic_time ();
-      g_cond_broadcast (&run->changed);
-      g_mutex_unlock (&run->lock);
-    }
+  run->pieces_read[piece / grid->n_columns]++;
+  while (run->bands_read < grid->n_bands &&
+         run->pieces_read[run->bands_read] == grid->n_columns)
+    run->bands_read++;
+  if (run->bands_read > 0)
+    band_rows (grid, run->bands_read - 1, &begin, &run->rows_read);
+  if (run->bands_read == grid->n_bands)
+    run->read_until = g_get_monotonic_time ();
+  g_cond_broadcast (&run->changed);
 }
 
-static void
-write_pieces (CblurStreamRun *run)
+/* With the lock held: whether the next piece of dst may be written. */
+static gboolean
+next_write_released (const CblurStreamRun *run)
 {
-  const Grid *grid = &run->dst;
-  gint        piece;
+  gint begin, end;
 
-  while ((piece = g_atomic_int_add (&run->next_write, 1)) < n_pieces (grid))
-    {
-      gint     begin, end;
-      gboolean released;
-
-      band_rows (grid, piece / grid->n_columns, &begin, &end);
-      g_mutex_lock (&run->lock);
-      while (run->rows_released < end && !run->finishing)
-        g_cond_wait (&run->changed, &run->lock);
-      released = run->rows_released >= end;
-      if (released && run->write_from == 0)
-        run->write_from = g_get_monotonic_time ();
-      g_mutex_unlock (&run->lock);
-      if (!released)
-        return;
-
-      transfer_piece (grid, piece, run->stream->write, run->stream->user_data);
-      g_mutex_lock (&run->lock);
-      run->write_until = MAX (run->write_until, g_get_monotonic_time ());
-      g_mutex_unlock (&run->lock);
-    }
+  band_rows (&run->dst, run->next_write / run->dst.n_columns, &begin, &end);
+  return run->rows_released >= end;
 }
 
-/* where GEGL's threads are busy with another task, one thread does it all,
- * in the same order */
+/* Each thread writes what may be written, else reads what is left to
+ * read, else waits for more to be released: GEGL's reads and writes
+ * overlap where the GPU hands rows back before the last are read.  Where
+ * GEGL's threads are busy with another task, one thread does it all. */
 static void
 work (gint     i,
       gint     n,
       gpointer user_data)
 {
-  read_pieces (user_data);
-  write_pieces (user_data);
+  CblurStreamRun *run = user_data;
+  const Grid     *src = &run->src;
+  const Grid     *dst = &run->dst;
+
+  g_mutex_lock (&run->lock);
+  for (;;)
+    {
+      gint piece;
+
+      if (run->next_write < n_pieces (dst) && next_write_released (run))
+        {
+          piece = run->next_write++;
+          if (run->write_from == 0)
+            run->write_from = g_get_monotonic_time ();
+          g_mutex_unlock (&run->lock);
+          transfer_piece (dst, piece, run->stream->write, run->stream->user_data);
+          g_mutex_lock (&run->lock);
+          run->write_until = MAX (run->write_until, g_get_monotonic_time ());
+        }
+      else if (run->next_read < n_pieces (src))
+        {
+          piece = run->next_read++;
+          g_mutex_unlock (&run->lock);
+          transfer_piece (src, piece, run->stream->read, run->stream->user_data);
+          g_mutex_lock (&run->lock);
+          piece_read (run, piece);
+        }
+      else if (run->next_write < n_pieces (dst) && !run->finishing)
+        g_cond_wait (&run->changed, &run->lock);
+      else
+        break;
+    }
+  g_mutex_unlock (&run->lock);
 }
 
 static gpointer
@@ -215,13 +223,18 @@ cblur_stream_start (CblurStream      *stream,
 
 gint
 cblur_stream_wait_read (CblurStreamRun *run,
-                        gint            rows)
+                        gint            rows,
+                        gint64          timeout_us)
 {
-  gint read;
+  gint64 until = g_get_monotonic_time () + timeout_us;
+  gint   read;
 
   g_mutex_lock (&run->lock);
   while (run->rows_read <= rows && run->rows_read < run->src.image->height)
-    g_cond_wait (&run->changed, &run->lock);
+    if (timeout_us < 0)
+      g_cond_wait (&run->changed, &run->lock);
+    else if (!g_cond_wait_until (&run->changed, &run->lock, until))
+      break;
   read = run->rows_read;
   g_mutex_unlock (&run->lock);
   return read;

@@ -57,9 +57,10 @@ CblurStreamRun *cblur_stream_start     (CblurStream      *stream,
                                         const CblurImage *dst);
 
 /* Waits until more than `rows` rows of src from the top are read, or all
- * are; returns how many are. */
+ * are, or timeout_us have passed (if not negative); returns how many are. */
 gint            cblur_stream_wait_read (CblurStreamRun   *run,
-                                        gint              rows);
+                                        gint              rows,
+                                        gint64            timeout_us);
 
 /* dst's rows above `rows` are final: their writing may start. */
 void            cblur_stream_release   (CblurStreamRun   *run,

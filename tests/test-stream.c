@@ -220,12 +220,16 @@ run_shape (const Shape *shape,
     {
       CblurStreamRun *run = cblur_stream_start (&stream, src, dst);
       gint            rows = 0;
-      gint            released;
+      gint            released = 0;
 
-      /* rows arrive from the top, in order, until all have */
+      /* a wait with no time to wait returns at once */
+      g_assert_cmpint (cblur_stream_wait_read (run, src->height, 0), <=, src->height);
+
+      /* rows arrive from the top, in order, until all have; as the GPU
+       * would, output rows go back while the rest are still read */
       while (rows < src->height)
         {
-          gint more = cblur_stream_wait_read (run, rows);
+          gint more = cblur_stream_wait_read (run, rows, -1);
 
           g_assert_cmpint (more, >, rows);
           g_assert_cmpint (more, <=, src->height);
@@ -233,8 +237,10 @@ run_shape (const Shape *shape,
           for (; rows < more; rows++)
             for (x = 0; x < src->width; x++)
               g_assert_cmpint (g_atomic_int_get (&in.reads[side_index (&in, src, x, rows)]), ==, 1);
+          released = MIN (MAX (released, rows - 2 * shape->reach), release_until);
+          cblur_stream_release (run, released);
         }
-      for (released = 0; released < release_until; )
+      while (released < release_until)
         {
           released = MIN (released + release_step, release_until);
           cblur_stream_release (run, released);
