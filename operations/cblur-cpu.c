@@ -96,7 +96,10 @@ direct_line (const CblurKernel *kernel,
 /* One box pass.  Window sums are suffix sums of the left block plus prefix
  * sums of the right one, with blocks of the window's length anchored at
  * absolute coordinates, so each sum reads only pixels inside its window and
- * every output is the same whatever region it is computed in. */
+ * every output is the same whatever region it is computed in.  The pass
+ * goes a block at a time, its sums in block-long buffers that stay in the
+ * core's cache: over whole lines they went out to memory and back, which
+ * bounded the pass on memory bandwidth. */
 static inline __attribute__ ((always_inline)) void
 box_pass_pixels (const CblurKernel *kernel,
                  Line               in,
@@ -113,68 +116,70 @@ box_pass_pixels (const CblurKernel *kernel,
   gfloat scale = kernel->box_scale;
   gint   n_out = n_in - 2 * (k + 1);
   gint   lanes = pixels * CBLUR_CHANNELS;
-  gint   i, j, c, run, at;
+  gint   start, i, j, c;
 
 #define PIXEL(base, step, index) ((gfloat *) ((base) + (gsize) (index) * (step)))
 
-  /* Loops run a block at a time, so their bodies carry no test for where
-   * blocks begin; `at` is the position inside the current block. */
-  for (i = 0, at = cblur_floor_mod (origin, block); i < n_in; i += run, at = 0)
+  /* output i is the window [i + 1, i + 2k + 1] plus the fraction of
+   * elements i and i + 2k + 2; `start` is the first element of the block
+   * that holds i + 1, whose suffix sums and the next block's prefix sums
+   * make the windows */
+  for (start = 1 - cblur_floor_mod (origin + 1, block); start <= n_out; start += block)
     {
-      run = MIN (n_in - i, block - at);
-      memcpy (PIXEL (prefix, pixels, i), PIXEL (in.data, in.step, i), lanes * sizeof (gfloat));
-      for (j = i + 1; j < i + run; j++)
-        {
-          gfloat       *restrict pre = PIXEL (prefix, pixels, j);
-          const gfloat *restrict before = PIXEL (prefix, pixels, j - 1);
-          const gfloat *restrict src = PIXEL (in.data, in.step, j);
+      gint first = MAX (start, 1);                   /* i + 1 of the first output */
+      gint end = MIN (start + block, n_out + 1);     /* ... past the last */
+      gint last_in = MIN (start + block, n_in) - 1;  /* the block's last element */
 
-          for (c = 0; c < lanes; c++)
-            pre[c] = before[c] + src[c];
-        }
-    }
+      if (first >= end)
+        continue;
 
-  for (i = n_in - 1, at = cblur_floor_mod (origin + n_in - 1, block); i >= 0;
-       i -= run, at = block - 1)
-    {
-      run = MIN (i + 1, at + 1);
-      memcpy (PIXEL (suffix, pixels, i), PIXEL (in.data, in.step, i), lanes * sizeof (gfloat));
-      for (j = i - 1; j > i - run; j--)
+      /* suffix[j - start]: elements j to the block's end */
+      memcpy (PIXEL (suffix, pixels, last_in - start), PIXEL (in.data, in.step, last_in),
+              lanes * sizeof (gfloat));
+      for (j = last_in - 1; j >= first; j--)
         {
-          gfloat       *restrict suf = PIXEL (suffix, pixels, j);
-          const gfloat *restrict after = PIXEL (suffix, pixels, j + 1);
+          gfloat       *restrict suf = PIXEL (suffix, pixels, j - start);
+          const gfloat *restrict after = PIXEL (suffix, pixels, j + 1 - start);
           const gfloat *restrict src = PIXEL (in.data, in.step, j);
 
           for (c = 0; c < lanes; c++)
             suf[c] = after[c] + src[c];
         }
-    }
 
-  /* output i is the window [i + 1, i + 2k + 1] plus the fraction of
-   * elements i and i + 2k + 2 */
-  for (i = 0, at = cblur_floor_mod (origin + 1, block); i < n_out; i += run, at = 0)
-    {
-      run = MIN (n_out - i, block - at);
-      j = i;
-      if (at == 0)
+      /* prefix[j - start - block]: the next block's start to element j */
+      if (end - 1 + block - 1 >= start + block)
+        memcpy (PIXEL (prefix, pixels, 0), PIXEL (in.data, in.step, start + block),
+                lanes * sizeof (gfloat));
+      for (j = start + block + 1; j <= end - 1 + block - 1; j++)
+        {
+          gfloat       *restrict pre = PIXEL (prefix, pixels, j - start - block);
+          const gfloat *restrict before = PIXEL (prefix, pixels, j - 1 - start - block);
+          const gfloat *restrict src = PIXEL (in.data, in.step, j);
+
+          for (c = 0; c < lanes; c++)
+            pre[c] = before[c] + src[c];
+        }
+
+      i = first - 1;
+      if (first == start)
         {
           /* a window that starts a block is that whole block */
-          const gfloat *restrict suf = PIXEL (suffix, pixels, j + 1);
-          const gfloat *restrict left = PIXEL (in.data, in.step, j);
-          const gfloat *restrict right = PIXEL (in.data, in.step, j + 2 * k + 2);
-          gfloat       *restrict dst = PIXEL (out.data, out.step, j);
+          const gfloat *restrict suf = PIXEL (suffix, pixels, 0);
+          const gfloat *restrict left = PIXEL (in.data, in.step, i);
+          const gfloat *restrict right = PIXEL (in.data, in.step, i + 2 * k + 2);
+          gfloat       *restrict dst = PIXEL (out.data, out.step, i);
 
           for (c = 0; c < lanes; c++)
             dst[c] = (suf[c] + (left[c] + right[c]) * fraction) * scale;
-          j++;
+          i++;
         }
-      for (; j < i + run; j++)
+      for (; i < end - 1; i++)
         {
-          const gfloat *restrict suf = PIXEL (suffix, pixels, j + 1);
-          const gfloat *restrict pre = PIXEL (prefix, pixels, j + 2 * k + 1);
-          const gfloat *restrict left = PIXEL (in.data, in.step, j);
-          const gfloat *restrict right = PIXEL (in.data, in.step, j + 2 * k + 2);
-          gfloat       *restrict dst = PIXEL (out.data, out.step, j);
+          const gfloat *restrict suf = PIXEL (suffix, pixels, i + 1 - start);
+          const gfloat *restrict pre = PIXEL (prefix, pixels, i + 2 * k + 1 - start - block);
+          const gfloat *restrict left = PIXEL (in.data, in.step, i);
+          const gfloat *restrict right = PIXEL (in.data, in.step, i + 2 * k + 2);
+          gfloat       *restrict dst = PIXEL (out.data, out.step, i);
 
           for (c = 0; c < lanes; c++)
             dst[c] = ((suf[c] + pre[c]) + (left[c] + right[c]) * fraction) * scale;
@@ -216,12 +221,13 @@ box_scratch_init (BoxScratch        *scratch,
                   gint               pixels)
 {
   gsize bytes = (gsize) n_in * pixels * sizeof (Pixel);
+  gsize block_bytes = (gsize) kernel->box_block * pixels * sizeof (Pixel);
 
   if (kernel->mode != CBLUR_MODE_BOX)
     return;
 
-  scratch->prefix = gegl_malloc (bytes);
-  scratch->suffix = gegl_malloc (bytes);
+  scratch->prefix = gegl_malloc (block_bytes);
+  scratch->suffix = gegl_malloc (block_bytes);
   scratch->ping = gegl_malloc (bytes);
   scratch->pong = gegl_malloc (bytes);
 }
