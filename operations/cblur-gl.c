@@ -598,21 +598,20 @@ typedef struct
   GArray              *pieces;
   guint                released;   /* pieces handed to GEGL */
   Stamps              *stamps;
-} Stream;
+} GpuBand;
 
 static void
-send_down (Stream *s,
-           GLuint  result,
-           gint    first,
-           gint    n_rows)
+send_down (GpuBand *s,
+           GLuint   result,
+           gint     first,
+           gint     n_rows)
 {
   gint row;
 
   download_barrier ();
   for (row = first; row < first + n_rows; row += DOWNLOAD_ROWS)
     {
-      gint rows = MIN (DOWNLOAD_ROWS, first + n_rows - row);
-
+      gint  rows = MIN (DOWNLOAD_ROWS, first + n_rows - row);
       Piece piece;
 
       stamp (s->stamps, SPAN_DOWNLOAD);
@@ -630,9 +629,9 @@ send_down (Stream *s,
  * horizontal passes, and the vertical passes of every band that has all
  * its rows. */
 static gboolean
-advance (Stream  *s,
-         gint     complete,
-         GError **error)
+advance (GpuBand  *s,
+         gint      complete,
+         GError  **error)
 {
   gint reach = s->kernel->reach;
 
@@ -669,7 +668,7 @@ advance (Stream  *s,
 
 /* The pieces that are down go to GEGL's threads, without waiting. */
 static void
-release_arrived (Stream         *s,
+release_arrived (GpuBand        *s,
                  CblurStreamRun *run)
 {
   while (s->released < s->pieces->len)
@@ -704,7 +703,7 @@ blur_streamed (CblurGl             *gl,
                GError             **error)
 {
   g_autoptr (GArray)    pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
-  Stream                s = { gl, kernel, passes, staged, stream, src, dst,
+  GpuBand               s = { gl, kernel, passes, staged, stream, src, dst,
                               { src->x, src->y, src->width, src->height },
                               { read->x - src->x, read->y - src->y, read->width, read->height },
                               read != src, cblur_gl_passes_band (kernel, passes), 0, 0,
