@@ -244,6 +244,12 @@ cblur_gl_context_release (void)
     eglMakeCurrent (display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
 }
 
+gboolean
+cblur_gl_context_alive (void)
+{
+  return context != EGL_NO_CONTEXT;
+}
+
 /* Destroying the context frees every object in it, so after a loss or an
  * out-of-memory (which leaves GL undefined) the next call starts clean. */
 void

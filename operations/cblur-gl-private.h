@@ -78,6 +78,7 @@ G_GNUC_INTERNAL CblurGlFault cblur_gl_fault            (void);
 G_GNUC_INTERNAL CblurGl     *cblur_gl_context_acquire  (GError      **error);
 G_GNUC_INTERNAL void         cblur_gl_context_release  (void);
 G_GNUC_INTERNAL void         cblur_gl_context_destroy  (void);
+G_GNUC_INTERNAL gboolean     cblur_gl_context_alive    (void);
 G_GNUC_INTERNAL gboolean     cblur_gl_check            (CblurGl      *gl,
                                                         CblurGlStage  stage,
                                                         GError      **error);
@@ -89,6 +90,9 @@ G_GNUC_INTERNAL gboolean     cblur_gl_wait_for         (CblurGl      *gl,
                                                         GLsync        fence,
                                                         CblurGlStage  stage,
                                                         GError      **error);
+
+/* cblur-gl.c, for tests: whether a context exists now */
+G_GNUC_INTERNAL gboolean     cblur_gl_holds_context    (void);
 
 /* cblur-gl-program.c */
 G_GNUC_INTERNAL GLuint       cblur_gl_program          (CblurGl      *gl,

@@ -127,6 +127,62 @@ nothing_staged (void)
   return leased == NULL || leased->len == 0;
 }
 
+/* A host such as GIMP runs on after a blur, and the context holds the
+ * textures and one band's pinned staging: over a gigabyte of each for an
+ * 8K band.  A thread of ours lets the context go once it has been idle
+ * this long (CBLUR_GL_IDLE_MS for tests); the next blur makes a new one. */
+#define IDLE_MS 20000
+
+static GThread *reaper;
+static GCond    reaper_wake;
+static gboolean reaper_quit;
+static gint64   last_use;
+
+static gint64
+idle_us (void)
+{
+  const gchar *value = g_getenv ("CBLUR_GL_IDLE_MS");
+  gint64       ms = value != NULL ? g_ascii_strtoll (value, NULL, 10) : 0;
+
+  return (ms > 0 ? ms : IDLE_MS) * 1000;
+}
+
+static gpointer
+reap_idle (gpointer unused)
+{
+  g_mutex_lock (&lock);
+  while (!reaper_quit)
+    {
+      gint64 now = g_get_monotonic_time ();
+      gint64 due = last_use + idle_us ();
+
+      if (cblur_gl_context_alive () && now >= due)
+        {
+          if (nothing_staged ())
+            context_destroy ();
+          else
+            /* a band's pixels are still out in the staging */
+            due = now + idle_us ();
+        }
+      if (cblur_gl_context_alive ())
+        g_cond_wait_until (&reaper_wake, &lock, due);
+      else
+        g_cond_wait (&reaper_wake, &lock);
+    }
+  g_mutex_unlock (&lock);
+  return NULL;
+}
+
+/* With the lock held: the context is in use now. */
+static void
+touch (void)
+{
+  last_use = g_get_monotonic_time ();
+  if (reaper == NULL)
+    reaper = g_thread_new ("cblur-gl-idle", reap_idle, NULL);
+  g_cond_signal (&reaper_wake);
+}
+
 static CblurGl *
 context_acquire (GError **error)
 {
@@ -155,6 +211,8 @@ context_acquire (GError **error)
     }
   if (gl == NULL)
     g_propagate_error (error, g_steal_pointer (&failure));
+  else
+    touch ();
   return gl;
 }
 
@@ -921,9 +979,28 @@ cblur_gl_blur (const CblurKernel  *kernel,
 void
 cblur_gl_shutdown (void)
 {
+  GThread *stopping;
+
+  g_mutex_lock (&lock);
+  context_destroy ();
+  reaper_quit = TRUE;
+  g_cond_signal (&reaper_wake);
+  stopping = g_steal_pointer (&reaper);
+  g_mutex_unlock (&lock);
+
+  if (stopping != NULL)
+    g_thread_join (stopping);
+  g_mutex_lock (&lock);
+  reaper_quit = FALSE;
+  g_mutex_unlock (&lock);
+}
+
+gboolean
+cblur_gl_holds_context (void)
+{
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&lock);
 
-  context_destroy ();
+  return cblur_gl_context_alive ();
 }
 
 /* so that unloading the module frees the context */

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "cblur-backend.h"
+#include "cblur-gl-private.h"
 
 typedef struct
 {
@@ -205,6 +206,43 @@ test_streamed_band (gconstpointer data)
   gl_test_image_free (handed_on);
 }
 
+/* whether the context is still there after waiting up to a second */
+static gboolean
+context_outlives_a_second (void)
+{
+  gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC;
+
+  while (cblur_gl_holds_context () && g_get_monotonic_time () < until)
+    g_usleep (10000);
+  return cblur_gl_holds_context ();
+}
+
+/* A host that runs on after a blur gets the GPU's and the pinned memory
+ * back once the context has been idle a while, never while a band's
+ * pixels are out in its staging; the next blur makes a new context. */
+static void
+test_idle_release (void)
+{
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (6.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_GL);
+  CblurImage              src = { NULL, -kernel->reach, -kernel->reach,
+                                  20 + 2 * kernel->reach, 20 + 2 * kernel->reach, 0 };
+  CblurImage              dst = { NULL, 0, 0, 20, 20, 0 };
+  CblurBand              *band;
+
+  g_setenv ("CBLUR_GL_IDLE_MS", "100", TRUE);
+  check_recovers (kernel);
+  g_assert_false (context_outlives_a_second ());
+
+  band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
+  g_assert_true (cblur_gl_holds_context ());
+  g_assert_true (context_outlives_a_second ());
+  cblur_band_free (band);
+  g_assert_false (context_outlives_a_second ());
+
+  check_recovers (kernel);
+  g_unsetenv ("CBLUR_GL_IDLE_MS");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -228,5 +266,6 @@ main (int    argc,
     }
   g_test_add_func ("/gl/fault/available", test_available_without_context);
   g_test_add_func ("/gl/fault/backend-falls-back", test_backend_falls_back);
+  g_test_add_func ("/gl/idle-release", test_idle_release);
   return gl_test_run ();
 }
