@@ -69,9 +69,11 @@ G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_BOX == (gint) CBLUR_MODE_BOX);
 #define CHUNK_BAND_PIXELS (8 * 1024 * 1024)
 #define WHOLE_BAND_PIXELS (24 * 1024 * 1024)
 
-/* from this reach on, the CPU too blurs whole images: at 24 a chunk of a
- * megapixel reads and blurs a tenth more than its own pixels */
-#define WHOLE_IMAGE_REACH 24
+/* from these reaches on, the CPU too blurs whole images: at 24 a chunk
+ * of a megapixel reads and blurs a tenth more than its own pixels.  Direct
+ * mode loses more on whole images' tall column strips than it gains. */
+#define WHOLE_IMAGE_REACH_BOX    24
+#define WHOLE_IMAGE_REACH_DIRECT 128
 
 typedef struct
 {
@@ -82,13 +84,15 @@ typedef struct
  * halo in transfers, and the CPU in reading and blurring it (at radius 600
  * GEGL's four 1920×1080 quarters of a 4K image read 33 megapixels where
  * the whole image with its halo is 19; at radius 30, 4K box on two cores
- * took 150 ms in chunks, 128 whole), so those take the whole image at
- * once and cut it into bands themselves. */
+ * took 147 ms in chunks, 135 whole, but direct 200 and 248), so those
+ * take the whole image at once and cut it into bands themselves. */
 static gboolean
 renders_whole_images (CblurBackendKind backend,
+                      CblurMode        mode,
                       gint             reach)
 {
-  return backend == CBLUR_BACKEND_GL || reach >= WHOLE_IMAGE_REACH;
+  return backend == CBLUR_BACKEND_GL ||
+         reach >= (mode == CBLUR_MODE_BOX ? WHOLE_IMAGE_REACH_BOX : WHOLE_IMAGE_REACH_DIRECT);
 }
 
 static gint
@@ -99,6 +103,16 @@ reach_at_level (GeglProperties *o,
 
   return cblur_kernel_reach (o->radius / (1 << level), (CblurMode) o->mode,
                              o->iterations, state->backend);
+}
+
+static CblurMode
+mode_at_level (GeglProperties *o,
+               gint            level)
+{
+  State *state = o->user_data;
+
+  return cblur_kernel_resolve_mode (o->radius / (1 << level), (CblurMode) o->mode,
+                                    state->backend);
 }
 
 static void
@@ -166,12 +180,13 @@ get_cached_region (GeglOperation       *operation,
                    const GeglRectangle *roi)
 {
   GeglOperationAreaFilter *area = GEGL_OPERATION_AREA_FILTER (operation);
-  State                   *state = GEGL_PROPERTIES (operation)->user_data;
+  GeglProperties          *o = GEGL_PROPERTIES (operation);
+  State                   *state = o->user_data;
   const GeglRectangle     *in_rect =
     gegl_operation_source_get_bounding_box (operation, "input");
 
   if (state == NULL || in_rect == NULL || gegl_rectangle_is_infinite_plane (in_rect) ||
-      !renders_whole_images (state->backend, area->left))
+      !renders_whole_images (state->backend, mode_at_level (o, 0), area->left))
     return *roi;
 
   return get_bounding_box (operation);
@@ -299,13 +314,14 @@ blur_band (GeglOperation       *operation,
 }
 
 static gint
-band_height (CblurBackendKind backend,
-             gint             width,
-             gint             height,
-             gint             reach)
+band_height (CblurBackendKind   backend,
+             const CblurKernel *kernel,
+             gint               width,
+             gint               height)
 {
-  gint64 budget = renders_whole_images (backend, reach) ? WHOLE_BAND_PIXELS
-                                                        : CHUNK_BAND_PIXELS;
+  gint   reach = kernel->reach;
+  gint64 budget = renders_whole_images (backend, kernel->mode, reach) ? WHOLE_BAND_PIXELS
+                                                                      : CHUNK_BAND_PIXELS;
   gint64 rows = budget / ((gint64) width + 2 * reach) - 2 * reach;
 
   /* never let the halo dominate a band */
@@ -344,7 +360,7 @@ process (GeglOperation       *operation,
       stream.inside = *gegl_buffer_get_abyss (input);
       stream.abyss = o->abyss_policy;
     }
-  rows = band_height (state->backend, roi.width, roi.height, kernel->reach);
+  rows = band_height (state->backend, kernel, roi.width, roi.height);
 
   for (y = roi.y; y < roi.y + roi.height; y += rows)
     {
