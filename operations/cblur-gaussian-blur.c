@@ -267,7 +267,7 @@ read_part (const CblurImage *src,
   GeglRectangle part = { src->x + x, src->y + y, width, height };
 
   gegl_buffer_get (io->input, &part, 1.0 / (1 << io->level), io->format,
-                   cblur_image_row (src, y) + x * CBLUR_CHANNELS,
+                   cblur_image_pixel (src, x, y),
                    src->stride * sizeof (gfloat), io->abyss);
 }
 
@@ -283,7 +283,7 @@ write_part (const CblurImage *dst,
   GeglRectangle part = { dst->x + x, dst->y + y, width, height };
 
   gegl_buffer_set (io->output, &part, io->level, io->format,
-                   cblur_image_row (dst, y) + x * CBLUR_CHANNELS,
+                   cblur_image_pixel (dst, x, y),
                    dst->stride * sizeof (gfloat));
 }
 

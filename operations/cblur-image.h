@@ -27,6 +27,15 @@ cblur_image_row (const CblurImage *image,
   return image->data + (gsize) row * image->stride;
 }
 
+/* pixel x of row y, both counted from the image's first pixel */
+static inline gfloat *
+cblur_image_pixel (const CblurImage *image,
+                   gint              x,
+                   gint              y)
+{
+  return cblur_image_row (image, y) + (gsize) x * CBLUR_CHANNELS;
+}
+
 G_END_DECLS
 
 #endif

@@ -89,7 +89,7 @@ read_part (const CblurImage *image,
       {
         gsize k = side_index (side, image, i, j);
 
-        image->data[j * image->stride + i * CBLUR_CHANNELS] = side->pixels[k];
+        *cblur_image_pixel (image, i, j) = side->pixels[k];
         g_atomic_int_inc (&side->reads[k]);
       }
 }
@@ -110,7 +110,7 @@ write_part (const CblurImage *image,
       {
         gsize k = side_index (side, image, i, j);
 
-        side->pixels[k] = image->data[j * image->stride + i * CBLUR_CHANNELS];
+        side->pixels[k] = *cblur_image_pixel (image, i, j);
         g_atomic_int_inc (&side->writes[k]);
       }
 }
@@ -146,7 +146,7 @@ assert_read_once (const Side       *in,
         gsize k = side_index (in, src, x, y);
 
         g_assert_cmpint (in->reads[k], ==, 1);
-        g_assert_cmpfloat (src->data[y * src->stride + x * CBLUR_CHANNELS], ==, in->pixels[k]);
+        g_assert_cmpfloat (*cblur_image_pixel (src, x, y), ==, in->pixels[k]);
       }
 }
 
@@ -166,7 +166,7 @@ assert_written (const Side       *out,
 
         g_assert_cmpint (out->writes[k], ==, y < written_rows ? 1 : 0);
         if (y < written_rows)
-          g_assert_cmpfloat (out->pixels[k], ==, dst->data[y * dst->stride + x * CBLUR_CHANNELS]);
+          g_assert_cmpfloat (out->pixels[k], ==, *cblur_image_pixel (dst, x, y));
       }
 }
 

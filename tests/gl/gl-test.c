@@ -119,8 +119,8 @@ copy_rect (const CblurImage *to,
   gint row;
 
   for (row = y; row < y + height; row++)
-    memcpy (cblur_image_row (to, row - to->y) + (x - to->x) * CBLUR_CHANNELS,
-            cblur_image_row (from, row - from->y) + (x - from->x) * CBLUR_CHANNELS,
+    memcpy (cblur_image_pixel (to, x - to->x, row - to->y),
+            cblur_image_pixel (from, x - from->x, row - from->y),
             width * CBLUR_CHANNELS * sizeof (gfloat));
 }
 

@@ -206,8 +206,8 @@ clamp_outside (CblurImage          *image,
         gint from_x = CLAMP (x, inside->x, inside->x + inside->width - 1);
         gint from_y = CLAMP (y, inside->y, inside->y + inside->height - 1);
 
-        memcpy (cblur_image_row (image, y - image->y) + (x - image->x) * CBLUR_CHANNELS,
-                cblur_image_row (image, from_y - image->y) + (from_x - image->x) * CBLUR_CHANNELS,
+        memcpy (cblur_image_pixel (image, x - image->x, y - image->y),
+                cblur_image_pixel (image, from_x - image->x, from_y - image->y),
                 CBLUR_CHANNELS * sizeof (gfloat));
       }
 }
