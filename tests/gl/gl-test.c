@@ -147,6 +147,21 @@ gl_test_stream (GlTestGegl *gegl)
   return stream;
 }
 
+void
+gl_test_blur_streamed (const CblurKernel *kernel,
+                       CblurStream       *stream,
+                       CblurRunReport    *report)
+{
+  const GlTestGegl *gegl = stream->user_data;
+  CblurImage        src = *gegl->from;
+  CblurImage        dst = *gegl->to;
+  CblurBand        *band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
+
+  g_assert_nonnull (band);
+  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, stream, report);
+  cblur_band_free (band);
+}
+
 int
 gl_test_run (void)
 {

@@ -6,6 +6,7 @@
 #include "cblur-test.h"
 #include "cblur-cpu.h"
 #include "cblur-gl.h"
+#include "cblur-backend.h"
 
 /* random RGBA in [0,1]; rows padded so that strides are exercised */
 CblurImage *gl_test_random_image (gint               x,
@@ -43,6 +44,14 @@ typedef struct
 
 /* a stream over gegl, in pieces of small tiles (32 × 16) */
 CblurStream gl_test_stream       (GlTestGegl        *gegl);
+
+/* The op's streamed path without GEGL: a band staged in GL's buffers, of
+ * the geometry of the stream's GlTestGegl images, filled from its `from`,
+ * blurred by the GL backend (falling back as the op does) and handed on
+ * into its `to`. */
+void        gl_test_blur_streamed (const CblurKernel *kernel,
+                                   CblurStream       *stream,
+                                   CblurRunReport    *report);
 
 /* g_test_run(), then the context and GEGL go, as at a host's exit */
 int         gl_test_run          (void);

@@ -172,34 +172,25 @@ test_streamed_band (gconstpointer data)
                                                          200 + 2 * kernel->reach, 6);
   CblurImage             *on_cpu = gl_test_blank_image (3, -7, 300, 200);
   CblurImage             *handed_on = gl_test_blank_image (3, -7, 300, 200);
-  CblurImage              src = *random;
-  CblurImage              dst = *on_cpu;
-  CblurBand              *band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
   GlTestGegl              gegl = { random, handed_on, 0 };
   CblurStream             stream = gl_test_stream (&gegl);
   CblurRunReport          report;
 
-  g_assert_nonnull (band);
   cblur_cpu_blur (kernel, random, on_cpu);
 
   g_setenv ("CBLUR_GL_FAULT", fault->fault, TRUE);
-  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, &stream, &report);
+  gl_test_blur_streamed (kernel, &stream, &report);
   g_unsetenv ("CBLUR_GL_FAULT");
   g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_CPU);
   g_assert_cmpfloat (gl_test_max_diff (handed_on, on_cpu), ==, 0.0);
   cblur_run_report_clear (&report);
-  cblur_band_free (band);
 
   gl_test_image_free (handed_on);
   handed_on = gegl.to = gl_test_blank_image (3, -7, 300, 200);
-  src = *random;
-  dst = *on_cpu;
-  band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
-  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, &stream, &report);
+  gl_test_blur_streamed (kernel, &stream, &report);
   g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
   g_assert_cmpfloat (gl_test_max_diff (handed_on, on_cpu), <=, 1e-4);
   cblur_run_report_clear (&report);
-  cblur_band_free (band);
 
   gl_test_image_free (random);
   gl_test_image_free (on_cpu);

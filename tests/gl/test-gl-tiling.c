@@ -230,15 +230,11 @@ check_streamed (CblurMode mode,
                                                          out.height + 2 * reach, 9);
   CblurImage             *on_cpu = gl_test_blank_image (out.x, out.y, out.width, out.height);
   CblurImage             *handed_on = gl_test_blank_image (out.x, out.y, out.width, out.height);
-  CblurImage              src = *random;
-  CblurImage              dst = *on_cpu;
-  CblurBand              *band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
-  GlTestGegl              gegl = { random, handed_on, 200 };
+  GlTestGegl              gegl = { random, handed_on, 2000 };
   CblurStream             stream = gl_test_stream (&gegl);
   CblurRunReport          report;
   gdouble                 diff;
 
-  g_assert_nonnull (band);
   if (makes_abyss)
     {
       clamp_outside (random, &inside);
@@ -247,7 +243,7 @@ check_streamed (CblurMode mode,
     }
   cblur_cpu_blur (kernel, random, on_cpu);
 
-  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, &stream, &report);
+  gl_test_blur_streamed (kernel, &stream, &report);
   g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
   diff = gl_test_max_diff (handed_on, on_cpu);
   g_test_message ("%s radius %g%s: %s; max |GL - CPU| %g", cblur_mode_name (mode), radius,
@@ -255,7 +251,6 @@ check_streamed (CblurMode mode,
   g_assert_cmpfloat (diff, <=, mode == CBLUR_MODE_BOX ? 1e-4 : 1e-5);
 
   cblur_run_report_clear (&report);
-  cblur_band_free (band);
   gl_test_image_free (random);
   gl_test_image_free (on_cpu);
   gl_test_image_free (handed_on);
