@@ -39,25 +39,68 @@ shared_memory (const CblurGl *gl)
   return bytes > 0 ? (gint) MIN (bytes, gl->max_shared_memory) : gl->max_shared_memory;
 }
 
-/* The fused box keeps a segment and its 2 * reach halo in shared memory,
- * beside two vec4s and a bool per invocation, CHUNK pixels per invocation.  An
- * odd CHUNK spreads the invocations' chunks over all banks.  Shorter
- * segments leave room for more work groups at once, so: the shortest whose
- * halo is at most half of it, else the longest that fits; 0 when even that
- * leaves too few outputs. */
-static gint
-fused_len (const CblurGl     *gl,
-           const CblurKernel *kernel)
-{
-  gint texel = 4 * (gint) sizeof (GLfloat);
-  gint fits = (shared_memory (gl) - FUSED_GROUP * (2 * texel + 4)) / texel / FUSED_GROUP;
-  gint wanted = (4 * kernel->reach + FUSED_GROUP - 1) / FUSED_GROUP;
-  gint chunk = MIN (MAX (wanted, 3), fits) | 1;
+/* A streamed tile's first band of outputs goes to GEGL while later input
+ * rows come up: in one band GEGL's writes of the output would wait for all
+ * its reads.  Three bands ran no faster than two, whose segments cost less
+ * at some reaches. */
+#define MIN_BANDS 2
 
-  if (chunk > fits)
-    chunk -= 2;
-  return chunk > 0 && chunk * FUSED_GROUP - 2 * kernel->reach >= FUSED_MIN_OUTPUTS
-         ? chunk * FUSED_GROUP : 0;
+/* Measured on the H100: a fused box whose invocations hold more than this
+ * many texels each costs about LONG_CHUNK_COST times as much a texel,
+ * whichever the texel. */
+#define LONG_CHUNK      9
+#define LONG_CHUNK_COST 1.4
+
+/* The fused box keeps a segment and its 2 * reach halo in shared memory,
+ * beside two texels and a bool per invocation: the most chunks of
+ * FUSED_GROUP texels that fit. */
+static gint
+fused_fits (const CblurGl *gl,
+            gboolean       pairs)
+{
+  gint texel = (pairs ? 2 : 4) * (gint) sizeof (GLfloat);
+
+  return (shared_memory (gl) - FUSED_GROUP * (2 * texel + 4)) / texel / FUSED_GROUP;
+}
+
+/* The segment that makes n_out outputs of a line for the least work: its
+ * length times the segments the line needs, long chunks weighed by their
+ * cost, in at least min_segments where any segment allows that.  Pairs of
+ * channels fit twice the segment, so spend less of it on the halo at long
+ * reaches.  An odd CHUNK spreads the invocations' chunks over all banks.
+ * len is 0 when no segment leaves FUSED_MIN_OUTPUTS outputs. */
+static CblurGlSegment
+fused_segment (const CblurGl     *gl,
+               const CblurKernel *kernel,
+               gint               n_out,
+               gint               min_segments)
+{
+  CblurGlSegment best = { 0, FALSE };
+  gboolean       best_too_few = TRUE;
+  gdouble        best_cost = G_MAXDOUBLE;
+  gint           pairs, chunk;
+
+  for (pairs = FALSE; pairs <= TRUE; pairs++)
+    for (chunk = 3; chunk <= fused_fits (gl, pairs); chunk += 2)
+      {
+        gint     len = chunk * FUSED_GROUP;
+        gint     outputs = len - 2 * kernel->reach;
+        gint     segments = (n_out + outputs - 1) / MAX (outputs, 1);
+        gboolean too_few = segments < min_segments;
+        gdouble  cost = (gdouble) segments * len *
+                        (chunk > LONG_CHUNK ? LONG_CHUNK_COST : 1.0);
+
+        if (outputs < FUSED_MIN_OUTPUTS)
+          continue;
+        if (too_few < best_too_few || (too_few == best_too_few && cost < best_cost))
+          {
+            best_too_few = too_few;
+            best_cost = cost;
+            best.len = len;
+            best.pairs = pairs;
+          }
+      }
+  return best;
 }
 
 /* ping and pong, then the two-shader box's prefix and suffix sums */
@@ -65,7 +108,7 @@ gint
 cblur_gl_passes_textures (const CblurGl     *gl,
                           const CblurKernel *kernel)
 {
-  return kernel->mode == CBLUR_MODE_BOX && fused_len (gl, kernel) == 0 ? 4 : 2;
+  return kernel->mode == CBLUR_MODE_BOX && fused_segment (gl, kernel, 1, 1).len == 0 ? 4 : 2;
 }
 
 /* Shared memory is reserved whether used or not, and the more a work group
@@ -87,19 +130,26 @@ direct_cache_len (CblurGl           *gl,
 gboolean
 cblur_gl_passes_init (CblurGl            *gl,
                       const CblurKernel  *kernel,
+                      gint                out_width,
+                      gint                out_height,
                       CblurGlPasses      *passes,
                       GError            **error)
 {
   gboolean direct = kernel->mode == CBLUR_MODE_DIRECT;
   gint     axis;
 
-  passes->fused_len = direct ? 0 : fused_len (gl, kernel);
+  if (!direct)
+    {
+      passes->segments[0] = fused_segment (gl, kernel, out_width, 1);
+      passes->segments[1] = fused_segment (gl, kernel, out_height, MIN_BANDS);
+    }
   for (axis = 0; axis < 2; axis++)
     {
-      if (passes->fused_len > 0)
+      if (passes->segments[axis].len > 0)
         {
           passes->programs[axis] = cblur_gl_program (gl, CBLUR_GL_SHADER_BOX_FUSED, axis == 1,
-                                                     passes->fused_len, error);
+                                                     passes->segments[axis].len,
+                                                     passes->segments[axis].pairs, error);
           if (passes->programs[axis] == 0)
             return FALSE;
           continue;
@@ -107,13 +157,14 @@ cblur_gl_passes_init (CblurGl            *gl,
       if (!direct)
         {
           passes->scans[axis] = cblur_gl_program (gl, CBLUR_GL_SHADER_BOX_SCAN, axis == 1,
-                                                  0, error);
+                                                  0, FALSE, error);
           if (passes->scans[axis] == 0)
             return FALSE;
         }
       passes->programs[axis] =
         cblur_gl_program (gl, direct ? CBLUR_GL_SHADER_DIRECT : CBLUR_GL_SHADER_BOX,
-                          axis == 1, direct ? direct_cache_len (gl, kernel) : 0, error);
+                          axis == 1, direct ? direct_cache_len (gl, kernel) : 0, FALSE,
+                          error);
       if (passes->programs[axis] == 0)
         return FALSE;
     }
@@ -291,13 +342,23 @@ fused_passes (const CblurKernel *kernel,
   glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
 }
 
+/* a dispatch's outputs per line and work group along the axis */
+static gint
+segment_outputs (const CblurKernel   *kernel,
+                 const CblurGlPasses *passes,
+                 gboolean             vertical)
+{
+  if (kernel->mode == CBLUR_MODE_DIRECT)
+    return GROUP;
+  return passes->segments[vertical].len > 0
+         ? passes->segments[vertical].len - 2 * kernel->reach : 0;
+}
+
 gint
 cblur_gl_passes_band (const CblurKernel   *kernel,
                       const CblurGlPasses *passes)
 {
-  if (kernel->mode == CBLUR_MODE_DIRECT)
-    return GROUP;
-  return passes->fused_len > 0 ? passes->fused_len - 2 * kernel->reach : 0;
+  return segment_outputs (kernel, passes, TRUE);
 }
 
 /* One axis's passes, from textures[0] to [1] horizontally and back
@@ -326,7 +387,7 @@ axis_passes (const CblurKernel   *kernel,
                    first_line, n_lines, first_segment, n_segments);
     }
   else
-    fused_passes (kernel, passes->programs[vertical], passes->fused_len, from, to,
+    fused_passes (kernel, passes->programs[vertical], passes->segments[vertical].len, from, to,
                   vertical ? tile->in_height : tile->in_width, vertical ? tile->y : tile->x,
                   vertical ? out_width : tile->in_height,
                   first_line, n_lines, first_segment, n_segments);
@@ -341,7 +402,8 @@ cblur_gl_passes_rows (const CblurKernel   *kernel,
                       gint                 n_rows)
 {
   axis_passes (kernel, passes, textures, tile, FALSE, first_row, n_rows,
-               0, groups (tile->in_width - 2 * kernel->reach, cblur_gl_passes_band (kernel, passes)));
+               0, groups (tile->in_width - 2 * kernel->reach,
+                          segment_outputs (kernel, passes, FALSE)));
 }
 
 GLuint
@@ -396,7 +458,7 @@ cblur_gl_fill_abyss (CblurGl              *gl,
                      GeglAbyssPolicy       policy,
                      GError              **error)
 {
-  GLuint program = cblur_gl_program (gl, CBLUR_GL_SHADER_ABYSS, FALSE, 0, error);
+  GLuint program = cblur_gl_program (gl, CBLUR_GL_SHADER_ABYSS, FALSE, 0, FALSE, error);
 
   if (program == 0)
     return FALSE;

@@ -99,6 +99,7 @@ G_GNUC_INTERNAL GLuint       cblur_gl_program          (CblurGl      *gl,
                                                         CblurGlShader shader,
                                                         gboolean      vertical,
                                                         gint          cache_len,
+                                                        gboolean      pairs,
                                                         GError      **error);
 
 /* cblur-gl-tiles.c */
@@ -112,12 +113,20 @@ G_GNUC_INTERNAL void         cblur_gl_staging_reserve  (CblurGlStaging *staging,
                                                         gsize           size);
 G_GNUC_INTERNAL void         cblur_gl_staging_clear    (CblurGlStaging *staging);
 
+/* box-fused.comp's segment: CACHE_LEN, and whether it goes a pair of
+ * channels at a time */
+typedef struct
+{
+  gint     len;
+  gboolean pairs;
+} CblurGlSegment;
+
 /* cblur-gl-passes.c: the programs and weights of a kernel */
 typedef struct
 {
   GLuint programs[2];   /* horizontal, vertical; cached, not owned */
   GLuint scans[2];      /* the box's running sums, likewise; 0 when fused */
-  gint   fused_len;     /* box-fused.comp's CACHE_LEN, 0 for the other shaders */
+  CblurGlSegment segments[2];   /* box-fused.comp's, by axis; len 0 for the other shaders */
   GLuint weights;
 } CblurGlPasses;
 
@@ -132,8 +141,11 @@ typedef struct
 
 G_GNUC_INTERNAL gint         cblur_gl_passes_textures  (const CblurGl     *gl,
                                                         const CblurKernel *kernel);
+/* for tiles of at most out_width × out_height outputs */
 G_GNUC_INTERNAL gboolean     cblur_gl_passes_init      (CblurGl           *gl,
                                                         const CblurKernel *kernel,
+                                                        gint               out_width,
+                                                        gint               out_height,
                                                         CblurGlPasses     *passes,
                                                         GError           **error);
 /* The passes go in bands of this many output rows, any number of input

@@ -70,13 +70,14 @@ build (const gchar  *name,
   return program;
 }
 
-/* cache_len: the shared vec4s of the direct and fused box shaders; 0 for
- * the others */
+/* cache_len: the shared texels of the direct and fused box shaders; 0 for
+ * the others.  pairs: the fused box's texels are pairs of channels. */
 GLuint
 cblur_gl_program (CblurGl        *gl,
                   CblurGlShader   shader,
                   gboolean        vertical,
                   gint            cache_len,
+                  gboolean        pairs,
                   GError        **error)
 {
   static const gchar *const names[] = {
@@ -105,6 +106,8 @@ cblur_gl_program (CblurGl        *gl,
     g_string_append (defines, "#define VERTICAL\n");
   if (cache_len > 0)
     g_string_append_printf (defines, "#define CACHE_LEN %d\n", cache_len);
+  if (pairs)
+    g_string_append (defines, "#define PAIRS\n");
 
   key = g_strconcat (name, "\n", defines->str, NULL);
   program = GPOINTER_TO_UINT (g_hash_table_lookup (gl->programs, key));

@@ -850,7 +850,7 @@ blur_staged (CblurGl             *gl,
     cblur_stream_read_all (stream, src);
 
   stamps_init (&stamps);
-  ok = ok && cblur_gl_passes_init (gl, kernel, &passes, error) &&
+  ok = ok && cblur_gl_passes_init (gl, kernel, plan.width, plan.height, &passes, error) &&
        resources_reserve (gl, kernel, &plan, &resources, error);
   if (ok && run != NULL)
     ok = blur_streamed (gl, kernel, &passes, staged, run, stream,

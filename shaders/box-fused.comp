@@ -21,8 +21,13 @@
  * to its first block boundary.  Only P, and each chunk's first S, go
  * through shared memory, once per pass, for the windows to read.
  *
+ * With PAIRS, a work group blurs red and green, then blue and alpha: half
+ * the shared memory per pixel, so a segment twice as long for the same
+ * memory, which at long reaches spends less of it on halo.  The first
+ * pair's outputs wait in registers for the second's.
+ *
  * Defines: CACHE_LEN, the segment's input pixels (a multiple of THREADS);
- * VERTICAL for the column pass. */
+ * VERTICAL for the column pass; PAIRS. */
 
 #extension GL_KHR_shader_subgroup_basic : enable
 #extension GL_KHR_shader_subgroup_shuffle : enable
@@ -33,6 +38,14 @@
 
 #define THREADS 256
 #define CHUNK (CACHE_LEN / THREADS)
+
+#ifdef PAIRS
+#define Texel  vec2
+#define HALVES 2
+#else
+#define Texel  vec4
+#define HALVES 1
+#endif
 
 layout (local_size_x = THREADS) in;
 
@@ -51,9 +64,9 @@ uniform int   block;
 uniform float fraction;
 uniform float scale;
 
-shared vec4 prefix[CACHE_LEN];
-shared vec4 chunk_suffix[THREADS];   /* S at each chunk's first pixel */
-shared vec4 carries[THREADS];
+shared Texel prefix[CACHE_LEN];
+shared Texel chunk_suffix[THREADS];   /* S at each chunk's first pixel */
+shared Texel carries[THREADS];
 shared bool closes[THREADS];         /* a block boundary lies in the chunks summed */
 
 ivec2
@@ -80,16 +93,16 @@ phase_of (int pos)
  * `block` pixels hold a boundary, so the scan's doubling steps stop once
  * they span block / CHUNK + 1 chunks: beyond, every total is closed. */
 #if defined (GL_KHR_shader_subgroup_shuffle)
-vec4
-carry_in (vec4 total,
+Texel
+carry_in (Texel total,
           bool closed,
           bool backward)
 {
   uint lane = backward ? gl_SubgroupSize - 1u - gl_SubgroupInvocationID
                        : gl_SubgroupInvocationID;
   int  group = int (backward ? gl_NumSubgroups - 1u - gl_SubgroupID : gl_SubgroupID);
-  vec4 carry;
-  bool carry_closed;
+  Texel carry;
+  bool  carry_closed;
 
   uint span = uint (block / CHUNK + 1);
 
@@ -97,7 +110,7 @@ carry_in (vec4 total,
     {
       uint from = backward ? min (gl_SubgroupInvocationID + d, gl_SubgroupSize - 1u)
                            : gl_SubgroupInvocationID - min (d, gl_SubgroupInvocationID);
-      vec4 before = subgroupShuffle (total, from);
+      Texel before = subgroupShuffle (total, from);
       bool before_closed = subgroupShuffle (closed, from);
 
       if (lane >= d && !closed)
@@ -125,7 +138,7 @@ carry_in (vec4 total,
 
   if (lane == 0u)
     {
-      carry = vec4 (0.0);
+      carry = Texel (0.0);
       carry_closed = false;
     }
   for (int g = group - 1; g >= 0 && !carry_closed; g--)
@@ -136,8 +149,8 @@ carry_in (vec4 total,
   return carry;
 }
 #else
-vec4
-carry_in (vec4 total,
+Texel
+carry_in (Texel total,
           bool closed,
           bool backward)
 {
@@ -160,114 +173,154 @@ carry_in (vec4 total,
       closes[t] = closed;
       barrier ();
     }
-  return t > 0 ? carries[t - 1] : vec4 (0.0);
+  return t > 0 ? carries[t - 1] : Texel (0.0);
 }
 #endif
+
+/* a pair of channels with PAIRS, else all four */
+Texel
+channels (vec4 texel,
+          int  pair)
+{
+#ifdef PAIRS
+  return pair == 0 ? texel.xy : texel.zw;
+#else
+  return texel;
+#endif
+}
 
 void
 main ()
 {
-  int  t = int (gl_LocalInvocationID.x);
-  int  first = t * CHUNK;
-  int  line = first_line + int (gl_WorkGroupID.y);
-  int  start = (first_segment + int (gl_WorkGroupID.x)) * outputs;
-  int  n = min (CACHE_LEN, n_in - start);
-  int  pos = origin_phase + start;
-  vec4 pixels[CHUNK];
-  vec4 suffix[CHUNK];
+  int   t = int (gl_LocalInvocationID.x);
+  int   first = t * CHUNK;
+  int   line = first_line + int (gl_WorkGroupID.y);
+  int   start = (first_segment + int (gl_WorkGroupID.x)) * outputs;
+  int   n_segment = min (CACHE_LEN, n_in - start);
+  int   n = n_segment;
+  Texel pixels[CHUNK];
+  Texel suffix[CHUNK];
+#ifdef PAIRS
+  vec2  first_pair[CHUNK];   /* as stored: this invocation's k-th is t + k * THREADS */
+#endif
 
   if (line >= n_lines)
     return;
 
-  for (int i = t; i < n; i += THREADS)
-    prefix[i] = imageLoad (src, at (start + i, line));
-  barrier ();
-  for (int j = 0; j < CHUNK; j++)
-    pixels[j] = prefix[first + j];
-
-  for (int pass = 0; pass < iterations; pass++)
+  for (int pair = 0; pair < HALVES; pair++)
     {
-      int  n_out = n - 2 * (box_half + 1);
-      int  first_phase = phase_of (pos + first);
-      int  phase = phase_of (pos + first + CHUNK - 1);
-      int  tail = -1;      /* the chunk's pixels after it are before a block end */
-      int  head = CHUNK;   /* ... before it are after a block start */
-      vec4 run = vec4 (0.0);
-      vec4 carry;
+      int pos = origin_phase + start;
 
-      /* pixels beyond n are left over from other work; no sum crosses n - 1 */
-      for (int j = CHUNK - 1; j >= 0; j--)
-        {
-          if (phase == block - 1 || first + j == n - 1)
-            {
-              run = vec4 (0.0);
-              tail = max (tail, j);
-            }
-          run += pixels[j];
-          suffix[j] = run;
-          phase = phase == 0 ? block - 1 : phase - 1;
-        }
-      carry = carry_in (run, tail >= 0, true);
-      for (int j = 0; j < CHUNK; j++)
-        if (j > tail)
-          suffix[j] += carry;
-
-      run = vec4 (0.0);
-      phase = first_phase;
-      for (int j = 0; j < CHUNK; j++)
-        {
-          if (phase == 0 || first + j == 0)
-            {
-              run = vec4 (0.0);
-              head = min (head, j);
-            }
-          run += pixels[j];
-          pixels[j] = run;
-          phase = phase + 1 == block ? 0 : phase + 1;
-        }
-      carry = carry_in (run, head < CHUNK, false);
-      for (int j = 0; j < CHUNK; j++)
-        {
-          if (j < head)
-            pixels[j] += carry;
-          prefix[first + j] = pixels[j];
-        }
-      chunk_suffix[t] = suffix[0];
+      n = n_segment;
+      for (int i = t; i < n; i += THREADS)
+        prefix[i] = channels (imageLoad (src, at (start + i, line)), pair);
       barrier ();
-
-      /* pixels[] becomes this pass's outputs */
-      phase = first_phase;
       for (int j = 0; j < CHUNK; j++)
+        pixels[j] = prefix[first + j];
+
+      for (int pass = 0; pass < iterations; pass++)
         {
-          int  o = first + j;
-          int  hi = o + block;
-          vec4 sum = vec4 (0.0);
+          int   n_out = n - 2 * (box_half + 1);
+          int   first_phase = phase_of (pos + first);
+          int   phase = phase_of (pos + first + CHUNK - 1);
+          int   tail = -1;      /* the chunk's pixels after it are before a block end */
+          int   head = CHUNK;   /* ... before it are after a block start */
+          Texel run = Texel (0.0);
+          Texel carry;
 
-          if (o < n_out)
+          /* pixels beyond n are left over from other work; no sum crosses n - 1 */
+          for (int j = CHUNK - 1; j >= 0; j--)
             {
-              bool whole = phase == block - 1;   /* o + 1 starts a block */
-              vec4 after = j + 1 < CHUNK ? suffix[j + 1] : chunk_suffix[t + 1];
-              vec4 x_o = whole ? suffix[j] : suffix[j] - after;
-              /* hi + 1 is a whole block after o + 1 */
-              vec4 x_hi = whole ? prefix[hi + 1] : prefix[hi + 1] - prefix[hi];
-
-              sum = after + fraction * (x_o + x_hi);
-              if (!whole)
-                sum += prefix[hi];
-              sum *= scale;
+              if (phase == block - 1 || first + j == n - 1)
+                {
+                  run = Texel (0.0);
+                  tail = max (tail, j);
+                }
+              run += pixels[j];
+              suffix[j] = run;
+              phase = phase == 0 ? block - 1 : phase - 1;
             }
-          pixels[j] = sum;
-          phase = phase + 1 == block ? 0 : phase + 1;
-        }
-      barrier ();
+          carry = carry_in (run, tail >= 0, true);
+          for (int j = 0; j < CHUNK; j++)
+            if (j > tail)
+              suffix[j] += carry;
 
-      n = n_out;
-      pos += box_half + 1;
+          run = Texel (0.0);
+          phase = first_phase;
+          for (int j = 0; j < CHUNK; j++)
+            {
+              if (phase == 0 || first + j == 0)
+                {
+                  run = Texel (0.0);
+                  head = min (head, j);
+                }
+              run += pixels[j];
+              pixels[j] = run;
+              phase = phase + 1 == block ? 0 : phase + 1;
+            }
+          carry = carry_in (run, head < CHUNK, false);
+          for (int j = 0; j < CHUNK; j++)
+            {
+              if (j < head)
+                pixels[j] += carry;
+              prefix[first + j] = pixels[j];
+            }
+          chunk_suffix[t] = suffix[0];
+          barrier ();
+
+          /* pixels[] becomes this pass's outputs */
+          phase = first_phase;
+          for (int j = 0; j < CHUNK; j++)
+            {
+              int   o = first + j;
+              int   hi = o + block;
+              Texel sum = Texel (0.0);
+
+              if (o < n_out)
+                {
+                  bool  whole = phase == block - 1;   /* o + 1 starts a block */
+                  Texel after = j + 1 < CHUNK ? suffix[j + 1] : chunk_suffix[t + 1];
+                  Texel x_o = whole ? suffix[j] : suffix[j] - after;
+                  /* hi + 1 is a whole block after o + 1 */
+                  Texel x_hi = whole ? prefix[hi + 1] : prefix[hi + 1] - prefix[hi];
+
+                  sum = after + fraction * (x_o + x_hi);
+                  if (!whole)
+                    sum += prefix[hi];
+                  sum *= scale;
+                }
+              pixels[j] = sum;
+              phase = phase + 1 == block ? 0 : phase + 1;
+            }
+          barrier ();
+
+          n = n_out;
+          pos += box_half + 1;
+        }
+
+      for (int j = 0; j < CHUNK; j++)
+        prefix[first + j] = pixels[j];
+      barrier ();
+#ifdef PAIRS
+      if (pair == 0)
+        {
+          for (int k = 0; k < CHUNK; k++)
+            first_pair[k] = prefix[t + k * THREADS];
+          /* before the second pair's pixels take prefix[] */
+          barrier ();
+        }
+#endif
     }
 
-  for (int j = 0; j < CHUNK; j++)
-    prefix[first + j] = pixels[j];
-  barrier ();
-  for (int i = t; i < n; i += THREADS)
-    imageStore (dst, at (start + i, line), prefix[i]);
+  for (int k = 0; k < CHUNK; k++)
+    {
+      int i = t + k * THREADS;
+
+      if (i < n)
+#ifdef PAIRS
+        imageStore (dst, at (start + i, line), vec4 (first_pair[k], prefix[i]));
+#else
+        imageStore (dst, at (start + i, line), prefix[i]);
+#endif
+    }
 }

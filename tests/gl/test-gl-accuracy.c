@@ -86,6 +86,25 @@ test_box_two_shaders (void)
   g_unsetenv ("CBLUR_GL_SHARED_MEMORY");
 }
 
+/* Shared memory for no segment of four channels but one of two: the fused
+ * box goes a pair of channels at a time, across several segments of a line
+ * in the large image. */
+#define PAIRS_ONLY_SHARED_MEMORY "16384"
+
+static void
+test_box_channel_pairs (void)
+{
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (150.0, CBLUR_MODE_BOX, 4,
+                                                     CBLUR_BACKEND_GL);
+  CblurGlReport           report;
+
+  g_setenv ("CBLUR_GL_SHARED_MEMORY", PAIRS_ONLY_SHARED_MEMORY, TRUE);
+  check_mode (CBLUR_MODE_BOX, box_radii, G_N_ELEMENTS (box_radii), BOX_TOLERANCE);
+  g_assert_cmpfloat (gl_test_against_cpu (kernel, -9, 14, 1000, 900, 8, &report),
+                     <=, BOX_TOLERANCE);
+  g_unsetenv ("CBLUR_GL_SHARED_MEMORY");
+}
+
 /* a window wider than the shared memory cache is summed in chunks */
 static void
 test_direct_wide_window (void)
@@ -173,6 +192,7 @@ main (int    argc,
   g_test_add_func ("/gl/direct", test_direct);
   g_test_add_func ("/gl/box", test_box);
   g_test_add_func ("/gl/box-two-shaders", test_box_two_shaders);
+  g_test_add_func ("/gl/box-channel-pairs", test_box_channel_pairs);
   g_test_add_func ("/gl/direct-wide-window", test_direct_wide_window);
   g_test_add_func ("/gl/box-long-blocks", test_box_long_blocks);
   g_test_add_func ("/gl/identity", test_identity);
