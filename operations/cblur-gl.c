@@ -715,7 +715,8 @@ advance (GpuBand  *s,
 
   if (complete > s->ready)
     {
-      /* rows of the input's own, the only ones that a made abyss leaves */
+      /* the horizontal passes run on the input image's rows only; where
+       * GEGL makes the abyss, those are all of the tile's */
       gint first = MAX (s->ready, s->inside.y);
       gint end = MIN (complete, inside_end);
 
