@@ -231,8 +231,27 @@ groups (gint n,
   return (n + size - 1) / size;
 }
 
-/* n_lines lines from first_line, n_segments segments of GROUP outputs
- * from first_segment */
+/* The program in use, a work group a segment of a line, from `from` to
+ * `to`: n_lines lines from first_line, n_segments segments from
+ * first_segment. */
+static void
+dispatch_segments (GLuint program,
+                   GLuint from,
+                   GLuint to,
+                   gint   first_line,
+                   gint   n_lines,
+                   gint   first_segment,
+                   gint   n_segments)
+{
+  set_int (program, "first_line", first_line);
+  set_int (program, "first_segment", first_segment);
+  bind_image (SRC_UNIT, from, GL_READ_ONLY);
+  bind_image (DST_UNIT, to, GL_WRITE_ONLY);
+  glDispatchCompute (n_segments, n_lines, 1);
+  glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+}
+
+/* segments of GROUP outputs */
 static void
 direct_pass (const CblurKernel *kernel,
              GLuint             program,
@@ -247,12 +266,7 @@ direct_pass (const CblurKernel *kernel,
   glUseProgram (program);
   set_int (program, "half_width", kernel->half_width);
   set_int (program, "n_out", n_out);
-  set_int (program, "first_line", first_line);
-  set_int (program, "first_segment", first_segment);
-  bind_image (SRC_UNIT, from, GL_READ_ONLY);
-  bind_image (DST_UNIT, to, GL_WRITE_ONLY);
-  glDispatchCompute (n_segments, n_lines, 1);
-  glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  dispatch_segments (program, from, to, first_line, n_lines, first_segment, n_segments);
 }
 
 /* The passes of one axis, from `from` ping-ponging through textures[0] and
@@ -310,9 +324,8 @@ box_passes (const CblurKernel *kernel,
   return from;
 }
 
-/* every pass of one axis in one dispatch, from `from` to `to`, over
- * n_lines of the axis's total_lines from first_line and n_segments from
- * first_segment */
+/* every pass of one axis in one dispatch, over lines of the axis's
+ * total_lines */
 static void
 fused_passes (const CblurKernel *kernel,
               GLuint             program,
@@ -330,16 +343,11 @@ fused_passes (const CblurKernel *kernel,
   glUseProgram (program);
   set_int (program, "n_in", n_in);
   set_int (program, "n_lines", total_lines);
-  set_int (program, "first_line", first_line);
-  set_int (program, "first_segment", first_segment);
   set_int (program, "origin_phase", cblur_floor_mod (origin, kernel->box_block));
   set_int (program, "outputs", len - 2 * kernel->reach);
   set_int (program, "iterations", kernel->iterations);
   set_box_window (program, kernel);
-  bind_image (SRC_UNIT, from, GL_READ_ONLY);
-  bind_image (DST_UNIT, to, GL_WRITE_ONLY);
-  glDispatchCompute (n_segments, n_lines, 1);
-  glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  dispatch_segments (program, from, to, first_line, n_lines, first_segment, n_segments);
 }
 
 /* a dispatch's outputs per line and work group along the axis */

@@ -589,24 +589,22 @@ blur_tiles (CblurGl             *gl,
 
   for (tile = 0; tile < plan->n_x * plan->n_y; tile++)
     {
-      gint   x = tile % plan->n_x * plan->width;
-      gint   y = tile / plan->n_x * plan->height;
-      gint   width = MIN (plan->width, dst->width - x);
-      gint   height = MIN (plan->height, dst->height - y);
-      GLuint result;
-
+      gint        x = tile % plan->n_x * plan->width;
+      gint        y = tile / plan->n_x * plan->height;
+      gint        width = MIN (plan->width, dst->width - x);
+      gint        height = MIN (plan->height, dst->height - y);
       /* src is dst grown by the reach: the tile's input starts at x, y */
+      CblurGlTile input = { src->x + x, src->y + y, width + 2 * kernel->reach,
+                            height + 2 * kernel->reach };
+      GLuint      result;
+
       stamp (stamps, SPAN_UPLOAD);
-      upload_rect (staged, src, x, y, width + 2 * kernel->reach, height + 2 * kernel->reach,
-                   0, 0);
+      upload_rect (staged, src, x, y, input.in_width, input.in_height, 0, 0);
       stamp (stamps, SPAN_UPLOAD);
       if (!cblur_gl_check (gl, CBLUR_GL_STAGE_UPLOAD, error))
         return FALSE;
 
-      CblurGlTile tile = { src->x + x, src->y + y, width + 2 * kernel->reach,
-                           height + 2 * kernel->reach };
-
-      result = run_passes (kernel, passes, &tile, stamps);
+      result = run_passes (kernel, passes, &input, stamps);
       if (!cblur_gl_check (gl, CBLUR_GL_STAGE_DISPATCH, error))
         return FALSE;
 
@@ -966,7 +964,7 @@ cblur_gl_blur (const CblurKernel  *kernel,
   g_autoptr (GError)       failure = NULL;
   CblurGlReport            unused;
   CblurGlStaged           *staged;
-  CblurGl                  *gl;
+  CblurGl                 *gl;
   gboolean                 ok = FALSE;
 
   if (report == NULL)
