@@ -24,17 +24,19 @@ image_new (gint x,
 }
 
 CblurImage *
-gl_test_random_image (gint    x,
-                      gint    y,
-                      gint    width,
-                      gint    height,
-                      guint32 seed)
+gl_test_random_input (const CblurKernel *kernel,
+                      gint               x,
+                      gint               y,
+                      gint               width,
+                      gint               height,
+                      guint32            seed)
 {
-  CblurImage *image = image_new (x, y, width, height);
+  gint        reach = kernel->reach;
+  CblurImage *image = image_new (x - reach, y - reach, width + 2 * reach, height + 2 * reach);
   GRand      *rand = g_rand_new_with_seed (seed);
   gsize       i;
 
-  for (i = 0; i < image->stride * height; i++)
+  for (i = 0; i < image->stride * image->height; i++)
     image->data[i] = g_rand_double (rand);
   g_rand_free (rand);
   return image;
@@ -86,9 +88,7 @@ gl_test_against_cpu (const CblurKernel *kernel,
                      guint32            seed,
                      CblurGlReport     *report)
 {
-  gint        reach = kernel->reach;
-  CblurImage *src = gl_test_random_image (x - reach, y - reach, width + 2 * reach,
-                                          height + 2 * reach, seed);
+  CblurImage *src = gl_test_random_input (kernel, x, y, width, height, seed);
   CblurImage *on_gl = gl_test_blank_image (x, y, width, height);
   CblurImage *on_cpu = gl_test_blank_image (x, y, width, height);
   GError     *error = NULL;

@@ -8,8 +8,11 @@
 #include "cblur-gl.h"
 #include "cblur-backend.h"
 
-/* random RGBA in [0,1]; rows padded so that strides are exercised */
-CblurImage *gl_test_random_image (gint               x,
+/* the input a blur by kernel needs for the output rectangle x, y, width ×
+ * height (that grown by the reach), random RGBA in [0,1]; rows padded so
+ * that strides are exercised */
+CblurImage *gl_test_random_input (const CblurKernel *kernel,
+                                  gint               x,
                                   gint               y,
                                   gint               width,
                                   gint               height,

@@ -41,8 +41,8 @@ test_fault (gconstpointer data)
     {
       g_autoptr (CblurKernel) kernel = cblur_kernel_new (6.0, mode, 3, CBLUR_BACKEND_GL);
       g_autoptr (GError)      error = NULL;
-      CblurImage             *src = gl_test_random_image (0, 0, 40 + 2 * kernel->reach,
-                                                          30 + 2 * kernel->reach, 8);
+      CblurImage             *src = gl_test_random_input (kernel, kernel->reach, kernel->reach,
+                                                          40, 30, 8);
       CblurImage             *dst = gl_test_blank_image (kernel->reach, kernel->reach, 40, 30);
       CblurGlReport           report;
       gboolean                ok;
@@ -87,8 +87,8 @@ static void
 test_backend_falls_back (void)
 {
   g_autoptr (CblurKernel) kernel = cblur_kernel_new (4.0, CBLUR_MODE_DIRECT, 3, CBLUR_BACKEND_GL);
-  CblurImage             *src = gl_test_random_image (-10, -10, 50 + 2 * kernel->reach,
-                                                      20 + 2 * kernel->reach, 2);
+  CblurImage             *src = gl_test_random_input (kernel, -10 + kernel->reach,
+                                                      -10 + kernel->reach, 50, 20, 2);
   CblurImage             *on_backend = gl_test_blank_image (-10 + kernel->reach,
                                                             -10 + kernel->reach, 50, 20);
   CblurImage             *on_cpu = gl_test_blank_image (-10 + kernel->reach,
@@ -119,9 +119,7 @@ test_staged_band (gconstpointer data)
 {
   const Fault            *fault = data;
   g_autoptr (CblurKernel) kernel = cblur_kernel_new (9.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_GL);
-  CblurImage             *random = gl_test_random_image (3 - kernel->reach, -7 - kernel->reach,
-                                                         70 + 2 * kernel->reach,
-                                                         33 + 2 * kernel->reach, 5);
+  CblurImage             *random = gl_test_random_input (kernel, 3, -7, 70, 33, 5);
   CblurImage             *on_cpu = gl_test_blank_image (3, -7, 70, 33);
   CblurImage              src = *random;
   CblurImage              dst = *on_cpu;
@@ -167,9 +165,7 @@ test_streamed_band (gconstpointer data)
 {
   const Fault            *fault = data;
   g_autoptr (CblurKernel) kernel = cblur_kernel_new (9.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_GL);
-  CblurImage             *random = gl_test_random_image (3 - kernel->reach, -7 - kernel->reach,
-                                                         300 + 2 * kernel->reach,
-                                                         200 + 2 * kernel->reach, 6);
+  CblurImage             *random = gl_test_random_input (kernel, 3, -7, 300, 200, 6);
   CblurImage             *on_cpu = gl_test_blank_image (3, -7, 300, 200);
   CblurImage             *handed_on = gl_test_blank_image (3, -7, 300, 200);
   GlTestGegl              gegl = { random, handed_on, 0 };

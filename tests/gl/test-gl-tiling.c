@@ -30,10 +30,8 @@ check_tiled (const CblurKernel *kernel,
              gint               expected_tiles)
 {
   const GeglRectangle    out = { -61, 45, width, height };
-  gint                   reach = kernel->reach;
-  CblurImage            *src = gl_test_random_image (out.x - reach, out.y - reach,
-                                                     out.width + 2 * reach,
-                                                     out.height + 2 * reach, 42);
+  CblurImage            *src = gl_test_random_input (kernel, out.x, out.y, out.width,
+                                                     out.height, 42);
   CblurImage            *whole = gl_test_blank_image (out.x, out.y, out.width, out.height);
   CblurImage            *tiled = gl_test_blank_image (out.x, out.y, out.width, out.height);
   g_autofree gchar      *cap = g_strdup_printf ("%d", max_tile);
@@ -224,10 +222,8 @@ check_streamed (CblurMode mode,
   g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius, mode, 4, CBLUR_BACKEND_GL);
   const GeglRectangle     out = { 7, -33, 150, 1100 };
   const GeglRectangle     inside = { out.x + 20, out.y - 5, out.width - 30, out.height - 40 };
-  gint                    reach = kernel->reach;
-  CblurImage             *random = gl_test_random_image (out.x - reach, out.y - reach,
-                                                         out.width + 2 * reach,
-                                                         out.height + 2 * reach, 9);
+  CblurImage             *random = gl_test_random_input (kernel, out.x, out.y, out.width,
+                                                         out.height, 9);
   CblurImage             *on_cpu = gl_test_blank_image (out.x, out.y, out.width, out.height);
   CblurImage             *handed_on = gl_test_blank_image (out.x, out.y, out.width, out.height);
   GlTestGegl              gegl = { random, handed_on, 2000 };
