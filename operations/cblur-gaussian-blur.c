@@ -288,13 +288,9 @@ write_part (const CblurImage *dst,
 }
 
 static gboolean
-blur_band (GeglOperation       *operation,
-           const CblurKernel   *kernel,
+blur_band (const CblurKernel   *kernel,
            CblurBackendKind     backend,
-           GeglBuffer          *input,
-           GeglBuffer          *output,
            const GeglRectangle *band,
-           gint                 level,
            CblurRunReport      *report,
            CblurStream         *stream)
 {
@@ -367,8 +363,7 @@ process (GeglOperation       *operation,
       GeglRectangle band = { roi.x, y, roi.width, MIN (rows, roi.y + roi.height - y) };
 
       cblur_run_report_clear (&report);
-      if (!blur_band (operation, kernel, state->backend, input, output,
-                      &band, level, &report, &stream))
+      if (!blur_band (kernel, state->backend, &band, &report, &stream))
         {
           g_warning (_("cblur:gaussian-blur: out of memory for a %d×%d region"),
                      band.width, band.height);
