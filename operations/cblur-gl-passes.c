@@ -33,10 +33,8 @@ enum
 static gint
 shared_memory (const CblurGl *gl)
 {
-  const gchar *value = g_getenv ("CBLUR_GL_SHARED_MEMORY");
-  gint64       bytes = value != NULL ? g_ascii_strtoll (value, NULL, 10) : 0;
-
-  return bytes > 0 ? (gint) MIN (bytes, gl->max_shared_memory) : gl->max_shared_memory;
+  return (gint) MIN (cblur_gl_test_setting ("CBLUR_GL_SHARED_MEMORY", gl->max_shared_memory),
+                     gl->max_shared_memory);
 }
 
 /* A streamed tile's first band of outputs goes to GEGL while later input

@@ -95,20 +95,16 @@ copy_image (const CblurImage *to,
 static gint
 tile_cap (void)
 {
-  const gchar *value = g_getenv ("CBLUR_GL_MAX_TILE");
-  gint64       cap = value != NULL ? g_ascii_strtoll (value, NULL, 10) : 0;
-
-  return cap > 0 ? (gint) MIN (cap, G_MAXINT) : G_MAXINT;
+  return (gint) MIN (cblur_gl_test_setting ("CBLUR_GL_MAX_TILE", G_MAXINT), G_MAXINT);
 }
 
 /* CBLUR_GL_TEXTURE_BUDGET=BYTES: a smaller budget than the GPU's, for tests */
 static gsize
 texture_budget (const CblurGl *gl)
 {
-  const gchar *value = g_getenv ("CBLUR_GL_TEXTURE_BUDGET");
-  guint64      bytes = value != NULL ? g_ascii_strtoull (value, NULL, 10) : 0;
+  gint64 bytes = cblur_gl_test_setting ("CBLUR_GL_TEXTURE_BUDGET", gl->texture_budget);
 
-  return bytes > 0 ? MIN (bytes, gl->texture_budget) : gl->texture_budget;
+  return MIN ((gsize) bytes, gl->texture_budget);
 }
 
 /* Destroying the context frees every object in it. */
@@ -141,10 +137,7 @@ static gint64   last_use;
 static gint64
 idle_us (void)
 {
-  const gchar *value = g_getenv ("CBLUR_GL_IDLE_MS");
-  gint64       ms = value != NULL ? g_ascii_strtoll (value, NULL, 10) : 0;
-
-  return (ms > 0 ? ms : IDLE_MS) * 1000;
+  return cblur_gl_test_setting ("CBLUR_GL_IDLE_MS", IDLE_MS) * 1000;
 }
 
 static gpointer
