@@ -76,10 +76,10 @@ fused_segment (const CblurGl     *gl,
   CblurGlSegment best = { 0, FALSE };
   gboolean       best_too_few = TRUE;
   gdouble        best_cost = G_MAXDOUBLE;
-  gint           pairs, chunk;
+  gint           pairs, chunk, fits;
 
   for (pairs = FALSE; pairs <= TRUE; pairs++)
-    for (chunk = 3; chunk <= fused_fits (gl, pairs); chunk += 2)
+    for (chunk = 3, fits = fused_fits (gl, pairs); chunk <= fits; chunk += 2)
       {
         gint     len = chunk * FUSED_GROUP;
         gint     outputs = len - 2 * kernel->reach;
