@@ -97,16 +97,16 @@ direct_line (const CblurKernel *kernel,
  * sums of the right one, with blocks of the window's length anchored at
  * absolute coordinates, so each sum reads only pixels inside its window and
  * every output is the same whatever region it is computed in.  The pass
- * goes a block at a time, its sums in block-long buffers that stay in the
- * core's cache: over whole lines they went out to memory and back, which
- * bounded the pass on memory bandwidth. */
+ * goes a block at a time, its suffix sums in a block-long buffer that stays
+ * in the core's cache (over whole lines they went out to memory and back,
+ * which bounded the pass on memory bandwidth); the prefix sum grows one
+ * element an output, in registers. */
 static inline __attribute__ ((always_inline)) void
 box_pass_pixels (const CblurKernel *kernel,
                  Line               in,
                  gint               n_in,
                  gint64             origin,
                  LineOut            out,
-                 Pixel             *prefix,
                  Pixel             *suffix,
                  const gint         pixels)
 {
@@ -126,9 +126,10 @@ box_pass_pixels (const CblurKernel *kernel,
    * make the windows */
   for (start = 1 - cblur_floor_mod (origin + 1, block); start <= n_out; start += block)
     {
-      gint first = MAX (start, 1);                   /* i + 1 of the first output */
-      gint end = MIN (start + block, n_out + 1);     /* ... past the last */
-      gint last_in = MIN (start + block, n_in) - 1;  /* the block's last element */
+      gint   first = MAX (start, 1);                   /* i + 1 of the first output */
+      gint   end = MIN (start + block, n_out + 1);     /* ... past the last */
+      gint   last_in = MIN (start + block, n_in) - 1;  /* the block's last element */
+      gfloat prefix[STRIP_PIXELS * CBLUR_CHANNELS];    /* the next block's start to i + 2k + 1 */
 
       if (first >= end)
         continue;
@@ -146,20 +147,6 @@ box_pass_pixels (const CblurKernel *kernel,
             suf[c] = after[c] + src[c];
         }
 
-      /* prefix[j - start - block]: the next block's start to element j */
-      if (end - 1 + block - 1 >= start + block)
-        memcpy (PIXEL (prefix, pixels, 0), PIXEL (in.data, in.step, start + block),
-                lanes * sizeof (gfloat));
-      for (j = start + block + 1; j <= end - 1 + block - 1; j++)
-        {
-          gfloat       *restrict pre = PIXEL (prefix, pixels, j - start - block);
-          const gfloat *restrict before = PIXEL (prefix, pixels, j - 1 - start - block);
-          const gfloat *restrict src = PIXEL (in.data, in.step, j);
-
-          for (c = 0; c < lanes; c++)
-            pre[c] = before[c] + src[c];
-        }
-
       i = first - 1;
       if (first == start)
         {
@@ -173,16 +160,30 @@ box_pass_pixels (const CblurKernel *kernel,
             dst[c] = (suf[c] + (left[c] + right[c]) * fraction) * scale;
           i++;
         }
+      if (i >= end - 1)
+        continue;
+
+      memcpy (prefix, PIXEL (in.data, in.step, start + block), lanes * sizeof (gfloat));
+      for (j = start + block + 1; j <= i + 2 * k + 1; j++)
+        {
+          const gfloat *restrict src = PIXEL (in.data, in.step, j);
+
+          for (c = 0; c < lanes; c++)
+            prefix[c] += src[c];
+        }
       for (; i < end - 1; i++)
         {
           const gfloat *restrict suf = PIXEL (suffix, pixels, i + 1 - start);
-          const gfloat *restrict pre = PIXEL (prefix, pixels, i + 2 * k + 1 - start - block);
           const gfloat *restrict left = PIXEL (in.data, in.step, i);
           const gfloat *restrict right = PIXEL (in.data, in.step, i + 2 * k + 2);
           gfloat       *restrict dst = PIXEL (out.data, out.step, i);
 
           for (c = 0; c < lanes; c++)
-            dst[c] = ((suf[c] + pre[c]) + (left[c] + right[c]) * fraction) * scale;
+            {
+              dst[c] = ((suf[c] + prefix[c]) + (left[c] + right[c]) * fraction) * scale;
+              /* the next output's window ends at this one's right */
+              prefix[c] += right[c];
+            }
         }
     }
 
@@ -196,19 +197,17 @@ box_pass (const CblurKernel *kernel,
           gint64             origin,
           LineOut            out,
           gint               pixels,
-          Pixel             *prefix,
           Pixel             *suffix)
 {
   /* constant widths let the compiler unroll the pixel loops */
   if (pixels == STRIP_PIXELS)
-    box_pass_pixels (kernel, in, n_in, origin, out, prefix, suffix, STRIP_PIXELS);
+    box_pass_pixels (kernel, in, n_in, origin, out, suffix, STRIP_PIXELS);
   else
-    box_pass_pixels (kernel, in, n_in, origin, out, prefix, suffix, pixels);
+    box_pass_pixels (kernel, in, n_in, origin, out, suffix, pixels);
 }
 
 typedef struct
 {
-  Pixel *prefix;
   Pixel *suffix;
   Pixel *ping;
   Pixel *pong;
@@ -226,7 +225,6 @@ box_scratch_init (BoxScratch        *scratch,
   if (kernel->mode != CBLUR_MODE_BOX)
     return;
 
-  scratch->prefix = gegl_malloc (block_bytes);
   scratch->suffix = gegl_malloc (block_bytes);
   scratch->ping = gegl_malloc (bytes);
   scratch->pong = gegl_malloc (bytes);
@@ -235,7 +233,6 @@ box_scratch_init (BoxScratch        *scratch,
 static void
 box_scratch_clear (BoxScratch *scratch)
 {
-  g_clear_pointer (&scratch->prefix, gegl_free);
   g_clear_pointer (&scratch->suffix, gegl_free);
   g_clear_pointer (&scratch->ping, gegl_free);
   g_clear_pointer (&scratch->pong, gegl_free);
@@ -260,7 +257,7 @@ box_line (const CblurKernel *kernel,
       LineOut  pass_out = last ? out : (LineOut) { target, pixels };
 
       box_pass (kernel, in, n_in, origin, pass_out, pixels,
-                scratch->prefix, scratch->suffix);
+                scratch->suffix);
 
       in = (Line) { target, pixels };
       n_in -= shrink;
