@@ -58,6 +58,9 @@ cblur_backend_blur (CblurBackendKind   backend,
                     CblurStream       *stream,
                     CblurRunReport    *report)
 {
+  CblurImage inside;
+  gboolean   makes_abyss = cblur_stream_inside (stream, src, &inside);
+
   memset (report, 0, sizeof *report);
 
   if (backend == CBLUR_BACKEND_GL)
@@ -74,14 +77,15 @@ cblur_backend_blur (CblurBackendKind   backend,
                       gl.download_ms);
           return;
         }
-      /* which read all of src */
+      /* which read src, or at least its inside */
       report->gl_failure = g_strdup (error->message);
     }
   else
-    cblur_stream_read_all (stream, src);
+    cblur_stream_read_all (stream, makes_abyss ? &inside : src);
 
   report->ran_on = CBLUR_BACKEND_CPU;
-  cblur_cpu_blur (kernel, src, dst);
+  cblur_cpu_blur (kernel, src, makes_abyss ? &inside : NULL,
+                  makes_abyss ? stream->abyss : GEGL_ABYSS_NONE, dst);
   cblur_stream_write_all (stream, dst);
 }
 

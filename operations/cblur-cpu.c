@@ -286,15 +286,48 @@ typedef struct
   const CblurKernel *kernel;
   const CblurImage  *src;
   const CblurImage  *dst;
-  Pixel             *between;   /* horizontal result: dst->width x src->height */
+  GeglAbyssPolicy    policy;
+  gint               left;       /* src's columns [left, right) and rows */
+  gint               right;      /* [top, bottom) are GEGL's pixels; the */
+  gint               top;        /* rest is made as `policy` says */
+  gint               bottom;
+  Pixel              colour;     /* the policy's, where it has one */
+  Pixel             *between;    /* horizontal result of rows [top, bottom) */
+  Pixel             *made_row;   /* ... of a row of the colour */
 } Job;
+
+/* Where, under the policy, element i of a line whose GEGL pixels are
+ * [lo, hi) takes its value from; -1 where it is the policy's colour. */
+static gint
+abyss_source (gint            i,
+              gint            lo,
+              gint            hi,
+              GeglAbyssPolicy policy)
+{
+  if (i >= lo && i < hi)
+    return i;
+  if (policy == GEGL_ABYSS_CLAMP)
+    return CLAMP (i, lo, hi - 1);
+  if (policy == GEGL_ABYSS_LOOP)
+    return lo + cblur_floor_mod (i - lo, hi - lo);
+  return -1;
+}
+
+/* pixel x of a row's line: GEGL's, or made from them or the colour */
+static inline Pixel
+row_pixel (const Job   *job,
+           const Pixel *row,
+           gint         x)
+{
+  gint source = abyss_source (x, job->left, job->right, job->policy);
+
+  return source < 0 ? job->colour : row[source];
+}
 
 /* Rows are blurred ROW_GROUP at a time, interleaved so that element x of
  * the line holds pixel x of each row: the same wide loops as the column
- * strips, instead of one pixel at a time.  A row the same as the one above
- * (the halo beyond the top and bottom edges under every abyss policy but
- * loop: at radius 600 that is 40% of a 4K image's rows) is not blurred
- * again but copied from the row above's result, which is the same bits. */
+ * strips, instead of one pixel at a time.  Only rows with GEGL's pixels:
+ * the made rows' results are those rows' again, or the colour row's. */
 static void
 horizontal_rows (gsize    first,
                  gsize    count,
@@ -303,7 +336,6 @@ horizontal_rows (gsize    first,
   const Job  *job = user_data;
   gint        n_in = job->src->width;
   gint        n_out = job->dst->width;
-  gsize       row_bytes = (gsize) n_in * sizeof (Pixel);
   Pixel      *gathered = gegl_malloc ((gsize) n_in * ROW_GROUP * sizeof (Pixel));
   Pixel      *blurred = gegl_malloc ((gsize) n_out * ROW_GROUP * sizeof (Pixel));
   BoxScratch  scratch = { 0 };
@@ -313,53 +345,89 @@ horizontal_rows (gsize    first,
 
   for (group = first; group < first + count; group++)
     {
-      gint     row0 = group * ROW_GROUP;
-      gint     rows = MIN (ROW_GROUP, job->src->height - row0);
-      gboolean repeats[ROW_GROUP];
-      gint     distinct = 0;
-      gint     r, x, d;
+      gint row0 = group * ROW_GROUP;
+      gint rows = MIN (ROW_GROUP, job->bottom - job->top - row0);
+      gint r, x;
 
-      /* the first row of the range: the row above is another thread's */
       for (r = 0; r < rows; r++)
         {
-          repeats[r] = (gsize) (row0 + r) > first * ROW_GROUP &&
-                       memcmp (cblur_image_row (job->src, row0 + r),
-                               cblur_image_row (job->src, row0 + r - 1), row_bytes) == 0;
-          distinct += !repeats[r];
+          const Pixel *src = (const Pixel *) cblur_image_row (job->src, job->top + row0 + r);
+
+          for (x = 0; x < job->left; x++)
+            gathered[(gsize) x * rows + r] = row_pixel (job, src, x);
+          for (; x < job->right; x++)
+            gathered[(gsize) x * rows + r] = src[x];
+          for (; x < n_in; x++)
+            gathered[(gsize) x * rows + r] = row_pixel (job, src, x);
         }
 
-      for (r = 0, d = 0; r < rows; r++)
-        if (!repeats[r])
-          {
-            const Pixel *src = (const Pixel *) cblur_image_row (job->src, row0 + r);
+      blur_line (job->kernel, (Line) { gathered, rows }, n_in, job->src->x,
+                 (LineOut) { blurred, rows }, rows, &scratch);
 
-            for (x = 0; x < n_in; x++)
-              gathered[(gsize) x * distinct + d] = src[x];
-            d++;
-          }
-
-      if (distinct > 0)
-        blur_line (job->kernel, (Line) { gathered, distinct }, n_in, job->src->x,
-                   (LineOut) { blurred, distinct }, distinct, &scratch);
-
-      for (r = 0, d = 0; r < rows; r++)
+      for (r = 0; r < rows; r++)
         {
           Pixel *dst = job->between + (gsize) (row0 + r) * n_out;
 
-          if (repeats[r])
-            memcpy (dst, dst - n_out, n_out * sizeof (Pixel));
-          else
-            {
-              for (x = 0; x < n_out; x++)
-                dst[x] = blurred[(gsize) x * distinct + d];
-              d++;
-            }
+          for (x = 0; x < n_out; x++)
+            dst[x] = blurred[(gsize) x * rows + r];
         }
     }
 
   box_scratch_clear (&scratch);
   gegl_free (gathered);
   gegl_free (blurred);
+}
+
+/* A row of the colour, blurred as GEGL's own pixels would be: made rows
+ * come out the same bits as read ones. */
+static Pixel *
+blur_colour_row (const Job *job)
+{
+  gint        n_in = job->src->width;
+  Pixel      *line = gegl_malloc ((gsize) n_in * sizeof (Pixel));
+  Pixel      *blurred = gegl_malloc ((gsize) job->dst->width * sizeof (Pixel));
+  BoxScratch  scratch = { 0 };
+  gint        x;
+
+  for (x = 0; x < n_in; x++)
+    line[x] = job->colour;
+  box_scratch_init (&scratch, job->kernel, n_in, 1);
+  blur_line (job->kernel, (Line) { line, 1 }, n_in, job->src->x,
+             (LineOut) { blurred, 1 }, 1, &scratch);
+  box_scratch_clear (&scratch);
+  gegl_free (line);
+  return blurred;
+}
+
+static gboolean
+has_made_rows (const Job *job)
+{
+  return job->top > 0 || job->bottom < job->src->height;
+}
+
+/* The strip's column of horizontal results, made rows included: in the
+ * strip's own buffer, where there are made rows. */
+static Line
+strip_column (const Job *job,
+              gint       x,
+              gint       pixels,
+              Pixel     *column)
+{
+  gint width = job->dst->width;
+  gint y;
+
+  if (!has_made_rows (job))
+    return (Line) { job->between + x, width };
+
+  for (y = 0; y < job->src->height; y++)
+    {
+      gint         source = abyss_source (y, job->top, job->bottom, job->policy);
+      const Pixel *row = source < 0 ? job->made_row
+                                    : job->between + (gsize) (source - job->top) * width;
+
+      memcpy (column + (gsize) y * pixels, row + x, pixels * sizeof (Pixel));
+    }
+  return (Line) { column, pixels };
 }
 
 static void
@@ -371,6 +439,9 @@ vertical_strips (gsize    first,
   gint        n_in = job->src->height;
   gint        width = job->dst->width;
   gsize       out_step = job->dst->stride / CBLUR_CHANNELS;
+  Pixel      *column = has_made_rows (job) ? gegl_malloc ((gsize) n_in * STRIP_PIXELS *
+                                                       sizeof (Pixel))
+                                         : NULL;
   BoxScratch  scratch = { 0 };
   gsize       strip;
 
@@ -380,13 +451,14 @@ vertical_strips (gsize    first,
     {
       gint    x = strip * STRIP_PIXELS;
       gint    pixels = MIN (STRIP_PIXELS, width - x);
-      Line    in = { job->between + x, width };
       LineOut out = { (Pixel *) job->dst->data + x, out_step };
 
-      blur_line (job->kernel, in, n_in, job->src->y, out, pixels, &scratch);
+      blur_line (job->kernel, strip_column (job, x, pixels, column), n_in, job->src->y,
+                 out, pixels, &scratch);
     }
 
   box_scratch_clear (&scratch);
+  g_clear_pointer (&column, gegl_free);
 }
 
 /* radius 0: src and dst have the same size */
@@ -402,12 +474,25 @@ copy_interior (const CblurImage *src,
             (gsize) dst->width * CBLUR_CHANNELS * sizeof (gfloat));
 }
 
+static Pixel
+abyss_colour (GeglAbyssPolicy policy)
+{
+  if (policy == GEGL_ABYSS_BLACK)
+    return (Pixel) { 0.0f, 0.0f, 0.0f, 1.0f };
+  if (policy == GEGL_ABYSS_WHITE)
+    return (Pixel) { 1.0f, 1.0f, 1.0f, 1.0f };
+  return (Pixel) { 0.0f, 0.0f, 0.0f, 0.0f };
+}
+
 void
 cblur_cpu_blur (const CblurKernel *kernel,
                 const CblurImage  *src,
+                const CblurImage  *inside,
+                GeglAbyssPolicy    abyss,
                 const CblurImage  *dst)
 {
-  Job   job = { kernel, src, dst, NULL };
+  Job   job = { kernel, src, dst, abyss, 0, src->width, 0, src->height,
+                abyss_colour (abyss), NULL, NULL };
   gsize between_bytes;
   gsize strips;
 
@@ -423,7 +508,17 @@ cblur_cpu_blur (const CblurKernel *kernel,
       return;
     }
 
-  between_bytes = (gsize) dst->width * src->height * sizeof (Pixel);
+  if (inside != NULL)
+    {
+      job.left = inside->x - src->x;
+      job.right = job.left + inside->width;
+      job.top = inside->y - src->y;
+      job.bottom = job.top + inside->height;
+      if (abyss_source (-1, 0, 1, abyss) < 0 && has_made_rows (&job))
+        job.made_row = blur_colour_row (&job);
+    }
+
+  between_bytes = (gsize) dst->width * (job.bottom - job.top) * sizeof (Pixel);
   job.between = cblur_pixels_alloc (between_bytes);
   /* as gegl_malloc did before these buffers were cached */
   if (job.between == NULL)
@@ -432,7 +527,7 @@ cblur_cpu_blur (const CblurKernel *kernel,
 
   /* a row costs about one pixel-window per output pixel; splitting is
    * worth it once a thread has a few thousand of those to do */
-  gegl_parallel_distribute_range ((src->height + ROW_GROUP - 1) / ROW_GROUP,
+  gegl_parallel_distribute_range ((job.bottom - job.top + ROW_GROUP - 1) / ROW_GROUP,
                                   4096.0 / (ROW_GROUP * (gsize) dst->width + 1),
                                   horizontal_rows, &job);
 
@@ -441,4 +536,5 @@ cblur_cpu_blur (const CblurKernel *kernel,
                                   vertical_strips, &job);
 
   cblur_pixels_free (job.between, between_bytes);
+  g_clear_pointer (&job.made_row, gegl_free);
 }

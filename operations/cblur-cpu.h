@@ -3,14 +3,21 @@
 #ifndef CBLUR_CPU_H
 #define CBLUR_CPU_H
 
+#include <gegl.h>
+
 #include "cblur-image.h"
 #include "cblur-kernel.h"
 
 G_BEGIN_DECLS
 
-/* src holds dst's rectangle grown by kernel->reach on every side. */
+/* src holds dst's rectangle grown by kernel->reach on every side.  Where
+ * inside is not NULL, only its part of src (sharing src's pixels) holds
+ * GEGL's; the rest is GEGL's abyss under `abyss`, which the blur makes
+ * rather than reads (the same bits). */
 void cblur_cpu_blur (const CblurKernel *kernel,
                      const CblurImage  *src,
+                     const CblurImage  *inside,
+                     GeglAbyssPolicy    abyss,
                      const CblurImage  *dst);
 
 G_END_DECLS

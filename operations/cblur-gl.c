@@ -891,9 +891,6 @@ blur_staged (CblurGl             *gl,
     cblur_stream_finish (run);
   else if (ok)
     cblur_stream_write_all (stream, dst);
-  /* the CPU that takes over needs all of src */
-  if (makes_abyss && !ok)
-    cblur_stream_read_outside (stream, src);
   stamps_clear (&stamps, ok ? report : NULL);
   cblur_gl_passes_clear (&passes);
   return ok;

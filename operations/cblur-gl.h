@@ -41,9 +41,9 @@ gboolean cblur_gl_available   (gboolean          *is_software,
 
 /* src holds dst's rectangle grown by kernel->reach on every side, as for
  * cblur_cpu_blur().  stream, if any, fills src and takes dst, overlapped
- * with the GPU's work where the band is one tile.  On FALSE all of src is
- * read, dst is untouched or partly written (and handed on), and the caller
- * redoes it on the CPU. */
+ * with the GPU's work where the band is one tile.  On FALSE src is read,
+ * or at least its part cblur_stream_inside() names, dst is untouched or
+ * partly written (and handed on), and the caller redoes it on the CPU. */
 gboolean cblur_gl_blur        (const CblurKernel *kernel,
                                const CblurImage  *src,
                                const CblurImage  *dst,

@@ -352,33 +352,9 @@ cblur_stream_inside (const CblurStream *stream,
   if (stream == NULL || !gegl_rectangle_intersect (&part, &all, &stream->inside) ||
       gegl_rectangle_equal (&part, &all))
     return FALSE;
+  /* loop's abyss repeats the far side of the input, which must be there */
+  if (stream->abyss == GEGL_ABYSS_LOOP && !gegl_rectangle_equal (&part, &stream->inside))
+    return FALSE;
   *inside = sub_image (src, &part);
   return TRUE;
-}
-
-void
-cblur_stream_read_outside (CblurStream      *stream,
-                           const CblurImage *src)
-{
-  CblurImage    inside;
-  GeglRectangle parts[4];
-  gint          i;
-
-  if (!cblur_stream_inside (stream, src, &inside))
-    return;
-
-  /* the rows above and below, the columns left and right beside it */
-  parts[0] = (GeglRectangle) { src->x, src->y, src->width, inside.y - src->y };
-  parts[1] = (GeglRectangle) { src->x, inside.y + inside.height, src->width,
-                               src->y + src->height - inside.y - inside.height };
-  parts[2] = (GeglRectangle) { src->x, inside.y, inside.x - src->x, inside.height };
-  parts[3] = (GeglRectangle) { inside.x + inside.width, inside.y,
-                               src->x + src->width - inside.x - inside.width, inside.height };
-  for (i = 0; i < 4; i++)
-    if (!gegl_rectangle_is_empty (&parts[i]))
-      {
-        CblurImage part = sub_image (src, &parts[i]);
-
-        cblur_stream_read_all (stream, &part);
-      }
 }

@@ -40,14 +40,12 @@ void cblur_stream_read_all  (CblurStream      *stream,
 void cblur_stream_write_all (CblurStream      *stream,
                              const CblurImage *dst);
 
-/* The part of src inside stream->inside, sharing src's pixels; FALSE
- * where that is none of src, or all of it. */
-gboolean cblur_stream_inside       (const CblurStream *stream,
-                                    const CblurImage  *src,
-                                    CblurImage        *inside);
-/* reads the rest of src, after its inside part */
-void     cblur_stream_read_outside (CblurStream       *stream,
-                                    const CblurImage  *src);
+/* The part of src inside stream->inside, sharing src's pixels, around
+ * which a backend makes the abyss; FALSE where that is none of src, or
+ * all of it, or under loop's abyss not all of the input. */
+gboolean cblur_stream_inside (const CblurStream *stream,
+                              const CblurImage  *src,
+                              CblurImage        *inside);
 
 typedef struct _CblurStreamRun CblurStreamRun;
 

@@ -128,7 +128,7 @@ impulse_response (const CblurKernel *k,
 
   for (c = 0; c < 4; c++)
     src.data[((gsize) (side / 2) * side + side / 2) * 4 + c] = 1.0f;
-  cblur_cpu_blur (k, &src, &dst);
+  cblur_cpu_blur (k, &src, NULL, GEGL_ABYSS_NONE, &dst);
   g_free (src.data);
   return dst.data;
 }
@@ -204,7 +204,7 @@ test_regions_bit_identical (void)
 
       for (i = 0; i < (gsize) sw * sh * 4; i++)
         plane[i] = g_rand_double (rand);
-      cblur_cpu_blur (k, &src, &whole);
+      cblur_cpu_blur (k, &src, NULL, GEGL_ABYSS_NONE, &whole);
 
       for (trial = 0; trial < 6; trial++)
         {
@@ -218,7 +218,7 @@ test_regions_bit_identical (void)
                               w, h, (gsize) w * 4 };
           gint       row;
 
-          cblur_cpu_blur (k, &sub_src, &part);
+          cblur_cpu_blur (k, &sub_src, NULL, GEGL_ABYSS_NONE, &part);
           for (row = 0; row < h; row++)
             g_assert_cmpmem (cblur_image_row (&part, row), w * 4 * sizeof (gfloat),
                              cblur_image_row (&whole, y + row) + x * 4,
@@ -230,6 +230,85 @@ test_regions_bit_identical (void)
       g_free (whole.data);
     }
   g_rand_free (rand);
+}
+
+/* The abyss the CPU makes around GEGL's pixels is GEGL's own, to the bit
+ * of the blur: the same blur of src read whole through gegl_buffer_get
+ * under each policy.  Outside `inside` the made src holds NaN, which any
+ * read of it would spread into the output. */
+static void
+test_made_abyss (void)
+{
+  static const CblurMode modes[] = { CBLUR_MODE_DIRECT, CBLUR_MODE_BOX };
+  static const gdouble   radii[] = { 4.0, 50.0 };
+  static const GeglRectangle outputs[] = {
+    { 0, 0, 61, 37 }, { 0, 0, 61, 12 }, { 20, 25, 41, 12 }, { -9, 5, 30, 40 },
+  };
+  GeglBuffer    *image = test_random_buffer (61, 37, 5);
+  const Babl    *format = babl_format (TEST_FORMAT);
+  GeglAbyssPolicy policy;
+  gsize          m, r, o;
+
+  for (policy = GEGL_ABYSS_NONE; policy <= GEGL_ABYSS_WHITE; policy++)
+    for (m = 0; m < G_N_ELEMENTS (modes); m++)
+      for (r = 0; r < G_N_ELEMENTS (radii); r++)
+        for (o = 0; o < G_N_ELEMENTS (outputs); o++)
+          {
+            g_autoptr (CblurKernel) k = cblur_kernel_new (radii[r], modes[m], 4,
+                                                          CBLUR_BACKEND_CPU);
+            gint          R = k->reach;
+            const GeglRectangle *out = &outputs[o];
+            GeglRectangle src_rect = { out->x - R, out->y - R,
+                                       out->width + 2 * R, out->height + 2 * R };
+            gsize         floats = (gsize) src_rect.width * src_rect.height * 4;
+            gsize         stride = (gsize) src_rect.width * 4;
+            CblurImage    read = { g_new (gfloat, floats), src_rect.x, src_rect.y,
+                                   src_rect.width, src_rect.height, stride };
+            CblurImage    made = read;
+            CblurImage    inside;
+            CblurImage    blurred[2];
+            GeglRectangle part;
+            gsize         i, b;
+
+            gegl_rectangle_intersect (&part, &src_rect, gegl_buffer_get_extent (image));
+            /* loop's far side must be in src (cblur_stream_inside) */
+            if (policy == GEGL_ABYSS_LOOP &&
+                !gegl_rectangle_equal (&part, gegl_buffer_get_extent (image)))
+              {
+                g_free (read.data);
+                continue;
+              }
+
+            gegl_buffer_get (image, &src_rect, 1.0, format, read.data,
+                             stride * sizeof (gfloat), policy);
+            made.data = g_new (gfloat, floats);
+            for (i = 0; i < floats; i++)
+              made.data[i] = NAN;
+            inside = made;
+            inside.data = cblur_image_pixel (&made, part.x - made.x, part.y - made.y);
+            inside.x = part.x;
+            inside.y = part.y;
+            inside.width = part.width;
+            inside.height = part.height;
+            gegl_buffer_get (image, &part, 1.0, format, inside.data,
+                             stride * sizeof (gfloat), GEGL_ABYSS_NONE);
+
+            for (b = 0; b < 2; b++)
+              blurred[b] = (CblurImage) { g_new (gfloat, (gsize) out->width * out->height * 4),
+                                          out->x, out->y, out->width, out->height,
+                                          (gsize) out->width * 4 };
+            cblur_cpu_blur (k, &read, NULL, GEGL_ABYSS_NONE, &blurred[0]);
+            cblur_cpu_blur (k, &made, &inside, policy, &blurred[1]);
+            g_assert_cmpmem (blurred[0].data, (gsize) out->width * out->height * 4 * sizeof (gfloat),
+                             blurred[1].data, (gsize) out->width * out->height * 4 * sizeof (gfloat));
+
+            for (b = 0; b < 2; b++)
+              g_free (blurred[b].data);
+            g_free (read.data);
+            g_free (made.data);
+          }
+
+  g_object_unref (image);
 }
 
 gint
@@ -245,6 +324,7 @@ main (gint    argc,
   g_test_add_func ("/cpu/impulse/direct", test_impulse_direct);
   g_test_add_func ("/cpu/impulse/box", test_impulse_box);
   g_test_add_func ("/cpu/regions-bit-identical", test_regions_bit_identical);
+  g_test_add_func ("/cpu/made-abyss", test_made_abyss);
 
   return g_test_run ();
 }

@@ -70,7 +70,7 @@ compare (CblurMode mode,
     }
 
   start = g_get_monotonic_time ();
-  cblur_cpu_blur (kernel, src, on_cpu);
+  cblur_cpu_blur (kernel, src, NULL, GEGL_ABYSS_NONE, on_cpu);
   cpu_ms = elapsed_ms (start);
 
   printf ("%-6s %6.1f %5d %5d %10.3g %9.1f %8.1f %8.1f %8.1f %9.1f\n",
