@@ -324,6 +324,40 @@ row_pixel (const Job   *job,
   return source < 0 ? job->colour : row[source];
 }
 
+/* Rows to and from a line of interleaved rows, two cache lines of each row
+ * at a time: row by row, each element's line went out of the cache
+ * before the next row wrote to it. */
+#define TRANSPOSE_PIXELS 8
+
+static void
+transpose_in (Pixel        *line,
+              gint          rows,
+              const Pixel **sources,
+              gint          begin,
+              gint          end)
+{
+  gint x, r, i;
+
+  for (x = begin; x < end; x += TRANSPOSE_PIXELS)
+    for (r = 0; r < rows; r++)
+      for (i = x; i < MIN (x + TRANSPOSE_PIXELS, end); i++)
+        line[(gsize) i * rows + r] = sources[r][i];
+}
+
+static void
+transpose_out (const Pixel *line,
+               gint         rows,
+               Pixel      **targets,
+               gint         end)
+{
+  gint x, r, i;
+
+  for (x = 0; x < end; x += TRANSPOSE_PIXELS)
+    for (r = 0; r < rows; r++)
+      for (i = x; i < MIN (x + TRANSPOSE_PIXELS, end); i++)
+        targets[r][i] = line[(gsize) i * rows + r];
+}
+
 /* Rows are blurred ROW_GROUP at a time, interleaved so that element x of
  * the line holds pixel x of each row: the same wide loops as the column
  * strips, instead of one pixel at a time.  Only rows with GEGL's pixels:
@@ -345,32 +379,30 @@ horizontal_rows (gsize    first,
 
   for (group = first; group < first + count; group++)
     {
-      gint row0 = group * ROW_GROUP;
-      gint rows = MIN (ROW_GROUP, job->bottom - job->top - row0);
-      gint r, x;
+      gint         row0 = group * ROW_GROUP;
+      gint         rows = MIN (ROW_GROUP, job->bottom - job->top - row0);
+      const Pixel *sources[ROW_GROUP];
+      Pixel       *targets[ROW_GROUP];
+      gint         r, x;
 
       for (r = 0; r < rows; r++)
         {
           const Pixel *src = (const Pixel *) cblur_image_row (job->src, job->top + row0 + r);
 
+          sources[r] = src;
           for (x = 0; x < job->left; x++)
             gathered[(gsize) x * rows + r] = row_pixel (job, src, x);
-          for (; x < job->right; x++)
-            gathered[(gsize) x * rows + r] = src[x];
-          for (; x < n_in; x++)
+          for (x = job->right; x < n_in; x++)
             gathered[(gsize) x * rows + r] = row_pixel (job, src, x);
         }
+      transpose_in (gathered, rows, sources, job->left, job->right);
 
       blur_line (job->kernel, (Line) { gathered, rows }, n_in, job->src->x,
                  (LineOut) { blurred, rows }, rows, &scratch);
 
       for (r = 0; r < rows; r++)
-        {
-          Pixel *dst = job->between + (gsize) (row0 + r) * n_out;
-
-          for (x = 0; x < n_out; x++)
-            dst[x] = blurred[(gsize) x * rows + r];
-        }
+        targets[r] = job->between + (gsize) (row0 + r) * n_out;
+      transpose_out (blurred, rows, targets, n_out);
     }
 
   box_scratch_clear (&scratch);
