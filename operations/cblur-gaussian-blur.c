@@ -57,6 +57,7 @@ property_boolean (clip_extent, _("Clip to the input extent"), TRUE)
 #include "gegl-op.h"
 
 #include "cblur-backend.h"
+#include "cblur-settings.h"
 
 G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_AUTO == (gint) CBLUR_MODE_AUTO);
 G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_DIRECT == (gint) CBLUR_MODE_DIRECT);
@@ -316,8 +317,9 @@ band_height (CblurBackendKind   backend,
              gint               height)
 {
   gint   reach = kernel->reach;
-  gint64 budget = renders_whole_images (backend, kernel->mode, reach) ? WHOLE_BAND_PIXELS
-                                                                      : CHUNK_BAND_PIXELS;
+  gint64 budget = cblur_test_setting ("CBLUR_BAND_PIXELS",
+                                      renders_whole_images (backend, kernel->mode, reach)
+                                        ? WHOLE_BAND_PIXELS : CHUNK_BAND_PIXELS);
   gint64 rows = budget / ((gint64) width + 2 * reach) - 2 * reach;
 
   /* never let the halo dominate a band */

@@ -40,16 +40,6 @@ cblur_gl_fault (void)
   return CBLUR_GL_FAULT_NONE;
 }
 
-gint64
-cblur_gl_test_setting (const gchar *name,
-                       gint64       otherwise)
-{
-  const gchar *value = g_getenv (name);
-  gint64       number = value != NULL ? g_ascii_strtoll (value, NULL, 10) : 0;
-
-  return number > 0 ? number : otherwise;
-}
-
 /* libepoxy aborts the process when it cannot load these, so look first */
 static gboolean
 libraries_present (void)

@@ -33,7 +33,7 @@ enum
 static gint
 shared_memory (const CblurGl *gl)
 {
-  return (gint) MIN (cblur_gl_test_setting ("CBLUR_GL_SHARED_MEMORY", gl->max_shared_memory),
+  return (gint) MIN (cblur_test_setting ("CBLUR_GL_SHARED_MEMORY", gl->max_shared_memory),
                      gl->max_shared_memory);
 }
 

@@ -7,6 +7,7 @@
 #include <epoxy/gl.h>
 
 #include "cblur-gl.h"
+#include "cblur-settings.h"
 
 G_BEGIN_DECLS
 
@@ -75,10 +76,6 @@ G_GNUC_INTERNAL extern const gchar cblur_shader_abyss[];
 
 /* cblur-gl-context.c */
 G_GNUC_INTERNAL CblurGlFault cblur_gl_fault            (void);
-/* a test's setting: the environment's positive integer for name, else
- * otherwise */
-G_GNUC_INTERNAL gint64       cblur_gl_test_setting     (const gchar  *name,
-                                                        gint64        otherwise);
 G_GNUC_INTERNAL CblurGl     *cblur_gl_context_acquire  (GError      **error);
 G_GNUC_INTERNAL void         cblur_gl_context_release  (void);
 G_GNUC_INTERNAL void         cblur_gl_context_destroy  (void);

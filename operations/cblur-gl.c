@@ -95,14 +95,14 @@ copy_image (const CblurImage *to,
 static gint
 tile_cap (void)
 {
-  return (gint) MIN (cblur_gl_test_setting ("CBLUR_GL_MAX_TILE", G_MAXINT), G_MAXINT);
+  return (gint) MIN (cblur_test_setting ("CBLUR_GL_MAX_TILE", G_MAXINT), G_MAXINT);
 }
 
 /* CBLUR_GL_TEXTURE_BUDGET=BYTES: a smaller budget than the GPU's, for tests */
 static gsize
 texture_budget (const CblurGl *gl)
 {
-  gint64 bytes = cblur_gl_test_setting ("CBLUR_GL_TEXTURE_BUDGET", gl->texture_budget);
+  gint64 bytes = cblur_test_setting ("CBLUR_GL_TEXTURE_BUDGET", gl->texture_budget);
 
   return MIN ((gsize) bytes, gl->texture_budget);
 }
@@ -137,7 +137,7 @@ static gint64   last_use;
 static gint64
 idle_us (void)
 {
-  return cblur_gl_test_setting ("CBLUR_GL_IDLE_MS", IDLE_MS) * 1000;
+  return cblur_test_setting ("CBLUR_GL_IDLE_MS", IDLE_MS) * 1000;
 }
 
 static gpointer
