@@ -546,7 +546,7 @@ cblur_cpu_blur (const CblurKernel *kernel,
       job.right = job.left + inside->width;
       job.top = inside->y - src->y;
       job.bottom = job.top + inside->height;
-      if (abyss_source (-1, 0, 1, abyss) < 0 && has_made_rows (&job))
+      if (abyss != GEGL_ABYSS_CLAMP && abyss != GEGL_ABYSS_LOOP && has_made_rows (&job))
         job.made_row = blur_colour_row (&job);
     }
 
