@@ -6,6 +6,9 @@
 
 #include "bench-report.h"
 
+/* the GEGL operations the plot draws with, NULL-terminated */
+extern const gchar *const bench_plot_operations[];
+
 gboolean bench_plot_write (BenchTable  *table,
                            const gchar *path,
                            GError     **error);

@@ -34,8 +34,19 @@ static const Method all_methods[] = {
 };
 
 static const gchar *const needed_operations[] = {
-  "gegl:simplex-noise", "gegl:gaussian-blur", "cblur:gaussian-blur",
+  "gegl:simplex-noise", "gegl:gaussian-blur", "cblur:gaussian-blur", NULL
 };
+
+/* The first of names that GEGL lacks: it would quietly put a pass-through
+ * in a missing operation's place. */
+static const gchar *
+missing_operation (const gchar *const *names)
+{
+  for (; *names != NULL; names++)
+    if (!gegl_has_operation (*names))
+      return *names;
+  return NULL;
+}
 
 /* Noise, rendered into the buffer's rectangle (a sink would render
  * nothing of a source without bounds), and checked not to be flat: a
@@ -183,6 +194,7 @@ main (gint    argc,
   g_autoptr (GError)         error = NULL;
   g_auto (GStrv)             sizes = NULL, radii = NULL, methods = NULL;
   BenchTable                *table;
+  const gchar               *missing;
   gint                       s, r;
   gsize                      m;
 
@@ -195,13 +207,12 @@ main (gint    argc,
   runs = MAX (runs, 1);
   gegl_init (&argc, &argv);
   bench_report_init ();
-  /* GEGL would quietly put a pass-through in a missing operation's place */
-  for (s = 0; s < (gint) G_N_ELEMENTS (needed_operations); s++)
-    if (!gegl_has_operation (needed_operations[s]))
-      {
-        g_printerr ("GEGL has no %s (GEGL_PATH?)\n", needed_operations[s]);
-        return 2;
-      }
+  missing = missing_operation (needed_operations);
+  if (missing != NULL)
+    {
+      g_printerr ("GEGL has no %s (GEGL_PATH?)\n", missing);
+      return 2;
+    }
 
   sizes = g_strsplit (sizes_arg, ",", -1);
   radii = g_strsplit (radii_arg, ",", -1);
@@ -251,7 +262,10 @@ main (gint    argc,
 
   bench_table_print_markdown (table);
   print_peak_memory ();
-  if (!bench_plot_write (table, plot_path, &error))
+  missing = missing_operation (bench_plot_operations);
+  if (missing != NULL)
+    g_printerr ("plot: GEGL has no %s (a module missing from GEGL_PATH)\n", missing);
+  else if (!bench_plot_write (table, plot_path, &error))
     g_printerr ("plot: %s\n", error->message);
 
   bench_table_free (table);
