@@ -76,6 +76,9 @@ G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_BOX == (gint) CBLUR_MODE_BOX);
 #define WHOLE_IMAGE_REACH_BOX    24
 #define WHOLE_IMAGE_REACH_DIRECT 128
 
+/* the smallest page there is: a touch every PAGE_BYTES faults every page in */
+#define PAGE_BYTES 4096
+
 typedef struct
 {
   CblurBackendKind backend;
@@ -288,6 +291,36 @@ write_part (const CblurImage *dst,
                    dst->stride * sizeof (gfloat));
 }
 
+/* GEGL allocates an output tile when it is first written, and the page
+ * faults of its fresh memory are most of what a write costs: threads that
+ * would wait on the GPU touch the pages of the tiles still to come, so
+ * that their writes only copy. */
+static void
+prepare_part (const CblurImage *dst,
+              gint              x,
+              gint              y,
+              gint              width,
+              gint              height,
+              gpointer          user_data)
+{
+  const BandIo       *io = user_data;
+  GeglRectangle       part = { dst->x + x, dst->y + y, width, height };
+  gsize               bpp = babl_format_get_bytes_per_pixel (io->format);
+  GeglBufferIterator *tiles = gegl_buffer_iterator_new (io->output, &part, io->level,
+                                                        io->format, GEGL_ACCESS_WRITE,
+                                                        GEGL_ABYSS_NONE, 1);
+
+  while (gegl_buffer_iterator_next (tiles))
+    {
+      volatile guchar *data = tiles->items[0].data;
+      gsize            size = tiles->length * bpp;
+      gsize            at;
+
+      for (at = 0; at < size; at += PAGE_BYTES)
+        data[at] = 0;
+    }
+}
+
 static gboolean
 blur_band (const CblurKernel   *kernel,
            CblurBackendKind     backend,
@@ -340,7 +373,7 @@ process (GeglOperation       *operation,
   CblurRunReport          report = { 0 };
   BandIo                  io = { input, output, gegl_operation_get_format (operation, "output"),
                                  level, o->abyss_policy };
-  CblurStream             stream = { read_part, write_part, &io };
+  CblurStream             stream = { read_part, write_part, &io, .prepare = prepare_part };
   gint64                  started = g_get_monotonic_time ();
   gint                    rows;
   gint                    y;
