@@ -321,6 +321,22 @@ prepare_part (const CblurImage *dst,
     }
 }
 
+/* Touching output tiles early pays only while GEGL keeps them: where a
+ * band's input and output outgrow its tile cache, it would swap prepared
+ * tiles out to disk before their write. */
+static gboolean
+band_stays_cached (const GeglRectangle *band,
+                   gint                 reach,
+                   const Babl          *format)
+{
+  guint64 cache_bytes = 0;
+  guint64 pixels = (guint64) (band->width + 2 * reach) * (band->height + 2 * reach) +
+                   (guint64) band->width * band->height;
+
+  g_object_get (gegl_config (), "tile-cache-size", &cache_bytes, NULL);
+  return pixels * babl_format_get_bytes_per_pixel (format) <= cache_bytes;
+}
+
 static gboolean
 blur_band (const CblurKernel   *kernel,
            CblurBackendKind     backend,
@@ -373,7 +389,7 @@ process (GeglOperation       *operation,
   CblurRunReport          report = { 0 };
   BandIo                  io = { input, output, gegl_operation_get_format (operation, "output"),
                                  level, o->abyss_policy };
-  CblurStream             stream = { read_part, write_part, &io, .prepare = prepare_part };
+  CblurStream             stream = { read_part, write_part, &io };
   gint64                  started = g_get_monotonic_time ();
   gint                    rows;
   gint                    y;
@@ -398,6 +414,7 @@ process (GeglOperation       *operation,
       GeglRectangle band = { roi.x, y, roi.width, MIN (rows, roi.y + roi.height - y) };
 
       cblur_run_report_clear (&report);
+      stream.prepare = band_stays_cached (&band, kernel->reach, io.format) ? prepare_part : NULL;
       if (!blur_band (kernel, state->backend, &band, &report, &stream))
         {
           g_warning (_("cblur:gaussian-blur: out of memory for a %d×%d region"),
