@@ -5,8 +5,8 @@
  *
  * gegl-io is no blur: gegl:convert-format into the blurs' working format
  * reads and writes every pixel as they do, so it times what GEGL's own
- * reading and writing of the image cost any operation, the floor under
- * every method here.
+ * reading and writing of the image cost an operation that does nothing
+ * else, in GEGL's chunks (the GL blur, streaming, can take less).
  *
  *   cblur-bench [--sizes 1024x1024,3840x2160] [--radii 3,15] [--runs 5]
  *               [--methods cpu-direct,gl-box,gegl-iir,...] [--plot out.png]
