@@ -296,6 +296,14 @@ typedef struct
   Pixel             *made_row;   /* ... of a row of the colour */
 } Job;
 
+/* none, black and white fill the abyss with one colour; clamp and loop
+ * repeat GEGL's pixels */
+static gboolean
+has_colour (GeglAbyssPolicy policy)
+{
+  return policy != GEGL_ABYSS_CLAMP && policy != GEGL_ABYSS_LOOP;
+}
+
 /* Where, under the policy, element i of a line whose GEGL pixels are
  * [lo, hi) takes its value from; -1 where it is the policy's colour. */
 static gint
@@ -306,11 +314,10 @@ abyss_source (gint            i,
 {
   if (i >= lo && i < hi)
     return i;
-  if (policy == GEGL_ABYSS_CLAMP)
-    return CLAMP (i, lo, hi - 1);
-  if (policy == GEGL_ABYSS_LOOP)
-    return lo + cblur_floor_mod (i - lo, hi - lo);
-  return -1;
+  if (has_colour (policy))
+    return -1;
+  return policy == GEGL_ABYSS_CLAMP ? CLAMP (i, lo, hi - 1)
+                                    : lo + cblur_floor_mod (i - lo, hi - lo);
 }
 
 /* pixel x of a row's line: GEGL's, or made from them or the colour */
@@ -546,7 +553,7 @@ cblur_cpu_blur (const CblurKernel *kernel,
       job.right = job.left + inside->width;
       job.top = inside->y - src->y;
       job.bottom = job.top + inside->height;
-      if (abyss != GEGL_ABYSS_CLAMP && abyss != GEGL_ABYSS_LOOP && has_made_rows (&job))
+      if (has_colour (abyss) && has_made_rows (&job))
         job.made_row = blur_colour_row (&job);
     }
 
