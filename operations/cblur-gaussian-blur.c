@@ -76,9 +76,6 @@ G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_BOX == (gint) CBLUR_MODE_BOX);
 #define WHOLE_IMAGE_REACH_BOX    24
 #define WHOLE_IMAGE_REACH_DIRECT 128
 
-/* the smallest page there is: a touch every PAGE_BYTES faults every page in */
-#define PAGE_BYTES 4096
-
 typedef struct
 {
   CblurBackendKind backend;
@@ -291,52 +288,6 @@ write_part (const CblurImage *dst,
                    dst->stride * sizeof (gfloat));
 }
 
-/* GEGL allocates an output tile when it is first written, and the page
- * faults of its fresh memory are most of what a write costs: threads that
- * would wait on the GPU touch the pages of the tiles still to come, so
- * that their writes only copy. */
-static void
-prepare_part (const CblurImage *dst,
-              gint              x,
-              gint              y,
-              gint              width,
-              gint              height,
-              gpointer          user_data)
-{
-  const BandIo       *io = user_data;
-  GeglRectangle       part = { dst->x + x, dst->y + y, width, height };
-  gsize               bpp = babl_format_get_bytes_per_pixel (io->format);
-  GeglBufferIterator *tiles = gegl_buffer_iterator_new (io->output, &part, io->level,
-                                                        io->format, GEGL_ACCESS_WRITE,
-                                                        GEGL_ABYSS_NONE, 1);
-
-  while (gegl_buffer_iterator_next (tiles))
-    {
-      volatile guchar *data = tiles->items[0].data;
-      gsize            size = tiles->length * bpp;
-      gsize            at;
-
-      for (at = 0; at < size; at += PAGE_BYTES)
-        data[at] = 0;
-    }
-}
-
-/* Touching output tiles early pays only while GEGL keeps them: where a
- * band's input and output outgrow its tile cache, it would swap prepared
- * tiles out to disk before their write. */
-static gboolean
-band_stays_cached (const GeglRectangle *band,
-                   gint                 reach,
-                   const Babl          *format)
-{
-  guint64 cache_bytes = 0;
-  guint64 pixels = (guint64) (band->width + 2 * reach) * (band->height + 2 * reach) +
-                   (guint64) band->width * band->height;
-
-  g_object_get (gegl_config (), "tile-cache-size", &cache_bytes, NULL);
-  return pixels * babl_format_get_bytes_per_pixel (format) <= cache_bytes;
-}
-
 static gboolean
 blur_band (const CblurKernel   *kernel,
            CblurBackendKind     backend,
@@ -414,7 +365,6 @@ process (GeglOperation       *operation,
       GeglRectangle band = { roi.x, y, roi.width, MIN (rows, roi.y + roi.height - y) };
 
       cblur_run_report_clear (&report);
-      stream.prepare = band_stays_cached (&band, kernel->reach, io.format) ? prepare_part : NULL;
       if (!blur_band (kernel, state->backend, &band, &report, &stream))
         {
           g_warning (_("cblur:gaussian-blur: out of memory for a %d×%d region"),

@@ -35,8 +35,6 @@ struct _CblurStreamRun
   GCond             changed;
   gint              next_read;       /* pieces handed out */
   gint              next_write;
-  gint              next_prepare;    /* of dst: each is prepared first or not at all */
-  gboolean         *preparing;       /* per piece of dst */
   gint             *pieces_read;     /* per band of src */
   gint              bands_read;      /* from the top, without a gap */
   gint              rows_read;
@@ -151,28 +149,13 @@ next_write_released (const CblurStreamRun *run)
   gint begin, end;
 
   band_rows (&run->dst, run->next_write / run->dst.n_columns, &begin, &end);
-  return run->rows_released >= end && !run->preparing[run->next_write];
-}
-
-/* With the lock held: the piece of dst to prepare, the first not yet
- * taken, or -1. */
-static gint
-take_prepare (CblurStreamRun *run)
-{
-  if (run->stream->prepare == NULL || run->finishing)
-    return -1;
-  run->next_prepare = MAX (run->next_prepare, run->next_write);
-  if (run->next_prepare >= n_pieces (&run->dst))
-    return -1;
-  run->preparing[run->next_prepare] = TRUE;
-  return run->next_prepare++;
+  return run->rows_released >= end;
 }
 
 /* Each thread writes what may be written, else reads what is left to
- * read, else readies the next piece to be written, else waits for more
- * to be released: GEGL's reads and writes overlap where the GPU hands
- * rows back before the last are read.  Where GEGL's threads are busy
- * with another task, one thread does it all. */
+ * read, else waits for more to be released: GEGL's reads and writes
+ * overlap where the GPU hands rows back before the last are read.  Where
+ * GEGL's threads are busy with another task, one thread does it all. */
 static void
 work (gint     i,
       gint     n,
@@ -205,14 +188,6 @@ work (gint     i,
           g_mutex_lock (&run->lock);
           piece_read (run, piece);
         }
-      else if ((piece = take_prepare (run)) >= 0)
-        {
-          g_mutex_unlock (&run->lock);
-          transfer_piece (dst, piece, run->stream->prepare, run->stream->user_data);
-          g_mutex_lock (&run->lock);
-          run->preparing[piece] = FALSE;
-          g_cond_broadcast (&run->changed);
-        }
       else if (run->next_write < n_pieces (dst) && !run->finishing)
         g_cond_wait (&run->changed, &run->lock);
       else
@@ -239,7 +214,6 @@ cblur_stream_start (CblurStream      *stream,
   grid_init (&run->src, stream, src);
   grid_init (&run->dst, stream, dst);
   run->pieces_read = g_new0 (gint, run->src.n_bands);
-  run->preparing = g_new0 (gboolean, n_pieces (&run->dst));
   run->read_until = run->started = g_get_monotonic_time ();
   g_mutex_init (&run->lock);
   g_cond_init (&run->changed);
@@ -291,7 +265,6 @@ cblur_stream_finish (CblurStreamRun *run)
   g_mutex_clear (&run->lock);
   g_cond_clear (&run->changed);
   g_free (run->pieces_read);
-  g_free (run->preparing);
   g_free (run);
 }
 

@@ -33,11 +33,6 @@ typedef struct
   GeglAbyssPolicy abyss;
   gdouble         read_ms;       /* wall time from the first read to the last */
   gdouble         write_ms;      /* from the first write to the last */
-  /* optional: readies a rectangle of the output for its write (GEGL's
-   * tiles allocated and their memory faulted in), on threads that would
-   * otherwise wait for the caller to release rows; never at the same
-   * time as, nor after, that rectangle's write */
-  CblurStreamFunc prepare;
 } CblurStream;
 
 void cblur_stream_read_all  (CblurStream      *stream,

@@ -1,5 +1,5 @@
 /* The band stream against a stand-in for GEGL: plain arrays that count how
- * often each pixel is read, prepared and written. */
+ * often each pixel is read and written. */
 #include "cblur-test.h"
 #include "cblur-stream.h"
 
@@ -10,8 +10,6 @@ typedef struct
   gfloat       *pixels;
   gint         *reads;
   gint         *writes;
-  gint         *prepares;
-  gint         *preparing;   /* while a preparation runs */
   GMutex        lock;
 } Side;
 
@@ -26,8 +24,6 @@ side_init (Side                *side,
   side->pixels = g_new (gfloat, n);
   side->reads = g_new0 (gint, n);
   side->writes = g_new0 (gint, n);
-  side->prepares = g_new0 (gint, n);
-  side->preparing = g_new0 (gint, n);
   for (i = 0; i < n; i++)
     side->pixels[i] = g_test_rand_double ();
   g_mutex_init (&side->lock);
@@ -39,8 +35,6 @@ side_clear (Side *side)
   g_free (side->pixels);
   g_free (side->reads);
   g_free (side->writes);
-  g_free (side->prepares);
-  g_free (side->preparing);
   g_mutex_clear (&side->lock);
 }
 
@@ -116,38 +110,9 @@ write_part (const CblurImage *image,
       {
         gsize k = side_index (side, image, i, j);
 
-        g_assert_cmpint (g_atomic_int_get (&side->preparing[k]), ==, 0);
         side->pixels[k] = *cblur_image_pixel (image, i, j);
         g_atomic_int_inc (&side->writes[k]);
       }
-}
-
-/* A preparation comes before its pixels' write, never beside it: it
- * holds them a while to give a write the chance to come too early. */
-static void
-prepare_part (const CblurImage *image,
-              gint              x,
-              gint              y,
-              gint              width,
-              gint              height,
-              gpointer          user_data)
-{
-  Side *side = user_data;
-  gint  i, j;
-
-  for (j = y; j < y + height; j++)
-    for (i = x; i < x + width; i++)
-      {
-        gsize k = side_index (side, image, i, j);
-
-        g_assert_cmpint (g_atomic_int_get (&side->writes[k]), ==, 0);
-        g_atomic_int_inc (&side->prepares[k]);
-        g_atomic_int_set (&side->preparing[k], 1);
-      }
-  g_usleep (200);
-  for (j = y; j < y + height; j++)
-    for (i = x; i < x + width; i++)
-      g_atomic_int_set (&side->preparing[side_index (side, image, i, j)], 0);
 }
 
 /* Both directions through one stream: reads go to `in`, writes to `out` */
@@ -167,12 +132,6 @@ static void
 sides_write (const CblurImage *image, gint x, gint y, gint width, gint height, gpointer data)
 {
   write_part (image, x, y, width, height, ((Sides *) data)->out);
-}
-
-static void
-sides_prepare (const CblurImage *image, gint x, gint y, gint width, gint height, gpointer data)
-{
-  prepare_part (image, x, y, width, height, ((Sides *) data)->out);
 }
 
 static void
@@ -206,7 +165,6 @@ assert_written (const Side       *out,
         gsize k = side_index (out, dst, x, y);
 
         g_assert_cmpint (out->writes[k], ==, y < written_rows ? 1 : 0);
-        g_assert_cmpint (out->prepares[k], <=, 1);
         if (y < written_rows)
           g_assert_cmpfloat (out->pixels[k], ==, *cblur_image_pixel (dst, x, y));
       }
@@ -243,8 +201,7 @@ run_shape (const Shape *shape,
   CblurImage   *dst = band_image (&shape->dst);
   Side          in, out;
   Sides         sides = { &in, &out };
-  CblurStream   stream = { sides_read, sides_write, &sides, shape->tile_width,
-                            shape->tile_height, .prepare = sides_prepare };
+  CblurStream   stream = { sides_read, sides_write, &sides, shape->tile_width, shape->tile_height };
   gint          x, y;
 
   g_object_set (gegl_config (), "threads", shape->threads, NULL);
@@ -345,46 +302,6 @@ test_partly_released (void)
     }
 }
 
-/* Threads with nothing to read and nothing released to write prepare
- * the pieces still to be written, each once, all of them in time. */
-static void
-test_prepared (void)
-{
-  const Shape    *shape = &shapes[0];
-  CblurImage     *src = band_image (&shape->dst);
-  CblurImage     *dst = band_image (&shape->dst);
-  Side            in, out;
-  Sides           sides = { &in, &out };
-  CblurStream     stream = { sides_read, sides_write, &sides, shape->tile_width,
-                             shape->tile_height, .prepare = sides_prepare };
-  CblurStreamRun *run;
-  gint64          until = g_get_monotonic_time () + 10 * G_USEC_PER_SEC;
-  gsize           n = (gsize) dst->width * dst->height;
-  gsize           k, prepared = 0;
-
-  g_object_set (gegl_config (), "threads", shape->threads, NULL);
-  side_init (&in, &shape->dst);
-  side_init (&out, &shape->dst);
-  run = cblur_stream_start (&stream, src, dst);
-  cblur_stream_wait_read (run, src->height, -1);
-  while (prepared < n && g_get_monotonic_time () < until)
-    {
-      g_usleep (1000);
-      for (k = 0, prepared = 0; k < n; k++)
-        prepared += g_atomic_int_get (&out.prepares[k]) > 0;
-    }
-  cblur_stream_release (run, dst->height);
-  cblur_stream_finish (run);
-
-  for (k = 0; k < n; k++)
-    g_assert_cmpint (out.prepares[k], ==, 1);
-  assert_written (&out, dst, dst->height);
-  side_clear (&in);
-  side_clear (&out);
-  band_image_free (src);
-  band_image_free (dst);
-}
-
 /* A backend reads what lies inside the input, each pixel once, and
  * makes the abyss: nothing outside is read. */
 static void
@@ -455,7 +372,6 @@ main (int    argc,
   g_test_add_func ("/stream/whole", test_whole);
   g_test_add_func ("/stream/streamed", test_streamed);
   g_test_add_func ("/stream/partly-released", test_partly_released);
-  g_test_add_func ("/stream/prepared", test_prepared);
   g_test_add_func ("/stream/inside", test_inside);
   return g_test_run ();
 }

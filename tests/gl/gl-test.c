@@ -139,27 +139,10 @@ gegl_write (const CblurImage *dst, gint x, gint y, gint width, gint height, gpoi
   copy_rect (((GlTestGegl *) data)->to, dst, dst->x + x, dst->y + y, width, height);
 }
 
-/* NaN, where GEGL would have fresh tiles: a piece prepared and then not
- * written shows */
-static void
-gegl_prepare (const CblurImage *dst, gint x, gint y, gint width, gint height, gpointer data)
-{
-  const CblurImage *to = ((GlTestGegl *) data)->to;
-  gint              row, i;
-
-  for (row = dst->y + y; row < dst->y + y + height; row++)
-    {
-      gfloat *pixels = cblur_image_pixel (to, dst->x + x - to->x, row - to->y);
-
-      for (i = 0; i < width * CBLUR_CHANNELS; i++)
-        pixels[i] = NAN;
-    }
-}
-
 CblurStream
 gl_test_stream (GlTestGegl *gegl)
 {
-  CblurStream stream = { gegl_read, gegl_write, gegl, 32, 16, .prepare = gegl_prepare };
+  CblurStream stream = { gegl_read, gegl_write, gegl, 32, 16 };
 
   return stream;
 }
