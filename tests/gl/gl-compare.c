@@ -73,7 +73,7 @@ compare (CblurMode mode,
   cblur_cpu_blur (kernel, src, NULL, GEGL_ABYSS_NONE, on_cpu);
   cpu_ms = elapsed_ms (start);
 
-  printf ("%-6s %6.1f %5d %5d %10.3g %9.1f %8.1f %8.1f %8.1f %9.1f\n",
+  printf ("%-6s %6.1f %5d %5d %10.3g %9.2f %8.2f %8.2f %8.2f %9.1f\n",
           cblur_mode_name (mode), radius, reach, report.tiles,
           gl_test_max_diff (on_gl, on_cpu), median (gl_ms), median (upload_ms),
           median (compute_ms), median (download_ms), cpu_ms);
