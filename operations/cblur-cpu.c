@@ -6,6 +6,7 @@
 #include "cblur-i18n.h"
 
 #include "cblur-memory.h"
+#include "cblur-stream.h"
 
 /* One premultiplied RGBA pixel: lines are addressed in whole pixels, and
  * the loops run over the 4 × pixels floats of an element, which the
@@ -516,11 +517,10 @@ copy_interior (const CblurImage *src,
 static Pixel
 abyss_colour (GeglAbyssPolicy policy)
 {
-  if (policy == GEGL_ABYSS_BLACK)
-    return (Pixel) { 0.0f, 0.0f, 0.0f, 1.0f };
-  if (policy == GEGL_ABYSS_WHITE)
-    return (Pixel) { 1.0f, 1.0f, 1.0f, 1.0f };
-  return (Pixel) { 0.0f, 0.0f, 0.0f, 0.0f };
+  Pixel colour;
+
+  cblur_abyss_colour (policy, (gfloat *) &colour);
+  return colour;
 }
 
 void

@@ -465,14 +465,17 @@ cblur_gl_fill_abyss (CblurGl              *gl,
                      GError              **error)
 {
   GLuint program = cblur_gl_program (gl, CBLUR_GL_SHADER_ABYSS, FALSE, 0, FALSE, error);
+  gfloat colour[CBLUR_CHANNELS];
 
   if (program == 0)
     return FALSE;
+  cblur_abyss_colour (policy, colour);
   glUseProgram (program);
   glUniform2i (glGetUniformLocation (program, "size"), width, height);
   glUniform4i (glGetUniformLocation (program, "inside"),
                inside->x, inside->y, inside->width, inside->height);
   set_int (program, "policy", policy);
+  glUniform4fv (glGetUniformLocation (program, "colour"), 1, colour);
   set_int (program, "first_row", first_row);
   bind_image (SRC_UNIT, texture, GL_READ_WRITE);
   glDispatchCompute (groups (width, ABYSS_GROUP), groups (n_rows, ABYSS_GROUP), 1);

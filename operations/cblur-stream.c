@@ -358,3 +358,14 @@ cblur_stream_inside (const CblurStream *stream,
   *inside = sub_image (src, &part);
   return TRUE;
 }
+
+void
+cblur_abyss_colour (GeglAbyssPolicy policy,
+                    gfloat          colour[CBLUR_CHANNELS])
+{
+  gfloat level = policy == GEGL_ABYSS_WHITE ? 1.0f : 0.0f;
+  gfloat alpha = policy == GEGL_ABYSS_BLACK || policy == GEGL_ABYSS_WHITE ? 1.0f : 0.0f;
+
+  colour[0] = colour[1] = colour[2] = level;
+  colour[3] = alpha;
+}

@@ -47,6 +47,11 @@ gboolean cblur_stream_inside (const CblurStream *stream,
                               const CblurImage  *src,
                               CblurImage        *inside);
 
+/* The colour GEGL fills its abyss with under none, black and white, for
+ * both backends to make; clamp and loop repeat pixels instead (black). */
+void     cblur_abyss_colour  (GeglAbyssPolicy    policy,
+                              gfloat             colour[CBLUR_CHANNELS]);
+
 typedef struct _CblurStreamRun CblurStreamRun;
 
 /* Starts reading all of src, top pieces first. */

@@ -5,13 +5,11 @@
  * GEGL need not read, nor the bus carry, a halo that is all edge pixels
  * or one colour.  Reads only inside, writes only outside, so in place.
  *
- * policy: GeglAbyssPolicy's values. */
+ * policy: GeglAbyssPolicy's values; colour: cblur_abyss_colour()'s, for
+ * the policies that fill with one. */
 
-#define ABYSS_NONE  0
 #define ABYSS_CLAMP 1
 #define ABYSS_LOOP  2
-#define ABYSS_BLACK 3
-#define ABYSS_WHITE 4
 
 layout (local_size_x = 16, local_size_y = 16) in;
 
@@ -20,6 +18,7 @@ layout (rgba32f, binding = 0) uniform image2D image;
 uniform ivec2 size;        /* the tile's input */
 uniform ivec4 inside;      /* x, y, width, height */
 uniform int   policy;
+uniform vec4  colour;
 uniform int   first_row;   /* of this dispatch's rows */
 
 /* GLSL's % is undefined for negatives: shift them past zero first */
@@ -36,7 +35,7 @@ main ()
   ivec2 p = ivec2 (gl_GlobalInvocationID.x, first_row + int (gl_GlobalInvocationID.y));
   ivec2 low = inside.xy;
   ivec2 high = inside.xy + inside.zw;
-  vec4  value = vec4 (0.0);
+  vec4  value = colour;
 
   if (any (greaterThanEqual (p, size)) ||
       (all (greaterThanEqual (p, low)) && all (lessThan (p, high))))
@@ -46,9 +45,5 @@ main ()
     value = imageLoad (image, clamp (p, low, high - 1));
   else if (policy == ABYSS_LOOP)
     value = imageLoad (image, low + floor_mod (p - low, inside.zw));
-  else if (policy == ABYSS_BLACK)
-    value = vec4 (0.0, 0.0, 0.0, 1.0);
-  else if (policy == ABYSS_WHITE)
-    value = vec4 (1.0);
   imageStore (image, p, value);
 }
