@@ -82,6 +82,8 @@ cblur_backend_blur (CblurBackendKind   backend,
     }
   else
     cblur_stream_read_all (stream, makes_abyss ? &inside : src);
+  if (stream != NULL && stream->straight_alpha)
+    cblur_premultiply (makes_abyss ? &inside : src);
 
   report->ran_on = CBLUR_BACKEND_CPU;
   cblur_cpu_blur (kernel, src, makes_abyss ? &inside : NULL,

@@ -5,8 +5,8 @@
 /* the direct shader's work group width, SEGMENT */
 #define GROUP 256
 
-/* abyss.comp's work group edge */
-#define ABYSS_GROUP 16
+/* abyss.comp's and premultiply.comp's work group edge */
+#define TEXEL_GROUP 16
 
 /* abyss.comp takes GEGL's values */
 G_STATIC_ASSERT (GEGL_ABYSS_NONE == 0 && GEGL_ABYSS_CLAMP == 1 && GEGL_ABYSS_LOOP == 2 &&
@@ -478,7 +478,27 @@ cblur_gl_fill_abyss (CblurGl              *gl,
   glUniform4fv (glGetUniformLocation (program, "colour"), 1, colour);
   set_int (program, "first_row", first_row);
   bind_image (SRC_UNIT, texture, GL_READ_WRITE);
-  glDispatchCompute (groups (width, ABYSS_GROUP), groups (n_rows, ABYSS_GROUP), 1);
+  glDispatchCompute (groups (width, TEXEL_GROUP), groups (n_rows, TEXEL_GROUP), 1);
+  glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  return TRUE;
+}
+
+gboolean
+cblur_gl_premultiply (CblurGl              *gl,
+                      GLuint                texture,
+                      const GeglRectangle  *rect,
+                      GError              **error)
+{
+  GLuint program = cblur_gl_program (gl, CBLUR_GL_SHADER_PREMULTIPLY, FALSE, 0, FALSE, error);
+
+  if (program == 0)
+    return FALSE;
+  glUseProgram (program);
+  glUniform4i (glGetUniformLocation (program, "rect"),
+               rect->x, rect->y, rect->width, rect->height);
+  glUniform1f (glGetUniformLocation (program, "alpha_floor"), CBLUR_ALPHA_FLOOR);
+  bind_image (SRC_UNIT, texture, GL_READ_WRITE);
+  glDispatchCompute (groups (rect->width, TEXEL_GROUP), groups (rect->height, TEXEL_GROUP), 1);
   glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
   return TRUE;
 }

@@ -65,7 +65,8 @@ typedef enum
   CBLUR_GL_SHADER_BOX_SCAN,
   CBLUR_GL_SHADER_BOX,
   CBLUR_GL_SHADER_BOX_FUSED,
-  CBLUR_GL_SHADER_ABYSS
+  CBLUR_GL_SHADER_ABYSS,
+  CBLUR_GL_SHADER_PREMULTIPLY
 } CblurGlShader;
 
 G_GNUC_INTERNAL extern const gchar cblur_shader_direct[];
@@ -73,6 +74,7 @@ G_GNUC_INTERNAL extern const gchar cblur_shader_box_scan[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_box[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_box_fused[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_abyss[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_premultiply[];
 
 /* cblur-gl-context.c */
 G_GNUC_INTERNAL CblurGlFault cblur_gl_fault            (void);
@@ -183,6 +185,11 @@ G_GNUC_INTERNAL gboolean     cblur_gl_fill_abyss       (CblurGl              *gl
                                                         gint                  n_rows,
                                                         const GeglRectangle  *inside,
                                                         GeglAbyssPolicy       policy,
+                                                        GError              **error);
+/* texture's straight-alpha texels in rect, premultiplied as babl does */
+G_GNUC_INTERNAL gboolean     cblur_gl_premultiply      (CblurGl              *gl,
+                                                        GLuint                texture,
+                                                        const GeglRectangle  *rect,
                                                         GError              **error);
 
 G_END_DECLS

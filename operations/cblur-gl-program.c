@@ -86,6 +86,7 @@ cblur_gl_program (CblurGl        *gl,
     [CBLUR_GL_SHADER_BOX]      = "box",
     [CBLUR_GL_SHADER_BOX_FUSED] = "box-fused",
     [CBLUR_GL_SHADER_ABYSS]    = "abyss",
+    [CBLUR_GL_SHADER_PREMULTIPLY] = "premultiply",
   };
   static const gchar *const sources[] = {
     [CBLUR_GL_SHADER_DIRECT]   = cblur_shader_direct,
@@ -93,6 +94,7 @@ cblur_gl_program (CblurGl        *gl,
     [CBLUR_GL_SHADER_BOX]      = cblur_shader_box,
     [CBLUR_GL_SHADER_BOX_FUSED] = cblur_shader_box_fused,
     [CBLUR_GL_SHADER_ABYSS]    = cblur_shader_abyss,
+    [CBLUR_GL_SHADER_PREMULTIPLY] = cblur_shader_premultiply,
   };
   const gchar      *name = names[shader];
   g_autoptr (GString) defines = g_string_new (NULL);

@@ -566,13 +566,31 @@ run_passes (const CblurKernel   *kernel,
   return result;
 }
 
-/* The GPU works through every tile before the CPU waits once. */
+/* Straight-alpha texels of texture's rect premultiplied, as compute */
+static gboolean
+premultiply (CblurGl       *gl,
+             GLuint         texture,
+             GeglRectangle  rect,
+             Stamps        *stamps,
+             GError       **error)
+{
+  gboolean ok;
+
+  stamp (stamps, SPAN_COMPUTE);
+  ok = cblur_gl_premultiply (gl, texture, &rect, error);
+  stamp (stamps, SPAN_COMPUTE);
+  return ok;
+}
+
+/* The GPU works through every tile before the CPU waits once.  straight:
+ * src holds straight alpha, which each tile premultiplies once up. */
 static gboolean
 blur_tiles (CblurGl             *gl,
             const CblurKernel   *kernel,
             const CblurGlPasses *passes,
             const CblurGlPlan   *plan,
             const CblurGlStaged *staged,
+            gboolean             straight,
             const CblurImage    *src,
             const CblurImage    *dst,
             Stamps              *stamps,
@@ -595,6 +613,11 @@ blur_tiles (CblurGl             *gl,
       upload_rect (staged, src, x, y, input.in_width, input.in_height, 0, 0);
       stamp (stamps, SPAN_UPLOAD);
       if (!cblur_gl_check (gl, CBLUR_GL_STAGE_UPLOAD, error))
+        return FALSE;
+      if (straight &&
+          !premultiply (gl, resources.textures[0],
+                        (GeglRectangle) { 0, 0, input.in_width, input.in_height },
+                        stamps, error))
         return FALSE;
 
       result = run_passes (kernel, passes, &input, stamps);
@@ -713,6 +736,11 @@ advance (GpuBand  *s,
 
       if (end > first)
         {
+          if (s->stream->straight_alpha &&
+              !premultiply (s->gl, resources.textures[0],
+                            (GeglRectangle) { s->inside.x, first, s->inside.width, end - first },
+                            s->stamps, error))
+            return FALSE;
           if (s->makes_abyss &&
               !cblur_gl_fill_abyss (s->gl, resources.textures[0], s->tile.in_width,
                                     s->tile.in_height, first, end - first,
@@ -826,6 +854,9 @@ blur_streamed (CblurGl             *gl,
 
   if (!in_bands)
     {
+      if (stream->straight_alpha &&
+          !premultiply (gl, resources.textures[0], s.inside, stamps, error))
+        return FALSE;
       if (s.makes_abyss &&
           !cblur_gl_fill_abyss (gl, resources.textures[0], src->width, src->height,
                                 0, src->height, &s.inside, stream->abyss, error))
@@ -848,12 +879,13 @@ blur_streamed (CblurGl             *gl,
 }
 
 /* stream, if any, reads src first and writes dst after, where the band
- * is not one tile */
+ * is not one tile; straight: src comes, or came, in straight alpha */
 static gboolean
 blur_staged (CblurGl             *gl,
              const CblurKernel   *kernel,
              const CblurGlStaged *staged,
              CblurStream         *stream,
+             gboolean             straight,
              const CblurImage    *src,
              const CblurImage    *dst,
              CblurGlReport       *report,
@@ -885,7 +917,7 @@ blur_staged (CblurGl             *gl,
                         makes_abyss ? &inside : src,
                         src, dst, &stamps, error);
   else if (ok)
-    ok = blur_tiles (gl, kernel, &passes, &plan, staged, src, dst, &stamps, error);
+    ok = blur_tiles (gl, kernel, &passes, &plan, staged, straight, src, dst, &stamps, error);
 
   if (run != NULL)
     cblur_stream_finish (run);
@@ -917,7 +949,8 @@ blur_copied (CblurGl            *gl,
     return FALSE;
 
   copy_image (&staged_src, src);
-  ok = blur_staged (gl, kernel, staged, NULL, &staged_src, &staged_dst, report, error);
+  ok = blur_staged (gl, kernel, staged, NULL, stream != NULL && stream->straight_alpha,
+                    &staged_src, &staged_dst, report, error);
   if (ok)
     {
       copy_image (dst, &staged_dst);
@@ -984,12 +1017,15 @@ cblur_gl_blur (const CblurKernel  *kernel,
         {
           cblur_stream_read_all (stream, src);
           copy_image (dst, src);
+          if (stream != NULL && stream->straight_alpha)
+            cblur_premultiply (dst);
           cblur_stream_write_all (stream, dst);
           ok = TRUE;
         }
       else
         ok = staged != NULL
-               ? blur_staged (gl, kernel, staged, stream, src, dst, report, &failure)
+               ? blur_staged (gl, kernel, staged, stream, stream != NULL && stream->straight_alpha,
+                              src, dst, report, &failure)
                : blur_copied (gl, kernel, stream, src, dst, report, &failure);
       context_release_after (failure);
     }

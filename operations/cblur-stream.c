@@ -8,6 +8,7 @@
 #include "cblur-stream.h"
 
 #include <gegl.h>
+#include <math.h>
 
 /* An image cut along GEGL's tile grid into bands of one tile row, and
  * the bands into pieces of whole tiles: enough of them for every thread
@@ -368,4 +369,34 @@ cblur_abyss_colour (GeglAbyssPolicy policy,
 
   colour[0] = colour[1] = colour[2] = level;
   colour[3] = alpha;
+}
+
+static void
+premultiply_rows (gsize    first,
+                  gsize    n_rows,
+                  gpointer user_data)
+{
+  const CblurImage *image = user_data;
+  gsize             row;
+  gint              x;
+
+  for (row = first; row < first + n_rows; row++)
+    for (x = 0; x < image->width; x++)
+      {
+        gfloat *pixel = cblur_image_pixel (image, x, row);
+        gfloat  alpha = pixel[3];
+        gfloat  used = fabsf (alpha) <= CBLUR_ALPHA_FLOOR ? CBLUR_ALPHA_FLOOR : alpha;
+
+        pixel[0] *= used;
+        pixel[1] *= used;
+        pixel[2] *= used;
+      }
+}
+
+void
+cblur_premultiply (const CblurImage *image)
+{
+  /* a thread is worth a few thousand pixels */
+  gegl_parallel_distribute_range (image->height, 4096.0 / (image->width + 1),
+                                  premultiply_rows, (gpointer) image);
 }

@@ -31,6 +31,9 @@ typedef struct
    * which a backend may make itself rather than read */
   GeglRectangle   inside;
   GeglAbyssPolicy abyss;
+  /* `read` gives straight alpha (RGBA float), which the backend
+   * premultiplies itself (cblur_premultiply's rule), not RaGaBaA */
+  gboolean        straight_alpha;
   gdouble         read_ms;       /* wall time from the first read to the last */
   gdouble         write_ms;      /* from the first write to the last */
 } CblurStream;
@@ -51,6 +54,15 @@ gboolean cblur_stream_inside (const CblurStream *stream,
  * both backends to make; clamp and loop repeat pixels instead (black). */
 void     cblur_abyss_colour  (GeglAbyssPolicy    policy,
                               gfloat             colour[CBLUR_CHANNELS]);
+
+/* babl's alpha floor: premultiplying RGBA float into RaGaBaA float, an
+ * alpha within this of zero multiplies as this, so that a transparent
+ * pixel keeps a trace of its colour */
+#define CBLUR_ALPHA_FLOOR (1.0f / 65536.0f)
+
+/* image's straight-alpha pixels premultiplied in place, bit for bit as
+ * babl turns RGBA float into RaGaBaA float */
+void     cblur_premultiply   (const CblurImage  *image);
 
 typedef struct _CblurStreamRun CblurStreamRun;
 

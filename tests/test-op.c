@@ -249,6 +249,71 @@ test_abyss_against_reference (void)
   g_unsetenv ("CBLUR_BAND_PIXELS");
 }
 
+/* A straight RGBA float source, which the GL backend reads as it is and
+ * premultiplies on the GPU, blurs bit for bit as GEGL's premultiplied copy
+ * of it does: alphas of zero, at babl's floor and above one; every abyss
+ * policy, made beyond the whole image or read around a part of it; in one
+ * streamed tile and in several; and at radius 0. */
+static void
+test_straight_source (void)
+{
+  static const gfloat    alphas[] = { 0.0f, 1.0f / 65536.0f, 1e-7f, 0.25f, 1.0f, 1.5f };
+  static const gchar    *tile_caps[] = { NULL, "32" };
+  const GeglRectangle    rois[] = { { 0, 0, 83, 71 }, { 20, 15, 40, 30 } };
+  const Babl            *straight = babl_format ("RGBA float");
+  g_autoptr (GeglBuffer) input = gegl_buffer_new (&rois[0], straight);
+  g_autoptr (GeglBuffer) premultiplied = gegl_buffer_new (&rois[0], babl_format (TEST_FORMAT));
+  g_autofree gfloat     *pixels = g_new (gfloat, 83 * 71 * 4);
+  GRand                 *rand = g_rand_new_with_seed (31);
+  GeglAbyssPolicy        policy;
+  gsize                  i, t, r, m;
+
+  for (i = 0; i < 83 * 71; i++)
+    {
+      gint c;
+
+      for (c = 0; c < 3; c++)
+        pixels[i * 4 + c] = g_rand_double_range (rand, -0.2, 1.2);
+      pixels[i * 4 + 3] = i % 3 == 0 ? alphas[i / 3 % G_N_ELEMENTS (alphas)]
+                                     : g_rand_double (rand);
+    }
+  g_rand_free (rand);
+  gegl_buffer_set (input, &rois[0], 0, straight, pixels, GEGL_AUTO_ROWSTRIDE);
+  gegl_buffer_copy (input, NULL, GEGL_ABYSS_NONE, premultiplied, NULL);
+
+  for (t = 0; t < G_N_ELEMENTS (tile_caps); t++)
+    {
+      if (tile_caps[t] != NULL)
+        g_setenv ("CBLUR_GL_MAX_TILE", tile_caps[t], TRUE);
+      for (r = 0; r < G_N_ELEMENTS (rois); r++)
+        for (policy = GEGL_ABYSS_NONE; policy <= GEGL_ABYSS_WHITE; policy++)
+          for (m = 0; m < G_N_ELEMENTS (both_modes); m++)
+            {
+              gsize              bytes = (gsize) rois[r].width * rois[r].height * 4 * sizeof (gfloat);
+              g_autofree gfloat *ours = test_blur (input, &rois[r], "radius", 7.0,
+                                                   "mode", both_modes[m],
+                                                   "abyss-policy", policy, NULL);
+              g_autofree gfloat *gegls = test_blur (premultiplied, &rois[r], "radius", 7.0,
+                                                    "mode", both_modes[m],
+                                                    "abyss-policy", policy, NULL);
+
+              g_test_message ("tiles of %s, part %zu, policy %d, %s: max %.3g",
+                              tile_caps[t] != NULL ? tile_caps[t] : "any size", r, policy,
+                              cblur_mode_name (both_modes[m]),
+                              test_max_abs_diff (ours, gegls, bytes / sizeof (gfloat)));
+              g_assert_cmpmem (ours, bytes, gegls, bytes);
+            }
+      g_unsetenv ("CBLUR_GL_MAX_TILE");
+    }
+
+  {
+    g_autofree gfloat *ours = test_blur (input, &rois[0], "radius", 0.0, NULL);
+    g_autofree gfloat *gegls = test_read (premultiplied, &rois[0]);
+
+    g_assert_cmpmem (ours, sizeof (gfloat) * 83 * 71 * 4, gegls, sizeof (gfloat) * 83 * 71 * 4);
+  }
+}
+
 static void
 test_clip_extent (void)
 {
@@ -323,6 +388,7 @@ main (gint    argc,
   g_test_add_func ("/op/transparent-stays-colorless", test_transparent_stays_colorless);
   g_test_add_func ("/op/abyss-policies", test_abyss_policies);
   g_test_add_func ("/op/abyss-against-reference", test_abyss_against_reference);
+  g_test_add_func ("/op/straight-source", test_straight_source);
   g_test_add_func ("/op/clip-extent", test_clip_extent);
   g_test_add_func ("/op/mipmap-level", test_mipmap_level);
 

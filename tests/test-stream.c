@@ -364,6 +364,58 @@ test_inside (void)
   }
 }
 
+/* The GPU's premultiplication follows cblur_premultiply(), which must be
+ * babl's RGBA float to RaGaBaA float bit for bit: GEGL's own conversion
+ * is what a straight source went through before the GPU took it over.
+ * Alphas around babl's floor, negative, above one and odd; a row stride
+ * wider than the row, whose padding stays. */
+static void
+test_premultiply_is_babls (void)
+{
+  static const gfloat alphas[] = {
+    0.0f, -0.0f, 1e-40f, 1e-7f, -1e-7f, 1.0f / 65536.0f, -1.0f / 65536.0f,
+    1.0001f / 65536.0f, -1.0001f / 65536.0f, 0.5f, 1.0f, 2.5f, -0.3f, 0.999f,
+  };
+  static const gfloat colours[] = { 0.3f, -2.5f, 100.0f, 1e-3f, 0.0f, 7.0f / 3.0f };
+  const gint          width = G_N_ELEMENTS (alphas) * 3;
+  const gint          height = G_N_ELEMENTS (colours) + 20;
+  const gsize         stride = (gsize) (width + 3) * CBLUR_CHANNELS;
+  g_autofree gfloat  *ours = g_new (gfloat, stride * height);
+  g_autofree gfloat  *babls = g_new (gfloat, (gsize) width * height * CBLUR_CHANNELS);
+  CblurImage          image = { ours, 0, 0, width, height, stride };
+  gint                x, y, c;
+
+  for (y = 0; y < height; y++)
+    for (x = 0; x < (gint) (stride / CBLUR_CHANNELS); x++)
+      for (c = 0; c < CBLUR_CHANNELS; c++)
+        {
+          gfloat *value = ours + y * stride + (gsize) x * CBLUR_CHANNELS + c;
+
+          if (x >= width)
+            *value = -1.0f;
+          else if (c == 3)
+            *value = x < (gint) G_N_ELEMENTS (alphas) ? alphas[x] : g_test_rand_double_range (-0.5, 1.5);
+          else if (y < (gint) G_N_ELEMENTS (colours))
+            *value = colours[y] * (c + 1);
+          else
+            *value = g_test_rand_double_range (-4.0, 4.0);
+        }
+  for (y = 0; y < height; y++)
+    babl_process (babl_fish (babl_format ("RGBA float"), babl_format ("RaGaBaA float")),
+                  ours + y * stride, babls + (gsize) y * width * CBLUR_CHANNELS, width);
+
+  cblur_premultiply (&image);
+
+  for (y = 0; y < height; y++)
+    {
+      g_assert_cmpmem (ours + y * stride, width * CBLUR_CHANNELS * sizeof (gfloat),
+                       babls + (gsize) y * width * CBLUR_CHANNELS,
+                       width * CBLUR_CHANNELS * sizeof (gfloat));
+      for (x = width * CBLUR_CHANNELS; x < (gint) stride; x++)
+        g_assert_cmpfloat (ours[y * stride + x], ==, -1.0f);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -373,5 +425,6 @@ main (int    argc,
   g_test_add_func ("/stream/streamed", test_streamed);
   g_test_add_func ("/stream/partly-released", test_partly_released);
   g_test_add_func ("/stream/inside", test_inside);
+  g_test_add_func ("/stream/premultiply-is-babls", test_premultiply_is_babls);
   return g_test_run ();
 }

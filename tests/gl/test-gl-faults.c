@@ -193,6 +193,86 @@ test_streamed_band (gconstpointer data)
   gl_test_image_free (handed_on);
 }
 
+/* image's straight pixels as babl premultiplies them, into a new image */
+static CblurImage *
+babl_premultiplied (const CblurImage *image)
+{
+  CblurImage *premultiplied = gl_test_blank_image (image->x, image->y, image->width,
+                                                   image->height);
+  gint        row;
+
+  for (row = 0; row < image->height; row++)
+    babl_process (babl_fish (babl_format ("RGBA float"), babl_format ("RaGaBaA float")),
+                  cblur_image_row (image, row), cblur_image_row (premultiplied, row),
+                  image->width);
+  return premultiplied;
+}
+
+/* A straight-alpha band (GEGL's RGBA float, which the backend
+ * premultiplies): a fault hands GEGL the CPU's blur of babl's
+ * premultiplied copy, bit for bit, and so does the GPU without one, as
+ * does a kernel of no reach, which hands on the copy itself. */
+static void
+test_straight_band (void)
+{
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (9.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) identity = cblur_kernel_new (0.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_GL);
+  CblurImage             *straight = gl_test_random_input (kernel, 3, -7, 300, 200, 9);
+  CblurImage             *premultiplied;
+  CblurImage             *on_cpu = gl_test_blank_image (3, -7, 300, 200);
+  CblurImage             *on_gpu = gl_test_blank_image (3, -7, 300, 200);
+  CblurImage             *handed_on = gl_test_blank_image (3, -7, 300, 200);
+  GlTestGegl              gegl = { straight, handed_on, 0 };
+  GlTestGegl              gegl_premultiplied;
+  CblurStream             stream = gl_test_stream (&gegl);
+  CblurStream             stream_premultiplied;
+  CblurRunReport          report;
+  gint                    x, y;
+
+  /* transparent pixels and alphas at babl's floor, whose colour stays */
+  for (y = 0; y < straight->height; y++)
+    for (x = y % 5; x < straight->width; x += 5)
+      cblur_image_pixel (straight, x, y)[3] = x % 2 == 0 ? 0.0f : CBLUR_ALPHA_FLOOR;
+  premultiplied = babl_premultiplied (straight);
+  stream.straight_alpha = TRUE;
+  gegl_premultiplied = (GlTestGegl) { premultiplied, on_gpu, 0 };
+  stream_premultiplied = gl_test_stream (&gegl_premultiplied);
+  cblur_cpu_blur (kernel, premultiplied, NULL, GEGL_ABYSS_NONE, on_cpu);
+
+  g_setenv ("CBLUR_GL_FAULT", "dispatch", TRUE);
+  gl_test_blur_streamed (kernel, &stream, &report);
+  g_unsetenv ("CBLUR_GL_FAULT");
+  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_CPU);
+  g_assert_cmpfloat (gl_test_max_diff (handed_on, on_cpu), ==, 0.0);
+  cblur_run_report_clear (&report);
+
+  gl_test_blur_streamed (kernel, &stream_premultiplied, &report);
+  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
+  cblur_run_report_clear (&report);
+  gl_test_blur_streamed (kernel, &stream, &report);
+  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
+  g_assert_cmpfloat (gl_test_max_diff (handed_on, on_gpu), ==, 0.0);
+  cblur_run_report_clear (&report);
+
+  gl_test_image_free (handed_on);
+  gl_test_image_free (straight);
+  gl_test_image_free (premultiplied);
+  straight = gl_test_random_input (identity, 3, -7, 300, 200, 9);
+  premultiplied = babl_premultiplied (straight);
+  handed_on = gegl.to = gl_test_blank_image (3, -7, 300, 200);
+  gegl.from = straight;
+  gl_test_blur_streamed (identity, &stream, &report);
+  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
+  g_assert_cmpfloat (gl_test_max_diff (handed_on, premultiplied), ==, 0.0);
+  cblur_run_report_clear (&report);
+
+  gl_test_image_free (straight);
+  gl_test_image_free (premultiplied);
+  gl_test_image_free (on_cpu);
+  gl_test_image_free (on_gpu);
+  gl_test_image_free (handed_on);
+}
+
 /* whether the context is still there after waiting up to a second */
 static gboolean
 context_outlives_a_second (void)
@@ -253,6 +333,7 @@ main (int    argc,
     }
   g_test_add_func ("/gl/fault/available", test_available_without_context);
   g_test_add_func ("/gl/fault/backend-falls-back", test_backend_falls_back);
+  g_test_add_func ("/gl/fault/straight-band", test_straight_band);
   g_test_add_func ("/gl/idle-release", test_idle_release);
   return gl_test_run ();
 }
