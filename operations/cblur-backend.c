@@ -82,12 +82,11 @@ cblur_backend_blur (CblurBackendKind   backend,
     }
   else
     cblur_stream_read_all (stream, makes_abyss ? &inside : src);
-  if (stream != NULL && stream->straight_alpha)
-    cblur_premultiply (makes_abyss ? &inside : src);
 
   report->ran_on = CBLUR_BACKEND_CPU;
   cblur_cpu_blur (kernel, src, makes_abyss ? &inside : NULL,
-                  makes_abyss ? stream->abyss : GEGL_ABYSS_NONE, dst);
+                  makes_abyss ? stream->abyss : GEGL_ABYSS_NONE,
+                  stream != NULL && stream->straight_alpha, dst);
   cblur_stream_write_all (stream, dst);
 }
 

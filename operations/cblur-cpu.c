@@ -288,6 +288,7 @@ typedef struct
   const CblurImage  *src;
   const CblurImage  *dst;
   GeglAbyssPolicy    policy;
+  gboolean           straight;   /* src's alpha, premultiplied as gathered */
   gint               left;       /* src's columns [left, right) and rows */
   gint               right;      /* [top, bottom) are GEGL's pixels; the */
   gint               top;        /* rest is made as `policy` says */
@@ -404,6 +405,9 @@ horizontal_rows (gsize    first,
             gathered[(gsize) x * rows + r] = row_pixel (job, src, x);
         }
       transpose_in (gathered, rows, sources, job->left, job->right);
+      /* none's, black's and white's colours premultiply to themselves */
+      if (job->straight)
+        cblur_premultiply_pixels ((gfloat *) gathered, (gsize) n_in * rows);
 
       blur_line (job->kernel, (Line) { gathered, rows }, n_in, job->src->x,
                  (LineOut) { blurred, rows }, rows, &scratch);
@@ -528,9 +532,10 @@ cblur_cpu_blur (const CblurKernel *kernel,
                 const CblurImage  *src,
                 const CblurImage  *inside,
                 GeglAbyssPolicy    abyss,
+                gboolean           straight,
                 const CblurImage  *dst)
 {
-  Job   job = { kernel, src, dst, abyss, 0, src->width, 0, src->height,
+  Job   job = { kernel, src, dst, abyss, straight, 0, src->width, 0, src->height,
                 abyss_colour (abyss), NULL, NULL };
   gsize between_bytes;
   gsize strips;
@@ -544,6 +549,8 @@ cblur_cpu_blur (const CblurKernel *kernel,
   if (cblur_kernel_is_identity (kernel))
     {
       copy_interior (src, dst);
+      if (straight)
+        cblur_premultiply (dst);
       return;
     }
 

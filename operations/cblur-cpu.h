@@ -13,11 +13,14 @@ G_BEGIN_DECLS
 /* src holds dst's rectangle grown by kernel->reach on every side.  Where
  * inside is not NULL, only its part of src (sharing src's pixels) holds
  * GEGL's; the rest is GEGL's abyss under `abyss`, which the blur makes
- * rather than reads (the same bits). */
+ * rather than reads (the same bits).  straight: src's pixels are straight
+ * alpha (RGBA float), premultiplied as they go into the blur
+ * (cblur_premultiply_pixels), where GEGL would have on its read. */
 void cblur_cpu_blur (const CblurKernel *kernel,
                      const CblurImage  *src,
                      const CblurImage  *inside,
                      GeglAbyssPolicy    abyss,
+                     gboolean           straight,
                      const CblurImage  *dst);
 
 G_END_DECLS

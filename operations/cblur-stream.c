@@ -371,6 +371,24 @@ cblur_abyss_colour (GeglAbyssPolicy policy,
   colour[3] = alpha;
 }
 
+void
+cblur_premultiply_pixels (gfloat *pixels,
+                          gsize   n_pixels)
+{
+  gsize i;
+
+  for (i = 0; i < n_pixels; i++)
+    {
+      gfloat *pixel = pixels + i * CBLUR_CHANNELS;
+      gfloat  alpha = pixel[3];
+      gfloat  used = fabsf (alpha) <= CBLUR_ALPHA_FLOOR ? CBLUR_ALPHA_FLOOR : alpha;
+
+      pixel[0] *= used;
+      pixel[1] *= used;
+      pixel[2] *= used;
+    }
+}
+
 static void
 premultiply_rows (gsize    first,
                   gsize    n_rows,
@@ -378,19 +396,9 @@ premultiply_rows (gsize    first,
 {
   const CblurImage *image = user_data;
   gsize             row;
-  gint              x;
 
   for (row = first; row < first + n_rows; row++)
-    for (x = 0; x < image->width; x++)
-      {
-        gfloat *pixel = cblur_image_pixel (image, x, row);
-        gfloat  alpha = pixel[3];
-        gfloat  used = fabsf (alpha) <= CBLUR_ALPHA_FLOOR ? CBLUR_ALPHA_FLOOR : alpha;
-
-        pixel[0] *= used;
-        pixel[1] *= used;
-        pixel[2] *= used;
-      }
+    cblur_premultiply_pixels (cblur_image_row (image, row), image->width);
 }
 
 void

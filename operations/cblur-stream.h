@@ -60,9 +60,11 @@ void     cblur_abyss_colour  (GeglAbyssPolicy    policy,
  * pixel keeps a trace of its colour */
 #define CBLUR_ALPHA_FLOOR (1.0f / 65536.0f)
 
-/* image's straight-alpha pixels premultiplied in place, bit for bit as
- * babl turns RGBA float into RaGaBaA float */
-void     cblur_premultiply   (const CblurImage  *image);
+/* straight-alpha pixels premultiplied in place, bit for bit as babl
+ * turns RGBA float into RaGaBaA float: n_pixels of them, or an image's */
+void     cblur_premultiply_pixels (gfloat           *pixels,
+                                   gsize             n_pixels);
+void     cblur_premultiply        (const CblurImage *image);
 
 typedef struct _CblurStreamRun CblurStreamRun;
 

@@ -129,7 +129,7 @@ impulse_response (const CblurKernel *k,
 
   for (c = 0; c < 4; c++)
     src.data[((gsize) (side / 2) * side + side / 2) * 4 + c] = 1.0f;
-  cblur_cpu_blur (k, &src, NULL, GEGL_ABYSS_NONE, &dst);
+  cblur_cpu_blur (k, &src, NULL, GEGL_ABYSS_NONE, FALSE, &dst);
   g_free (src.data);
   return dst.data;
 }
@@ -205,7 +205,7 @@ test_regions_bit_identical (void)
 
       for (i = 0; i < (gsize) sw * sh * 4; i++)
         plane[i] = g_rand_double (rand);
-      cblur_cpu_blur (k, &src, NULL, GEGL_ABYSS_NONE, &whole);
+      cblur_cpu_blur (k, &src, NULL, GEGL_ABYSS_NONE, FALSE, &whole);
 
       for (trial = 0; trial < 6; trial++)
         {
@@ -219,7 +219,7 @@ test_regions_bit_identical (void)
                               w, h, (gsize) w * 4 };
           gint       row;
 
-          cblur_cpu_blur (k, &sub_src, NULL, GEGL_ABYSS_NONE, &part);
+          cblur_cpu_blur (k, &sub_src, NULL, GEGL_ABYSS_NONE, FALSE, &part);
           for (row = 0; row < h; row++)
             g_assert_cmpmem (cblur_image_row (&part, row), w * 4 * sizeof (gfloat),
                              cblur_image_row (&whole, y + row) + x * 4,
@@ -297,8 +297,8 @@ test_made_abyss (void)
                              1.0, format, inside.data, stride * sizeof (gfloat),
                              GEGL_ABYSS_NONE);
 
-            cblur_cpu_blur (k, &read, NULL, GEGL_ABYSS_NONE, &blurred_read);
-            cblur_cpu_blur (k, &made, &inside, policy, &blurred_made);
+            cblur_cpu_blur (k, &read, NULL, GEGL_ABYSS_NONE, FALSE, &blurred_read);
+            cblur_cpu_blur (k, &made, &inside, policy, FALSE, &blurred_made);
             g_assert_cmpmem (from_read, out_floats * sizeof (gfloat),
                              from_made, out_floats * sizeof (gfloat));
           }

@@ -70,7 +70,7 @@ compare (CblurMode mode,
     }
 
   start = g_get_monotonic_time ();
-  cblur_cpu_blur (kernel, src, NULL, GEGL_ABYSS_NONE, on_cpu);
+  cblur_cpu_blur (kernel, src, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
   cpu_ms = elapsed_ms (start);
 
   printf ("%-6s %6.1f %5d %5d %10.3g %9.2f %8.2f %8.2f %8.2f %9.1f\n",

@@ -98,7 +98,7 @@ gl_test_against_cpu (const CblurKernel *kernel,
   ok = cblur_gl_blur (kernel, src, on_gl, NULL, report, &error);
   g_assert_no_error (error);
   g_assert_true (ok);
-  cblur_cpu_blur (kernel, src, NULL, GEGL_ABYSS_NONE, on_cpu);
+  cblur_cpu_blur (kernel, src, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
   diff = gl_test_max_diff (on_gl, on_cpu);
 
   gl_test_image_free (src);

@@ -98,7 +98,7 @@ test_backend_falls_back (void)
   g_setenv ("CBLUR_GL_FAULT", "dispatch", TRUE);
   cblur_backend_blur (CBLUR_BACKEND_GL, kernel, src, on_backend, NULL, &report);
   g_unsetenv ("CBLUR_GL_FAULT");
-  cblur_cpu_blur (kernel, src, NULL, GEGL_ABYSS_NONE, on_cpu);
+  cblur_cpu_blur (kernel, src, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
 
   g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_CPU);
   g_assert_nonnull (report.gl_failure);
@@ -131,7 +131,7 @@ test_staged_band (gconstpointer data)
   for (row = 0; row < src.height; row++)
     memcpy (cblur_image_row (&src, row), cblur_image_row (random, row),
             src.width * CBLUR_CHANNELS * sizeof (gfloat));
-  cblur_cpu_blur (kernel, random, NULL, GEGL_ABYSS_NONE, on_cpu);
+  cblur_cpu_blur (kernel, random, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
 
   g_setenv ("CBLUR_GL_FAULT", fault->fault, TRUE);
   cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, NULL, &report);
@@ -172,7 +172,7 @@ test_streamed_band (gconstpointer data)
   CblurStream             stream = gl_test_stream (&gegl);
   CblurRunReport          report;
 
-  cblur_cpu_blur (kernel, random, NULL, GEGL_ABYSS_NONE, on_cpu);
+  cblur_cpu_blur (kernel, random, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
 
   g_setenv ("CBLUR_GL_FAULT", fault->fault, TRUE);
   gl_test_blur_streamed (kernel, &stream, &report);
@@ -237,7 +237,7 @@ test_straight_band (void)
   stream.straight_alpha = TRUE;
   gegl_premultiplied = (GlTestGegl) { premultiplied, on_gpu, 0 };
   stream_premultiplied = gl_test_stream (&gegl_premultiplied);
-  cblur_cpu_blur (kernel, premultiplied, NULL, GEGL_ABYSS_NONE, on_cpu);
+  cblur_cpu_blur (kernel, premultiplied, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
 
   g_setenv ("CBLUR_GL_FAULT", "dispatch", TRUE);
   gl_test_blur_streamed (kernel, &stream, &report);

@@ -237,7 +237,7 @@ check_streamed (CblurMode mode,
       stream.inside = inside;
       stream.abyss = GEGL_ABYSS_CLAMP;
     }
-  cblur_cpu_blur (kernel, random, NULL, GEGL_ABYSS_NONE, on_cpu);
+  cblur_cpu_blur (kernel, random, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
 
   gl_test_blur_streamed (kernel, &stream, &report);
   g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
