@@ -210,8 +210,9 @@ babl_premultiplied (const CblurImage *image)
 
 /* A straight-alpha band (GEGL's RGBA float, which the backend
  * premultiplies): a fault hands GEGL the CPU's blur of babl's
- * premultiplied copy, bit for bit, and so does the GPU without one, as
- * does a kernel of no reach, which hands on the copy itself. */
+ * premultiplied copy, bit for bit; the GPU without one, staged or not,
+ * its blur of that copy, bit for bit; and a kernel of no reach the copy
+ * itself. */
 static void
 test_straight_band (void)
 {
@@ -253,6 +254,22 @@ test_straight_band (void)
   g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
   g_assert_cmpfloat (gl_test_max_diff (handed_on, on_gpu), ==, 0.0);
   cblur_run_report_clear (&report);
+
+  /* a band GL could not stage goes through staging of the call's own */
+  {
+    CblurImage *src = gl_test_blank_image (straight->x, straight->y, straight->width,
+                                           straight->height);
+    CblurImage *dst = gl_test_blank_image (3, -7, 300, 200);
+
+    gl_test_image_free (handed_on);
+    handed_on = gegl.to = gl_test_blank_image (3, -7, 300, 200);
+    cblur_backend_blur (CBLUR_BACKEND_GL, kernel, src, dst, &stream, &report);
+    g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
+    g_assert_cmpfloat (gl_test_max_diff (handed_on, on_gpu), ==, 0.0);
+    cblur_run_report_clear (&report);
+    gl_test_image_free (src);
+    gl_test_image_free (dst);
+  }
 
   gl_test_image_free (handed_on);
   gl_test_image_free (straight);
