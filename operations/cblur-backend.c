@@ -86,7 +86,7 @@ cblur_backend_blur (CblurBackendKind   backend,
   report->ran_on = CBLUR_BACKEND_CPU;
   cblur_cpu_blur (kernel, src, makes_abyss ? &inside : NULL,
                   makes_abyss ? stream->abyss : GEGL_ABYSS_NONE,
-                  stream != NULL && stream->straight_alpha, dst);
+                  cblur_stream_is_straight (stream), dst);
   cblur_stream_write_all (stream, dst);
 }
 

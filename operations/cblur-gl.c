@@ -949,7 +949,7 @@ blur_copied (CblurGl            *gl,
     return FALSE;
 
   copy_image (&staged_src, src);
-  ok = blur_staged (gl, kernel, staged, NULL, stream != NULL && stream->straight_alpha,
+  ok = blur_staged (gl, kernel, staged, NULL, cblur_stream_is_straight (stream),
                     &staged_src, &staged_dst, report, error);
   if (ok)
     {
@@ -1017,14 +1017,14 @@ cblur_gl_blur (const CblurKernel  *kernel,
         {
           cblur_stream_read_all (stream, src);
           copy_image (dst, src);
-          if (stream != NULL && stream->straight_alpha)
+          if (cblur_stream_is_straight (stream))
             cblur_premultiply (dst);
           cblur_stream_write_all (stream, dst);
           ok = TRUE;
         }
       else
         ok = staged != NULL
-               ? blur_staged (gl, kernel, staged, stream, stream != NULL && stream->straight_alpha,
+               ? blur_staged (gl, kernel, staged, stream, cblur_stream_is_straight (stream),
                               src, dst, report, &failure)
                : blur_copied (gl, kernel, stream, src, dst, report, &failure);
       context_release_after (failure);

@@ -371,6 +371,12 @@ cblur_abyss_colour (GeglAbyssPolicy policy,
   colour[3] = alpha;
 }
 
+gboolean
+cblur_stream_is_straight (const CblurStream *stream)
+{
+  return stream != NULL && stream->straight_alpha;
+}
+
 void
 cblur_premultiply_pixels (gfloat *pixels,
                           gsize   n_pixels)

@@ -55,6 +55,9 @@ gboolean cblur_stream_inside (const CblurStream *stream,
 void     cblur_abyss_colour  (GeglAbyssPolicy    policy,
                               gfloat             colour[CBLUR_CHANNELS]);
 
+/* whether stream, if any, reads straight alpha */
+gboolean cblur_stream_is_straight (const CblurStream *stream);
+
 /* babl's alpha floor: premultiplying RGBA float into RaGaBaA float, an
  * alpha within this of zero multiplies as this, so that a transparent
  * pixel keeps a trace of its colour */
