@@ -130,6 +130,7 @@ cblur_gl_passes_init (CblurGl            *gl,
                       const CblurKernel  *kernel,
                       gint                out_width,
                       gint                out_height,
+                      gboolean            straight,
                       CblurGlPasses      *passes,
                       GError            **error)
 {
@@ -143,26 +144,40 @@ cblur_gl_passes_init (CblurGl            *gl,
     }
   for (axis = 0; axis < 2; axis++)
     {
-      if (passes->segments[axis].len > 0)
+      CblurGlVariant variant = axis == 1 ? CBLUR_GL_VERTICAL : 0;
+      gboolean       fused = passes->segments[axis].len > 0;
+
+      /* the two-dispatch box reads the source in every shader of its first
+       * pass: premultiply.comp goes first instead */
+      if (straight && axis == 0 && (direct || fused))
+        variant |= CBLUR_GL_PREMULTIPLY;
+      else if (straight && axis == 0)
         {
-          passes->programs[axis] = cblur_gl_program (gl, CBLUR_GL_SHADER_BOX_FUSED, axis == 1,
-                                                     passes->segments[axis].len,
-                                                     passes->segments[axis].pairs, error);
+          passes->premultiply = cblur_gl_program (gl, CBLUR_GL_SHADER_PREMULTIPLY, 0, 0, error);
+          if (passes->premultiply == 0)
+            return FALSE;
+        }
+
+      if (fused)
+        {
+          if (passes->segments[axis].pairs)
+            variant |= CBLUR_GL_PAIRS;
+          passes->programs[axis] = cblur_gl_program (gl, CBLUR_GL_SHADER_BOX_FUSED, variant,
+                                                     passes->segments[axis].len, error);
           if (passes->programs[axis] == 0)
             return FALSE;
           continue;
         }
       if (!direct)
         {
-          passes->scans[axis] = cblur_gl_program (gl, CBLUR_GL_SHADER_BOX_SCAN, axis == 1,
-                                                  0, FALSE, error);
+          passes->scans[axis] = cblur_gl_program (gl, CBLUR_GL_SHADER_BOX_SCAN, variant, 0,
+                                                  error);
           if (passes->scans[axis] == 0)
             return FALSE;
         }
       passes->programs[axis] =
-        cblur_gl_program (gl, direct ? CBLUR_GL_SHADER_DIRECT : CBLUR_GL_SHADER_BOX,
-                          axis == 1, direct ? direct_cache_len (gl, kernel) : 0, FALSE,
-                          error);
+        cblur_gl_program (gl, direct ? CBLUR_GL_SHADER_DIRECT : CBLUR_GL_SHADER_BOX, variant,
+                          direct ? direct_cache_len (gl, kernel) : 0, error);
       if (passes->programs[axis] == 0)
         return FALSE;
     }
@@ -427,6 +442,19 @@ cblur_gl_passes_columns (const CblurKernel   *kernel,
   return textures[0];
 }
 
+static void
+premultiply_input (GLuint             program,
+                   GLuint             texture,
+                   const CblurGlTile *tile)
+{
+  glUseProgram (program);
+  glUniform4i (glGetUniformLocation (program, "rect"), 0, 0, tile->in_width, tile->in_height);
+  bind_image (SRC_UNIT, texture, GL_READ_WRITE);
+  glDispatchCompute (groups (tile->in_width, TEXEL_GROUP), groups (tile->in_height, TEXEL_GROUP),
+                     1);
+  glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+}
+
 GLuint
 cblur_gl_passes_run (const CblurKernel   *kernel,
                      const CblurGlPasses *passes,
@@ -442,6 +470,8 @@ cblur_gl_passes_run (const CblurKernel   *kernel,
                                       tile->in_height - 2 * kernel->reach);
     }
 
+  if (passes->premultiply != 0)
+    premultiply_input (passes->premultiply, textures[0], tile);
   bind_image (PREFIX_UNIT, textures[2], GL_READ_WRITE);
   bind_image (SUFFIX_UNIT, textures[3], GL_READ_WRITE);
   between = box_passes (kernel, passes->scans[0], passes->programs[0], FALSE, textures,
@@ -464,7 +494,7 @@ cblur_gl_fill_abyss (CblurGl              *gl,
                      GeglAbyssPolicy       policy,
                      GError              **error)
 {
-  GLuint program = cblur_gl_program (gl, CBLUR_GL_SHADER_ABYSS, FALSE, 0, FALSE, error);
+  GLuint program = cblur_gl_program (gl, CBLUR_GL_SHADER_ABYSS, 0, 0, error);
   gfloat colour[CBLUR_CHANNELS];
 
   if (program == 0)
@@ -479,26 +509,6 @@ cblur_gl_fill_abyss (CblurGl              *gl,
   set_int (program, "first_row", first_row);
   bind_image (SRC_UNIT, texture, GL_READ_WRITE);
   glDispatchCompute (groups (width, TEXEL_GROUP), groups (n_rows, TEXEL_GROUP), 1);
-  glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
-  return TRUE;
-}
-
-gboolean
-cblur_gl_premultiply (CblurGl              *gl,
-                      GLuint                texture,
-                      const GeglRectangle  *rect,
-                      GError              **error)
-{
-  GLuint program = cblur_gl_program (gl, CBLUR_GL_SHADER_PREMULTIPLY, FALSE, 0, FALSE, error);
-
-  if (program == 0)
-    return FALSE;
-  glUseProgram (program);
-  glUniform4i (glGetUniformLocation (program, "rect"),
-               rect->x, rect->y, rect->width, rect->height);
-  glUniform1f (glGetUniformLocation (program, "alpha_floor"), CBLUR_ALPHA_FLOOR);
-  bind_image (SRC_UNIT, texture, GL_READ_WRITE);
-  glDispatchCompute (groups (rect->width, TEXEL_GROUP), groups (rect->height, TEXEL_GROUP), 1);
   glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
   return TRUE;
 }

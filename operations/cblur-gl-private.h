@@ -75,6 +75,16 @@ G_GNUC_INTERNAL extern const gchar cblur_shader_box[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_box_fused[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_abyss[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_premultiply[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_alpha[];
+
+/* a shader's variant: its column pass; its texels pairs of channels (the
+ * fused box); its source in straight alpha, premultiplied as loaded */
+typedef enum
+{
+  CBLUR_GL_VERTICAL    = 1 << 0,
+  CBLUR_GL_PAIRS       = 1 << 1,
+  CBLUR_GL_PREMULTIPLY = 1 << 2
+} CblurGlVariant;
 
 /* cblur-gl-context.c */
 G_GNUC_INTERNAL CblurGlFault cblur_gl_fault            (void);
@@ -98,12 +108,11 @@ G_GNUC_INTERNAL gboolean     cblur_gl_wait_for         (CblurGl      *gl,
 G_GNUC_INTERNAL gboolean     cblur_gl_holds_context    (void);
 
 /* cblur-gl-program.c */
-G_GNUC_INTERNAL GLuint       cblur_gl_program          (CblurGl      *gl,
-                                                        CblurGlShader shader,
-                                                        gboolean      vertical,
-                                                        gint          cache_len,
-                                                        gboolean      pairs,
-                                                        GError      **error);
+G_GNUC_INTERNAL GLuint       cblur_gl_program          (CblurGl       *gl,
+                                                        CblurGlShader  shader,
+                                                        CblurGlVariant variant,
+                                                        gint           cache_len,
+                                                        GError       **error);
 
 /* cblur-gl-tiles.c */
 G_GNUC_INTERNAL void         cblur_gl_plan_tiles       (gint          width,
@@ -131,6 +140,7 @@ typedef struct
   GLuint scans[2];      /* the box's running sums, likewise; 0 when fused */
   CblurGlSegment segments[2];   /* box-fused.comp's, by axis; len 0 for the other shaders */
   GLuint weights;
+  GLuint premultiply;   /* for a straight source that the passes cannot premultiply, else 0 */
 } CblurGlPasses;
 
 /* a tile's input in textures[0]; its first pixel at x, y absolute */
@@ -144,11 +154,13 @@ typedef struct
 
 G_GNUC_INTERNAL gint         cblur_gl_passes_textures  (const CblurGl     *gl,
                                                         const CblurKernel *kernel);
-/* for tiles of at most out_width × out_height outputs */
+/* for tiles of at most out_width × out_height outputs; straight: their
+ * input in straight alpha, which the passes premultiply */
 G_GNUC_INTERNAL gboolean     cblur_gl_passes_init      (CblurGl           *gl,
                                                         const CblurKernel *kernel,
                                                         gint               out_width,
                                                         gint               out_height,
+                                                        gboolean           straight,
                                                         CblurGlPasses     *passes,
                                                         GError           **error);
 /* The passes go in bands of this many output rows, any number of input
@@ -186,12 +198,6 @@ G_GNUC_INTERNAL gboolean     cblur_gl_fill_abyss       (CblurGl              *gl
                                                         const GeglRectangle  *inside,
                                                         GeglAbyssPolicy       policy,
                                                         GError              **error);
-/* texture's straight-alpha texels in rect, premultiplied as babl does */
-G_GNUC_INTERNAL gboolean     cblur_gl_premultiply      (CblurGl              *gl,
-                                                        GLuint                texture,
-                                                        const GeglRectangle  *rect,
-                                                        GError              **error);
-
 G_END_DECLS
 
 #endif

@@ -1,6 +1,7 @@
 /* Compute programs from the embedded shaders, compiled once per variant
- * (shader, axis, cache size) and kept with the context. */
+ * (shader, variant, cache size) and kept with the context. */
 #include "cblur-gl-private.h"
+#include "cblur-stream.h"
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -33,8 +34,9 @@ succeeded (GLuint                    object,
   return FALSE;
 }
 
-/* The defines go right after the #version line that must come first; the
- * #line keeps the info log's line numbers those of the .comp file. */
+/* The defines and alpha.glsl go right after the #version line that must
+ * come first; the #line keeps the info log's line numbers those of the
+ * .comp file. */
 static GLuint
 build (const gchar  *name,
        const gchar  *source,
@@ -42,8 +44,8 @@ build (const gchar  *name,
        GError      **error)
 {
   const gchar *body = strchr (source, '\n') + 1;
-  const gchar *parts[] = { source, defines, "#line 2\n", body };
-  GLint        lengths[] = { body - source, -1, -1, -1 };
+  const gchar *parts[] = { source, defines, cblur_shader_alpha, "#line 2\n", body };
+  GLint        lengths[] = { body - source, -1, -1, -1, -1 };
   GLuint       shader = glCreateShader (GL_COMPUTE_SHADER);
   GLuint       program;
 
@@ -71,14 +73,13 @@ build (const gchar  *name,
 }
 
 /* cache_len: the shared texels of the direct and fused box shaders; 0 for
- * the others.  pairs: the fused box's texels are pairs of channels. */
+ * the others. */
 GLuint
-cblur_gl_program (CblurGl        *gl,
-                  CblurGlShader   shader,
-                  gboolean        vertical,
-                  gint            cache_len,
-                  gboolean        pairs,
-                  GError        **error)
+cblur_gl_program (CblurGl         *gl,
+                  CblurGlShader    shader,
+                  CblurGlVariant   variant,
+                  gint             cache_len,
+                  GError         **error)
 {
   static const gchar *const names[] = {
     [CBLUR_GL_SHADER_DIRECT]   = "direct",
@@ -99,17 +100,23 @@ cblur_gl_program (CblurGl        *gl,
   const gchar      *name = names[shader];
   g_autoptr (GString) defines = g_string_new (NULL);
   g_autofree gchar *key = NULL;
+  gchar             floor_text[G_ASCII_DTOSTR_BUF_SIZE];
   GLuint            program;
 
   /* a broken variant is never cached, so each faulty call compiles */
   if (cblur_gl_fault () == CBLUR_GL_FAULT_COMPILE)
     g_string_append (defines, "#error CBLUR_GL_FAULT=compile\n");
-  if (vertical)
+  if (variant & CBLUR_GL_VERTICAL)
     g_string_append (defines, "#define VERTICAL\n");
   if (cache_len > 0)
     g_string_append_printf (defines, "#define CACHE_LEN %d\n", cache_len);
-  if (pairs)
+  if (variant & CBLUR_GL_PAIRS)
     g_string_append (defines, "#define PAIRS\n");
+  if (variant & CBLUR_GL_PREMULTIPLY)
+    g_string_append (defines, "#define PREMULTIPLY\n");
+  /* in the C locale's digits, exactly */
+  g_string_append_printf (defines, "#define ALPHA_FLOOR %s\n",
+                          g_ascii_dtostr (floor_text, sizeof floor_text, CBLUR_ALPHA_FLOOR));
 
   key = g_strconcat (name, "\n", defines->str, NULL);
   program = GPOINTER_TO_UINT (g_hash_table_lookup (gl->programs, key));

@@ -566,31 +566,13 @@ run_passes (const CblurKernel   *kernel,
   return result;
 }
 
-/* Straight-alpha texels of texture's rect premultiplied, as compute */
-static gboolean
-premultiply (CblurGl       *gl,
-             GLuint         texture,
-             GeglRectangle  rect,
-             Stamps        *stamps,
-             GError       **error)
-{
-  gboolean ok;
-
-  stamp (stamps, SPAN_COMPUTE);
-  ok = cblur_gl_premultiply (gl, texture, &rect, error);
-  stamp (stamps, SPAN_COMPUTE);
-  return ok;
-}
-
-/* The GPU works through every tile before the CPU waits once.  straight:
- * src holds straight alpha, which each tile premultiplies once up. */
+/* The GPU works through every tile before the CPU waits once. */
 static gboolean
 blur_tiles (CblurGl             *gl,
             const CblurKernel   *kernel,
             const CblurGlPasses *passes,
             const CblurGlPlan   *plan,
             const CblurGlStaged *staged,
-            gboolean             straight,
             const CblurImage    *src,
             const CblurImage    *dst,
             Stamps              *stamps,
@@ -613,11 +595,6 @@ blur_tiles (CblurGl             *gl,
       upload_rect (staged, src, x, y, input.in_width, input.in_height, 0, 0);
       stamp (stamps, SPAN_UPLOAD);
       if (!cblur_gl_check (gl, CBLUR_GL_STAGE_UPLOAD, error))
-        return FALSE;
-      if (straight &&
-          !premultiply (gl, resources.textures[0],
-                        (GeglRectangle) { 0, 0, input.in_width, input.in_height },
-                        stamps, error))
         return FALSE;
 
       result = run_passes (kernel, passes, &input, stamps);
@@ -736,11 +713,6 @@ advance (GpuBand  *s,
 
       if (end > first)
         {
-          if (s->stream->straight_alpha &&
-              !premultiply (s->gl, resources.textures[0],
-                            (GeglRectangle) { s->inside.x, first, s->inside.width, end - first },
-                            s->stamps, error))
-            return FALSE;
           if (s->makes_abyss &&
               !cblur_gl_fill_abyss (s->gl, resources.textures[0], s->tile.in_width,
                                     s->tile.in_height, first, end - first,
@@ -854,9 +826,6 @@ blur_streamed (CblurGl             *gl,
 
   if (!in_bands)
     {
-      if (stream->straight_alpha &&
-          !premultiply (gl, resources.textures[0], s.inside, stamps, error))
-        return FALSE;
       if (s.makes_abyss &&
           !cblur_gl_fill_abyss (gl, resources.textures[0], src->width, src->height,
                                 0, src->height, &s.inside, stream->abyss, error))
@@ -910,14 +879,15 @@ blur_staged (CblurGl             *gl,
     cblur_stream_read_all (stream, src);
 
   stamps_init (&stamps);
-  ok = ok && cblur_gl_passes_init (gl, kernel, plan.width, plan.height, &passes, error) &&
+  ok = ok && cblur_gl_passes_init (gl, kernel, plan.width, plan.height, straight, &passes,
+                                   error) &&
        resources_reserve (gl, kernel, &plan, &resources, error);
   if (ok && run != NULL)
     ok = blur_streamed (gl, kernel, &passes, staged, run, stream,
                         makes_abyss ? &inside : src,
                         src, dst, &stamps, error);
   else if (ok)
-    ok = blur_tiles (gl, kernel, &passes, &plan, staged, straight, src, dst, &stamps, error);
+    ok = blur_tiles (gl, kernel, &passes, &plan, staged, src, dst, &stamps, error);
 
   if (run != NULL)
     cblur_stream_finish (run);

@@ -27,7 +27,8 @@
  * pair's outputs wait in registers for the second's.
  *
  * Defines: CACHE_LEN, the segment's input pixels (a multiple of THREADS);
- * VERTICAL for the column pass; PAIRS. */
+ * VERTICAL for the column pass; PAIRS; PREMULTIPLY where src holds
+ * straight alpha. */
 
 #extension GL_KHR_shader_subgroup_basic : enable
 #extension GL_KHR_shader_subgroup_shuffle : enable
@@ -177,6 +178,17 @@ carry_in (Texel total,
 }
 #endif
 
+vec4
+load (int i, int line)
+{
+  vec4 texel = imageLoad (src, at (i, line));
+
+#ifdef PREMULTIPLY
+  texel = PREMULTIPLIED (texel);
+#endif
+  return texel;
+}
+
 /* a pair of channels with PAIRS, else all four */
 Texel
 channels (vec4 texel,
@@ -213,7 +225,7 @@ main ()
 
       n = n_segment;
       for (int i = t; i < n; i += THREADS)
-        prefix[i] = channels (imageLoad (src, at (start + i, line)), pair);
+        prefix[i] = channels (load (start + i, line), pair);
       barrier ();
       for (int j = 0; j < CHUNK; j++)
         pixels[j] = prefix[first + j];

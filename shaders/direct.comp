@@ -5,7 +5,8 @@
  * memory.  The sum runs in cblur-cpu.c's order (centre, then the pairs
  * outwards) and is precise, so it rounds like the CPU's.
  *
- * Defines: CACHE_LEN, the shared vec4s; VERTICAL for the column pass. */
+ * Defines: CACHE_LEN, the shared vec4s; VERTICAL for the column pass;
+ * PREMULTIPLY where src holds straight alpha. */
 
 #define SEGMENT 256
 
@@ -41,6 +42,17 @@ at (int i, int line)
 #endif
 }
 
+vec4
+load (int i, int line)
+{
+  vec4 texel = imageLoad (src, at (i, line));
+
+#ifdef PREMULTIPLY
+  texel = PREMULTIPLIED (texel);
+#endif
+  return texel;
+}
+
 void
 main ()
 {
@@ -53,7 +65,7 @@ main ()
   if (window <= CACHE_LEN)
     {
       for (int m = t; m < window; m += SEGMENT)
-        cache[m] = imageLoad (src, at (first + m, line));
+        cache[m] = load (first + m, line);
       barrier ();
 
       sum = cache[t + half_width] * weights[0];
@@ -62,7 +74,7 @@ main ()
     }
   else
     {
-      sum = imageLoad (src, at (first + t + half_width, line)) * weights[0];
+      sum = load (first + t + half_width, line) * weights[0];
 
       for (int j0 = 1; j0 <= half_width; j0 += TAPS)
         {
@@ -73,8 +85,8 @@ main ()
           barrier ();
           for (int m = t; m < len; m += SEGMENT)
             {
-              cache[m] = imageLoad (src, at (first + half_width - j1 + m, line));
-              cache[HALF + m] = imageLoad (src, at (first + half_width + j0 + m, line));
+              cache[m] = load (first + half_width - j1 + m, line);
+              cache[HALF + m] = load (first + half_width + j0 + m, line);
             }
           barrier ();
 

@@ -208,6 +208,21 @@ babl_premultiplied (const CblurImage *image)
   return premultiplied;
 }
 
+/* a random straight-alpha input to kernel's blur of the 300 × 200 band at
+ * (3, -7), with transparent pixels and alphas at babl's floor, whose
+ * colour stays */
+static CblurImage *
+straight_input (const CblurKernel *kernel)
+{
+  CblurImage *straight = gl_test_random_input (kernel, 3, -7, 300, 200, 9);
+  gint        x, y;
+
+  for (y = 0; y < straight->height; y++)
+    for (x = y % 5; x < straight->width; x += 5)
+      cblur_image_pixel (straight, x, y)[3] = x % 2 == 0 ? 0.0f : CBLUR_ALPHA_FLOOR;
+  return straight;
+}
+
 /* A straight-alpha band (GEGL's RGBA float, which the backend
  * premultiplies): a fault hands GEGL the CPU's blur of babl's
  * premultiplied copy, bit for bit; the GPU without one, staged or not,
@@ -218,7 +233,7 @@ test_straight_band (void)
 {
   g_autoptr (CblurKernel) kernel = cblur_kernel_new (9.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_GL);
   g_autoptr (CblurKernel) identity = cblur_kernel_new (0.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_GL);
-  CblurImage             *straight = gl_test_random_input (kernel, 3, -7, 300, 200, 9);
+  CblurImage             *straight = straight_input (kernel);
   CblurImage             *premultiplied;
   CblurImage             *on_cpu = gl_test_blank_image (3, -7, 300, 200);
   CblurImage             *on_gpu = gl_test_blank_image (3, -7, 300, 200);
@@ -228,12 +243,7 @@ test_straight_band (void)
   CblurStream             stream = gl_test_stream (&gegl);
   CblurStream             stream_premultiplied;
   CblurRunReport          report;
-  gint                    x, y;
 
-  /* transparent pixels and alphas at babl's floor, whose colour stays */
-  for (y = 0; y < straight->height; y++)
-    for (x = y % 5; x < straight->width; x += 5)
-      cblur_image_pixel (straight, x, y)[3] = x % 2 == 0 ? 0.0f : CBLUR_ALPHA_FLOOR;
   premultiplied = babl_premultiplied (straight);
   stream.straight_alpha = TRUE;
   gegl_premultiplied = (GlTestGegl) { premultiplied, on_gpu, 0 };
@@ -327,6 +337,54 @@ test_idle_release (void)
   g_unsetenv ("CBLUR_GL_IDLE_MS");
 }
 
+/* Each shader that loads a straight source premultiplies it as it does,
+ * or premultiply.comp before it: the GPU's blur of a straight band is bit
+ * for bit its blur of babl's premultiplied copy. */
+static void
+check_straight_passes (CblurMode    mode,
+                       gdouble      radius,
+                       const gchar *shared_memory)
+{
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius, mode, 4, CBLUR_BACKEND_GL);
+  CblurImage             *straight = straight_input (kernel);
+  CblurImage             *premultiplied = babl_premultiplied (straight);
+  CblurImage             *from_straight = gl_test_blank_image (3, -7, 300, 200);
+  CblurImage             *from_premultiplied = gl_test_blank_image (3, -7, 300, 200);
+  GlTestGegl              gegl = { straight, from_straight, 0 };
+  GlTestGegl              gegl_premultiplied = { premultiplied, from_premultiplied, 0 };
+  CblurStream             stream = gl_test_stream (&gegl);
+  CblurStream             stream_premultiplied = gl_test_stream (&gegl_premultiplied);
+  CblurRunReport          report;
+
+  stream.straight_alpha = TRUE;
+  if (shared_memory != NULL)
+    g_setenv ("CBLUR_GL_SHARED_MEMORY", shared_memory, TRUE);
+  gl_test_blur_streamed (kernel, &stream_premultiplied, &report);
+  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
+  cblur_run_report_clear (&report);
+  gl_test_blur_streamed (kernel, &stream, &report);
+  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
+  cblur_run_report_clear (&report);
+  g_unsetenv ("CBLUR_GL_SHARED_MEMORY");
+  g_assert_cmpfloat (gl_test_max_diff (from_straight, from_premultiplied), ==, 0.0);
+
+  gl_test_image_free (straight);
+  gl_test_image_free (premultiplied);
+  gl_test_image_free (from_straight);
+  gl_test_image_free (from_premultiplied);
+}
+
+static void
+test_straight_passes (void)
+{
+  check_straight_passes (CBLUR_MODE_DIRECT, 9.0, NULL);
+  /* a window wider than the cache: the direct shader loads in chunks */
+  check_straight_passes (CBLUR_MODE_DIRECT, 150.0, "1");
+  check_straight_passes (CBLUR_MODE_BOX, 9.0, NULL);
+  /* the two-dispatch box, after premultiply.comp */
+  check_straight_passes (CBLUR_MODE_BOX, 9.0, "1");
+}
+
 int
 main (int    argc,
       char **argv)
@@ -351,6 +409,7 @@ main (int    argc,
   g_test_add_func ("/gl/fault/available", test_available_without_context);
   g_test_add_func ("/gl/fault/backend-falls-back", test_backend_falls_back);
   g_test_add_func ("/gl/fault/straight-band", test_straight_band);
+  g_test_add_func ("/gl/straight-passes", test_straight_passes);
   g_test_add_func ("/gl/idle-release", test_idle_release);
   return gl_test_run ();
 }
