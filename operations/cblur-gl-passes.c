@@ -43,11 +43,27 @@ shared_memory (const CblurGl *gl)
  * at some reaches. */
 #define MIN_BANDS 2
 
-/* Measured on the H100: a fused box whose invocations hold more than this
- * many texels each costs about LONG_CHUNK_COST times as much a texel,
- * whichever the texel. */
-#define LONG_CHUNK      9
-#define LONG_CHUNK_COST 1.4
+/* The time a texel of a segment takes, by how many texels each invocation
+ * holds (odd, from 3), against four channels in chunks of 3; beyond these,
+ * LONG_CHUNK_COST.  Measured on the H100 (4K, each axis alone, radius 15
+ * and 60, within 6% of one another): two channels at a time cost less a
+ * texel than four in chunks of 5 to 9, where the four-channel registers
+ * and shared memory leave room for fewer work groups at once. */
+static const gdouble four_channel_cost[] = { 1.00, 1.24, 1.02, 1.09 };
+static const gdouble two_channel_cost[] = { 1.11, 0.91, 0.95, 1.00, 1.35,
+                                            1.24, 1.18, 1.28, 1.23, 1.19 };
+#define LONG_CHUNK_COST 1.4   /* chunks of 11 and more, as an earlier measurement gave */
+
+static gdouble
+texel_cost (gint     chunk,
+            gboolean pairs)
+{
+  guint index = (chunk - 3) / 2;
+
+  if (pairs)
+    return index < G_N_ELEMENTS (two_channel_cost) ? two_channel_cost[index] : LONG_CHUNK_COST;
+  return index < G_N_ELEMENTS (four_channel_cost) ? four_channel_cost[index] : LONG_CHUNK_COST;
+}
 
 /* The fused box keeps a segment and its 2 * reach halo in shared memory,
  * beside two texels and a bool per invocation: the most chunks of
@@ -62,11 +78,11 @@ fused_fits (const CblurGl *gl,
 }
 
 /* The segment that makes n_out outputs of a line for the least work: its
- * length times the segments the line needs, long chunks weighed by their
- * cost, in at least min_segments where any segment allows that.  Pairs of
- * channels fit twice the segment, so spend less of it on the halo at long
- * reaches.  An odd CHUNK spreads the invocations' chunks over all banks.
- * len is 0 when no segment leaves FUSED_MIN_OUTPUTS outputs. */
+ * length times the segments the line needs, weighed by texel_cost, in at
+ * least min_segments where any segment allows that.  Pairs of channels fit
+ * twice the segment, so spend less of it on the halo at long reaches.  An
+ * odd CHUNK spreads the invocations' chunks over all banks.  len is 0 when
+ * no segment leaves FUSED_MIN_OUTPUTS outputs. */
 static CblurGlSegment
 fused_segment (const CblurGl     *gl,
                const CblurKernel *kernel,
@@ -85,8 +101,7 @@ fused_segment (const CblurGl     *gl,
         gint     outputs = len - 2 * kernel->reach;
         gint     segments = (n_out + outputs - 1) / MAX (outputs, 1);
         gboolean too_few = segments < min_segments;
-        gdouble  cost = (gdouble) segments * len *
-                        (chunk > LONG_CHUNK ? LONG_CHUNK_COST : 1.0);
+        gdouble  cost = (gdouble) segments * len * texel_cost (chunk, pairs);
 
         if (outputs < FUSED_MIN_OUTPUTS)
           continue;
