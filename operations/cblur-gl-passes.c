@@ -45,10 +45,12 @@ shared_memory (const CblurGl *gl)
 
 /* The time a texel of a segment takes, by how many texels each invocation
  * holds (odd, from 3), against four channels in chunks of 3; beyond these,
- * LONG_CHUNK_COST.  Measured on the H100 (4K, each axis alone, radius 15
- * and 60, within 6% of one another): two channels at a time cost less a
- * texel than four in chunks of 5 to 9, where the four-channel registers
- * and shared memory leave room for fewer work groups at once. */
+ * LONG_CHUNK_COST.  Measured on the H100, 4K, each axis alone at radius 15
+ * and 60: the means of the four, each within 6% of its mean up to chunks
+ * of 15 (beyond, the row pass took 1.3-1.5, the column pass 1.0-1.1).  Two
+ * channels at a time cost less a texel than four in chunks of 5 to 9,
+ * where the four-channel registers and shared memory leave room for fewer
+ * work groups at once. */
 static const gdouble four_channel_cost[] = { 1.00, 1.24, 1.02, 1.09 };
 static const gdouble two_channel_cost[] = { 1.11, 0.91, 0.95, 1.00, 1.35,
                                             1.24, 1.18, 1.28, 1.23, 1.19 };
