@@ -157,6 +157,21 @@ test_staged_band (gconstpointer data)
   gl_test_image_free (on_cpu);
 }
 
+/* kernel's blur of the stream's band, streamed as the op streams it: the
+ * backend it ran on */
+static CblurBackendKind
+blur_streamed (const CblurKernel *kernel,
+               CblurStream       *stream)
+{
+  CblurRunReport   report;
+  CblurBackendKind ran_on;
+
+  gl_test_blur_streamed (kernel, stream, &report);
+  ran_on = report.ran_on;
+  cblur_run_report_clear (&report);
+  return ran_on;
+}
+
 /* The op's streamed path, GEGL's reads and writes overlapping the GPU's
  * copies: a fault anywhere still hands GEGL the CPU's whole band, and
  * without one GEGL gets every pixel from the GPU. */
@@ -170,23 +185,20 @@ test_streamed_band (gconstpointer data)
   CblurImage             *handed_on = gl_test_blank_image (3, -7, 300, 200);
   GlTestGegl              gegl = { random, handed_on, 0 };
   CblurStream             stream = gl_test_stream (&gegl);
-  CblurRunReport          report;
+  CblurBackendKind        ran_on;
 
   cblur_cpu_blur (kernel, random, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
 
   g_setenv ("CBLUR_GL_FAULT", fault->fault, TRUE);
-  gl_test_blur_streamed (kernel, &stream, &report);
+  ran_on = blur_streamed (kernel, &stream);
   g_unsetenv ("CBLUR_GL_FAULT");
-  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_CPU);
+  g_assert_cmpint (ran_on, ==, CBLUR_BACKEND_CPU);
   g_assert_cmpfloat (gl_test_max_diff (handed_on, on_cpu), ==, 0.0);
-  cblur_run_report_clear (&report);
 
   gl_test_image_free (handed_on);
   handed_on = gegl.to = gl_test_blank_image (3, -7, 300, 200);
-  gl_test_blur_streamed (kernel, &stream, &report);
-  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
+  g_assert_cmpint (blur_streamed (kernel, &stream), ==, CBLUR_BACKEND_GL);
   g_assert_cmpfloat (gl_test_max_diff (handed_on, on_cpu), <=, 1e-4);
-  cblur_run_report_clear (&report);
 
   gl_test_image_free (random);
   gl_test_image_free (on_cpu);
@@ -243,6 +255,7 @@ test_straight_band (void)
   CblurStream             stream = gl_test_stream (&gegl);
   CblurStream             stream_premultiplied;
   CblurRunReport          report;
+  CblurBackendKind        ran_on;
 
   premultiplied = babl_premultiplied (straight);
   stream.straight_alpha = TRUE;
@@ -251,19 +264,14 @@ test_straight_band (void)
   cblur_cpu_blur (kernel, premultiplied, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
 
   g_setenv ("CBLUR_GL_FAULT", "dispatch", TRUE);
-  gl_test_blur_streamed (kernel, &stream, &report);
+  ran_on = blur_streamed (kernel, &stream);
   g_unsetenv ("CBLUR_GL_FAULT");
-  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_CPU);
+  g_assert_cmpint (ran_on, ==, CBLUR_BACKEND_CPU);
   g_assert_cmpfloat (gl_test_max_diff (handed_on, on_cpu), ==, 0.0);
-  cblur_run_report_clear (&report);
 
-  gl_test_blur_streamed (kernel, &stream_premultiplied, &report);
-  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
-  cblur_run_report_clear (&report);
-  gl_test_blur_streamed (kernel, &stream, &report);
-  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
+  g_assert_cmpint (blur_streamed (kernel, &stream_premultiplied), ==, CBLUR_BACKEND_GL);
+  g_assert_cmpint (blur_streamed (kernel, &stream), ==, CBLUR_BACKEND_GL);
   g_assert_cmpfloat (gl_test_max_diff (handed_on, on_gpu), ==, 0.0);
-  cblur_run_report_clear (&report);
 
   /* a band GL could not stage goes through staging of the call's own */
   {
@@ -288,10 +296,8 @@ test_straight_band (void)
   premultiplied = babl_premultiplied (straight);
   handed_on = gegl.to = gl_test_blank_image (3, -7, 300, 200);
   gegl.from = straight;
-  gl_test_blur_streamed (identity, &stream, &report);
-  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
+  g_assert_cmpint (blur_streamed (identity, &stream), ==, CBLUR_BACKEND_GL);
   g_assert_cmpfloat (gl_test_max_diff (handed_on, premultiplied), ==, 0.0);
-  cblur_run_report_clear (&report);
 
   gl_test_image_free (straight);
   gl_test_image_free (premultiplied);
@@ -355,17 +361,12 @@ check_straight_passes (CblurMode    mode,
   GlTestGegl              gegl_premultiplied = { premultiplied, from_premultiplied, 0 };
   CblurStream             stream = gl_test_stream (&gegl);
   CblurStream             stream_premultiplied = gl_test_stream (&gegl_premultiplied);
-  CblurRunReport          report;
 
   stream.straight_alpha = TRUE;
   if (shared_memory != NULL)
     g_setenv ("CBLUR_GL_SHARED_MEMORY", shared_memory, TRUE);
-  gl_test_blur_streamed (kernel, &stream_premultiplied, &report);
-  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
-  cblur_run_report_clear (&report);
-  gl_test_blur_streamed (kernel, &stream, &report);
-  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
-  cblur_run_report_clear (&report);
+  g_assert_cmpint (blur_streamed (kernel, &stream_premultiplied), ==, CBLUR_BACKEND_GL);
+  g_assert_cmpint (blur_streamed (kernel, &stream), ==, CBLUR_BACKEND_GL);
   g_unsetenv ("CBLUR_GL_SHARED_MEMORY");
   g_assert_cmpfloat (gl_test_max_diff (from_straight, from_premultiplied), ==, 0.0);
 
