@@ -133,6 +133,10 @@ static GThread *reaper;
 static GCond    reaper_wake;
 static gboolean reaper_quit;
 static gint64   last_use;
+/* Read in touch(), by the blurring thread: getenv in the reaper would race
+ * with a setenv in the host's threads and can crash (glibc reallocates the
+ * environment). */
+static gint64   idle_after_us;
 
 static gint64
 idle_us (void)
@@ -147,7 +151,7 @@ reap_idle (gpointer unused)
   while (!reaper_quit)
     {
       gint64 now = g_get_monotonic_time ();
-      gint64 due = last_use + idle_us ();
+      gint64 due = last_use + idle_after_us;
 
       if (cblur_gl_context_alive () && now >= due)
         {
@@ -155,7 +159,7 @@ reap_idle (gpointer unused)
             context_destroy ();
           else
             /* a band's pixels are still out in the staging */
-            due = now + idle_us ();
+            due = now + idle_after_us;
         }
       if (cblur_gl_context_alive ())
         g_cond_wait_until (&reaper_wake, &lock, due);
@@ -171,6 +175,7 @@ static void
 touch (void)
 {
   last_use = g_get_monotonic_time ();
+  idle_after_us = idle_us ();
   if (reaper == NULL)
     reaper = g_thread_new ("cblur-gl-idle", reap_idle, NULL);
   g_cond_signal (&reaper_wake);

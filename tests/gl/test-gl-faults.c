@@ -1,7 +1,10 @@
 /* Every GL failure point, made to fail through CBLUR_GL_FAULT: the call
  * reports it as the real failure would, and the next call works. */
+#define _GNU_SOURCE /* secure_getenv */
+
 #include "gl-test.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "cblur-backend.h"
@@ -306,6 +309,25 @@ test_straight_band (void)
   gl_test_image_free (handed_on);
 }
 
+/* A host may call setenv while the context idles, and a getenv in another
+ * thread meanwhile can read the environment glibc has just freed.  The GL
+ * driver's reads there are its own, but ours must all be made by the
+ * blurring thread.  This program's getenv comes before libc's, so it
+ * counts the reads of our settings by other threads while `watching`;
+ * secure_getenv is libc's getenv for a process that is not set-uid. */
+static GThread *tests_thread;
+static gint     watching;
+static gint     foreign_reads;
+
+char *
+getenv (const char *name)
+{
+  if (g_atomic_int_get (&watching) && g_thread_self () != tests_thread &&
+      g_str_has_prefix (name, "CBLUR_"))
+    g_atomic_int_inc (&foreign_reads);
+  return secure_getenv (name);
+}
+
 /* whether the context is still there after waiting up to a second */
 static gboolean
 context_outlives_a_second (void)
@@ -327,11 +349,16 @@ test_idle_release (void)
   CblurImage              src = { NULL, -kernel->reach, -kernel->reach,
                                   20 + 2 * kernel->reach, 20 + 2 * kernel->reach, 0 };
   CblurImage              dst = { NULL, 0, 0, 20, 20, 0 };
+  g_autofree gchar       *idle_ms = g_strdup (g_getenv ("CBLUR_GL_IDLE_MS"));
   CblurBand              *band;
 
   g_setenv ("CBLUR_GL_IDLE_MS", "100", TRUE);
   check_recovers (kernel);
+  tests_thread = g_thread_self ();
+  g_atomic_int_set (&watching, TRUE);
   g_assert_false (context_outlives_a_second ());
+  g_atomic_int_set (&watching, FALSE);
+  g_assert_cmpint (g_atomic_int_get (&foreign_reads), ==, 0);
 
   band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
   g_assert_true (cblur_gl_holds_context ());
@@ -340,7 +367,10 @@ test_idle_release (void)
   g_assert_false (context_outlives_a_second ());
 
   check_recovers (kernel);
-  g_unsetenv ("CBLUR_GL_IDLE_MS");
+  if (idle_ms != NULL)
+    g_setenv ("CBLUR_GL_IDLE_MS", idle_ms, TRUE);
+  else
+    g_unsetenv ("CBLUR_GL_IDLE_MS");
 }
 
 /* Each shader that loads a straight source premultiplies it as it does,
