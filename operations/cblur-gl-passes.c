@@ -465,7 +465,7 @@ premultiply_input (GLuint             program,
                    const CblurGlTile *tile)
 {
   glUseProgram (program);
-  glUniform4i (glGetUniformLocation (program, "rect"), 0, 0, tile->in_width, tile->in_height);
+  glUniform2i (glGetUniformLocation (program, "size"), tile->in_width, tile->in_height);
   bind_image (SRC_UNIT, texture, GL_READ_WRITE);
   glDispatchCompute (groups (tile->in_width, TEXEL_GROUP), groups (tile->in_height, TEXEL_GROUP),
                      1);

@@ -7,16 +7,15 @@ layout (local_size_x = 16, local_size_y = 16) in;
 
 layout (rgba32f, binding = 0) uniform image2D image;
 
-uniform ivec4 rect;          /* x, y, width, height */
+uniform ivec2 size;   /* the tile's input, from the texture's corner */
 
 void
 main ()
 {
-  ivec2 offset = ivec2 (gl_GlobalInvocationID.xy);
-  ivec2 p = rect.xy + offset;
+  ivec2 p = ivec2 (gl_GlobalInvocationID.xy);
   vec4  texel;
 
-  if (any (greaterThanEqual (offset, rect.zw)))
+  if (any (greaterThanEqual (p, size)))
     return;
 
   texel = imageLoad (image, p);
