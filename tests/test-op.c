@@ -249,6 +249,30 @@ test_abyss_against_reference (void)
   g_unsetenv ("CBLUR_BAND_PIXELS");
 }
 
+/* the op's blur of the straight input in roi, bit for bit its blur of the
+ * premultiplied copy */
+static void
+check_straight_case (GeglBuffer          *input,
+                     GeglBuffer          *premultiplied,
+                     const GeglRectangle *roi,
+                     CblurMode            mode,
+                     gdouble              radius,
+                     GeglAbyssPolicy      policy,
+                     const gchar         *tiles,
+                     gsize                part)
+{
+  gsize              bytes = (gsize) roi->width * roi->height * 4 * sizeof (gfloat);
+  g_autofree gfloat *ours = test_blur (input, roi, "radius", radius, "mode", mode,
+                                       "abyss-policy", policy, NULL);
+  g_autofree gfloat *gegls = test_blur (premultiplied, roi, "radius", radius, "mode", mode,
+                                        "abyss-policy", policy, NULL);
+
+  g_test_message ("tiles of %s, part %zu, policy %d, %s %g: max %.3g", tiles, part, policy,
+                  cblur_mode_name (mode), radius,
+                  test_max_abs_diff (ours, gegls, bytes / sizeof (gfloat)));
+  g_assert_cmpmem (ours, bytes, gegls, bytes);
+}
+
 /* A straight RGBA float source, which the op reads as it is and
  * premultiplies itself (on the GPU, or as the CPU gathers rows), blurs bit
  * for bit as GEGL's premultiplied copy of it does: alphas of zero, at
@@ -300,22 +324,9 @@ test_straight_source (void)
         for (policy = GEGL_ABYSS_NONE; policy <= GEGL_ABYSS_WHITE; policy++)
           for (k = 0; k < G_N_ELEMENTS (cases); k++)
             if (!cases[k].whole_only || (tile_caps[t] == NULL && r == 0))
-              {
-                gsize              bytes = (gsize) rois[r].width * rois[r].height * 4 * sizeof (gfloat);
-                g_autofree gfloat *ours = test_blur (input, &rois[r], "radius", cases[k].radius,
-                                                     "mode", cases[k].mode,
-                                                     "abyss-policy", policy, NULL);
-                g_autofree gfloat *gegls = test_blur (premultiplied, &rois[r],
-                                                      "radius", cases[k].radius,
-                                                      "mode", cases[k].mode,
-                                                      "abyss-policy", policy, NULL);
-
-                g_test_message ("tiles of %s, part %zu, policy %d, %s %g: max %.3g",
-                                tile_caps[t] != NULL ? tile_caps[t] : "any size", r, policy,
-                                cblur_mode_name (cases[k].mode), cases[k].radius,
-                                test_max_abs_diff (ours, gegls, bytes / sizeof (gfloat)));
-                g_assert_cmpmem (ours, bytes, gegls, bytes);
-              }
+              check_straight_case (input, premultiplied, &rois[r], cases[k].mode,
+                                   cases[k].radius, policy,
+                                   tile_caps[t] != NULL ? tile_caps[t] : "any size", r);
       g_unsetenv ("CBLUR_GL_MAX_TILE");
     }
 
