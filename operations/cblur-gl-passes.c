@@ -2,8 +2,8 @@
  * tile's input, then vertically over the columns that remain. */
 #include "cblur-gl-private.h"
 
-/* the direct shader's work group width, SEGMENT */
-#define GROUP 256
+/* direct.comp's outputs per work group, its SEGMENT */
+#define DIRECT_SEGMENT 384
 
 /* abyss.comp's and premultiply.comp's work group edge */
 #define TEXEL_GROUP 16
@@ -128,17 +128,21 @@ cblur_gl_passes_textures (const CblurGl     *gl,
 
 /* Shared memory is reserved whether used or not, and the more a work group
  * reserves the fewer run at once: the smallest power of two of vec4s that
- * holds a segment and its halo, else the largest that fits, in chunks. */
+ * holds a segment and its halo, else the largest that fits, in chunks,
+ * whose halves each hold a segment and a tap more. */
 static gint
 direct_cache_len (CblurGl           *gl,
                   const CblurKernel *kernel)
 {
-  gint window = GROUP + 2 * kernel->half_width;
+  gint window = DIRECT_SEGMENT + 2 * kernel->half_width;
   gint bytes = shared_memory (gl);
-  gint len = 2 * GROUP;
+  gint len = 512;
 
+  G_STATIC_ASSERT (512 > DIRECT_SEGMENT);
   while (len < window && 2 * len * 4 * (gint) sizeof (GLfloat) <= bytes)
     len *= 2;
+  if (len < window)
+    len = MAX (len, 1024);
   return len;
 }
 
@@ -281,7 +285,7 @@ dispatch_segments (GLuint program,
   glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
 }
 
-/* segments of GROUP outputs */
+/* segments of DIRECT_SEGMENT outputs */
 static void
 direct_pass (const CblurKernel *kernel,
              GLuint             program,
@@ -387,7 +391,7 @@ segment_outputs (const CblurKernel   *kernel,
                  gboolean             vertical)
 {
   if (kernel->mode == CBLUR_MODE_DIRECT)
-    return GROUP;
+    return DIRECT_SEGMENT;
   return passes->segments[vertical].len > 0
          ? passes->segments[vertical].len - 2 * kernel->reach : 0;
 }
