@@ -5,7 +5,7 @@
 /* Above these radii the box filter beats the direct convolution on that
  * backend; measured by bench/cblur-bench (see README.md, "mode=auto"). */
 #define CBLUR_AUTO_BOX_FROM_CPU 16.0
-#define CBLUR_AUTO_BOX_FROM_GL  30.0
+#define CBLUR_AUTO_BOX_FROM_GL  50.0
 
 static gdouble
 sanitize_radius (gdouble radius)
