@@ -2,8 +2,11 @@
  * tile's input, then vertically over the columns that remain. */
 #include "cblur-gl-private.h"
 
-/* direct.comp's outputs per work group, its SEGMENT */
-#define DIRECT_SEGMENT 384
+/* direct.comp's outputs per work group, its SEGMENT, and the fewest vec4s
+ * of shared memory it takes: a power of two above a segment */
+#define DIRECT_SEGMENT   384
+#define DIRECT_MIN_CACHE 512
+G_STATIC_ASSERT (DIRECT_MIN_CACHE > DIRECT_SEGMENT);
 
 /* abyss.comp's and premultiply.comp's work group edge */
 #define TEXEL_GROUP 16
@@ -129,20 +132,19 @@ cblur_gl_passes_textures (const CblurGl     *gl,
 /* Shared memory is reserved whether used or not, and the more a work group
  * reserves the fewer run at once: the smallest power of two of vec4s that
  * holds a segment and its halo, else the largest that fits, in chunks,
- * whose halves each hold a segment and a tap more. */
+ * whose halves must each hold a segment. */
 static gint
 direct_cache_len (CblurGl           *gl,
                   const CblurKernel *kernel)
 {
   gint window = DIRECT_SEGMENT + 2 * kernel->half_width;
   gint bytes = shared_memory (gl);
-  gint len = 512;
+  gint len = DIRECT_MIN_CACHE;
 
-  G_STATIC_ASSERT (512 > DIRECT_SEGMENT);
   while (len < window && 2 * len * 4 * (gint) sizeof (GLfloat) <= bytes)
     len *= 2;
   if (len < window)
-    len = MAX (len, 1024);
+    len = MAX (len, 2 * DIRECT_MIN_CACHE);
   return len;
 }
 
