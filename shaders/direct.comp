@@ -65,9 +65,9 @@ load (int i, int line)
   return texel;
 }
 
-/* Taps first_tap..last_tap into sums[], where cache[left] holds output 0's
- * pixel first_tap to the left of its centre and cache[right] the one
- * first_tap to the right; the pixels of later outputs follow each. */
+/* Taps first_tap..last_tap, if any, into sums[], where cache[left] holds
+ * output 0's pixel first_tap to the left of its centre and cache[right] the
+ * one first_tap to the right; the pixels of later outputs follow each. */
 void
 add_taps (int first_tap,
           int last_tap,
@@ -77,6 +77,9 @@ add_taps (int first_tap,
   vec4 lefts[OUTPUTS];
   vec4 rights[OUTPUTS];
 
+  /* with no taps, left may lie before the cache */
+  if (first_tap > last_tap)
+    return;
   for (int r = 0; r < OUTPUTS; r++)
     {
       lefts[r] = cache[left + r];
@@ -118,8 +121,7 @@ main ()
 
       for (int r = 0; r < OUTPUTS; r++)
         sums[r] = cache[own + half_width + r] * weights[0];
-      if (half_width > 0)
-        add_taps (1, half_width, own + half_width - 1, own + half_width + 1);
+      add_taps (1, half_width, own + half_width - 1, own + half_width + 1);
     }
   else
     {
