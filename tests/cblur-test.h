@@ -23,6 +23,12 @@ gfloat     *test_blur          (GeglBuffer           *input,
                                 const GeglRectangle  *roi,
                                 const gchar          *first_property,
                                 ...) G_GNUC_NULL_TERMINATED;
+/* the same, read in format (4 floats a pixel) */
+gfloat     *test_blur_as       (const Babl           *format,
+                                GeglBuffer           *input,
+                                const GeglRectangle  *roi,
+                                const gchar          *first_property,
+                                ...) G_GNUC_NULL_TERMINATED;
 GeglNode   *test_blur_graph    (GeglNode             *parent,
                                 GeglBuffer           *input,
                                 GeglNode            **blur);
