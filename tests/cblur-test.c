@@ -58,6 +58,14 @@ test_assert_ran_on_backend (void)
   g_mutex_unlock (&ran.lock);
 }
 
+void
+test_forget_backends (void)
+{
+  g_mutex_lock (&ran.lock);
+  ran.gl = ran.cpu = 0;
+  g_mutex_unlock (&ran.lock);
+}
+
 GeglBuffer *
 test_random_buffer (gint    width,
                     gint    height,

@@ -36,6 +36,8 @@ GeglNode   *test_blur_graph    (GeglNode             *parent,
 gboolean    test_backend_is_gl (void);
 /* every blur since the last call ran on the backend under test */
 void        test_assert_ran_on_backend (void);
+/* blurs so far count for neither */
+void        test_forget_backends       (void);
 gdouble     test_max_abs_diff  (const gfloat         *a,
                                 const gfloat         *b,
                                 gsize                 n);
