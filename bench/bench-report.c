@@ -163,8 +163,8 @@ bench_table_print_markdown (BenchTable *table)
   guint i;
 
   g_print ("| size | radius | route | method | ran on | median ms | vs gegl IIR | vs gegl FIR "
-           "| read | upload | compute | download | write | process |\n"
-           "|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+           "| CPU ms | read | upload | compute | download | write | process |\n"
+           "|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (i = 0; i < table->rows->len; i++)
     {
       const BenchRow *row = bench_table_row (table, i);
@@ -173,7 +173,7 @@ bench_table_print_markdown (BenchTable *table)
                row->route, row->method, row->ran_on, row->median_ms);
       print_ratio (table, row, "gegl-iir");
       print_ratio (table, row, "gegl-fir");
-      g_print (" %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", row->split.read_ms,
+      g_print (" %.1f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", row->cpu_ms, row->split.read_ms,
                row->split.upload_ms, row->split.compute_ms, row->split.download_ms,
                row->split.write_ms, row->split.process_ms);
     }

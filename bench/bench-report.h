@@ -24,6 +24,7 @@ typedef struct
   const gchar *method;
   const gchar *route;      /* the source's format and the destination */
   gdouble      median_ms;
+  gdouble      cpu_ms;     /* median CPU time of all threads */
   const gchar *ran_on;     /* cpu, gl, or gegl for GEGL's blur */
   BenchSplit   split;      /* mean per timed run */
 } BenchRow;
