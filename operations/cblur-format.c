@@ -43,10 +43,13 @@ static const struct
 };
 
 /* Buckets of the float line for encoding: at least 2^8 a power of two,
- * where a u8 curve moves at most one code a bucket; u16 curves get up to
+ * where a u8 curve moves at most two codes a bucket; u16 curves get up to
  * 2^14, and a few steps more. */
 #define BUCKET_BITS_MIN 8
 #define BUCKET_BITS_MAX 14
+
+/* pixels converted at a time, through a block on the stack */
+#define BLOCK 64
 
 /* The threshold of code k lies this close to where the inverse curve puts
  * it (in floats) unless the curve is odd, when the whole line is searched. */
@@ -212,24 +215,29 @@ make_thresholds (const CurveSource *source)
   return thresholds;
 }
 
-/* The codes at bucket starts, in the fewest buckets that keep each to one
- * code where that takes no more than BUCKET_BITS_MAX. */
+/* The codes at bucket starts, in the fewest buckets that keep each to two
+ * thresholds where that takes no more than BUCKET_BITS_MAX. */
 static void
 make_buckets (CblurCurve *curve)
 {
   const gfloat *thresholds = curve->thresholds;
-  guint32       first = float_bits (MAX (thresholds[1], 0.0f));
-  guint32       last = float_bits (thresholds[curve->max]);
+  guint32       first, last;
   gint          bits;
+
+  /* positive, so that the bits of floats between them are in order */
+  curve->low = MAX (thresholds[1] * 0.5f, G_MINFLOAT);
+  curve->high = MAX (thresholds[curve->max], curve->low);
+  first = float_bits (curve->low);
+  last = float_bits (curve->high);
 
   for (bits = BUCKET_BITS_MIN; bits <= BUCKET_BITS_MAX; bits++)
     {
-      gint     shift = 23 - bits;
-      guint32  n = (last >> shift) - (first >> shift) + 1;
-      guint16 *buckets = g_new (guint16, n);
-      guint    code = 0;
-      guint    widest = 0;
-      guint32  b;
+      gint         shift = 23 - bits;
+      guint32      n = (last >> shift) - (first >> shift) + 1;
+      CblurBucket *buckets = g_new (CblurBucket, n);
+      guint        code = 0;
+      guint        widest = 0;
+      guint32      b;
 
       for (b = 0; b < n; b++)
         {
@@ -237,15 +245,20 @@ make_buckets (CblurCurve *curve)
 
           while (code < curve->max && thresholds[code + 1] <= start)
             code++;
-          buckets[b] = code;
+          buckets[b] = (CblurBucket) { { thresholds[code + 1],
+                                         thresholds[MIN (code + 2, curve->max + 1)] },
+                                       code, 0 };
           if (b > 0)
-            widest = MAX (widest, code - buckets[b - 1]);
+            widest = MAX (widest, code - buckets[b - 1].code);
         }
-      if (widest <= 1 || bits == BUCKET_BITS_MAX)
+      /* the last bucket ends at high, which encodes to max */
+      widest = MAX (widest, curve->max - buckets[n - 1].code);
+      if (widest <= 2 || bits == BUCKET_BITS_MAX)
         {
           curve->buckets = buckets;
           curve->first_bucket = first >> shift;
           curve->bucket_shift = shift;
+          curve->few_steps = widest <= 2;
           return;
         }
       g_free (buckets);
@@ -394,125 +407,214 @@ cblur_format_is_rgba_float (const CblurFormat *format)
          !format->grey;
 }
 
+/* without a branch but for odd curves; NaN too becomes low (and fmaxf is
+ * a call into libm) */
 static inline guint
 encode_sample (const CblurCurve *curve,
                gfloat            value)
 {
-  const gfloat *thresholds = curve->thresholds;
-  guint         code;
+  gfloat             above = value > curve->low ? value : curve->low;
+  gfloat             clamped = above < curve->high ? above : curve->high;
+  const CblurBucket *bucket = curve->buckets + ((float_bits (clamped) >> curve->bucket_shift) -
+                                                curve->first_bucket);
+  guint              code = bucket->code + (clamped >= bucket->next[0]) +
+                              (clamped >= bucket->next[1]);
 
-  /* NaN too */
-  if (!(value >= thresholds[1]))
-    return 0;
-  if (value >= thresholds[curve->max])
-    return curve->max;
-  code = curve->buckets[(float_bits (value) >> curve->bucket_shift) - curve->first_bucket];
-  while (value >= thresholds[code + 1])
-    code++;
+  if (!curve->few_steps)
+    while (clamped >= curve->thresholds[code + 1])
+      code++;
   return code;
 }
 
-/* a pixel's stored components, straight and linear, as RGBA */
-static inline void
-decode_pixel (const CblurFormat *format,
-              const guint8      *pixel,
-              gfloat            *rgba)
+/* The conversions a pixel at a time, written once for every sample type
+ * and layout: the callers give constants, which the compiler makes into a
+ * loop of its own for each. */
+static inline __attribute__ ((always_inline)) void
+load_samples (const CblurCurve *curves,
+              const guint8     *pixel,
+              gfloat           *s,
+              CblurSampleType   type,
+              gint              n)
 {
-  gint   n = format->n_components;
-  gfloat s[4] = { 0.0f, 0.0f, 0.0f, 1.0f };
-  gint   c;
+  gint c;
 
   for (c = 0; c < n; c++)
-    switch (format->type)
+    if (type == CBLUR_SAMPLE_U8)
+      s[c] = curves[c].decode[pixel[c]];
+    else if (type == CBLUR_SAMPLE_U16)
       {
-      case CBLUR_SAMPLE_U8:
-        s[c] = format->curves[c]->decode[pixel[c]];
-        break;
-      case CBLUR_SAMPLE_U16:
-        {
-          guint16 code;
+        guint16 code;
 
-          memcpy (&code, pixel + 2 * c, sizeof code);
-          s[c] = format->curves[c]->decode[code];
-        }
-        break;
-      case CBLUR_SAMPLE_HALF:
-        {
-          _Float16 half;
-
-          memcpy (&half, pixel + 2 * c, sizeof half);
-          s[c] = half;
-        }
-        break;
-      case CBLUR_SAMPLE_FLOAT:
-        memcpy (s + c, pixel + 4 * c, sizeof (gfloat));
-        break;
+        memcpy (&code, pixel + 2 * c, sizeof code);
+        s[c] = curves[c].decode[code];
       }
+    else if (type == CBLUR_SAMPLE_HALF)
+      {
+        _Float16 half;
 
-  if (format->grey)
+        memcpy (&half, pixel + 2 * c, sizeof half);
+        s[c] = half;
+      }
+    else
+      memcpy (s + c, pixel + 4 * c, sizeof (gfloat));
+}
+
+static inline __attribute__ ((always_inline)) void
+store_samples (const CblurCurve *curves,
+               const gfloat     *s,
+               guint8           *pixel,
+               CblurSampleType   type,
+               gint              n)
+{
+  gint c;
+
+  for (c = 0; c < n; c++)
+    if (type == CBLUR_SAMPLE_U8)
+      pixel[c] = encode_sample (curves + c, s[c]);
+    else if (type == CBLUR_SAMPLE_U16)
+      {
+        guint16 code = encode_sample (curves + c, s[c]);
+
+        memcpy (pixel + 2 * c, &code, sizeof code);
+      }
+    else if (type == CBLUR_SAMPLE_HALF)
+      {
+        _Float16 half = s[c];
+
+        memcpy (pixel + 2 * c, &half, sizeof half);
+      }
+    else
+      memcpy (pixel + 4 * c, s + c, sizeof (gfloat));
+}
+
+/* n components, grey or RGB, alpha last where there is one */
+#define HAS_ALPHA(n, grey) ((grey) ? (n) == 2 : (n) == 4)
+
+/* The curves a run uses, in its own copy: stores of bytes may alias
+ * anything, so that through the format's pointers the compiler read them
+ * again for every sample. */
+static inline __attribute__ ((always_inline)) void
+copy_curves (const CblurFormat *format,
+             CblurCurve        *curves,
+             CblurSampleType    type,
+             gint               n)
+{
+  gint c;
+
+  for (c = 0; type <= CBLUR_SAMPLE_U16 && c < n; c++)
+    curves[c] = *format->curves[c];
+}
+
+static inline __attribute__ ((always_inline)) void
+decode_run (const CblurFormat *format,
+            const guint8      *src,
+            gfloat            *dst,
+            gsize              n_pixels,
+            CblurSampleType    type,
+            gint               n,
+            gboolean           grey)
+{
+  gint       bytes = format->bytes_per_pixel;
+  CblurCurve curves[4];
+  gsize      i;
+
+  copy_curves (format, curves, type, n);
+  for (i = 0; i < n_pixels; i++)
     {
-      rgba[0] = rgba[1] = rgba[2] = s[0];
-      rgba[3] = format->has_alpha ? s[1] : 1.0f;
-    }
-  else
-    {
-      memcpy (rgba, s, 3 * sizeof (gfloat));
-      rgba[3] = format->has_alpha ? s[3] : 1.0f;
+      gfloat  s[4];
+      gfloat *rgba = dst + i * 4;
+
+      load_samples (curves, src + i * bytes, s, type, n);
+      rgba[0] = s[0];
+      rgba[1] = grey ? s[0] : s[1];
+      rgba[2] = grey ? s[0] : s[2];
+      rgba[3] = HAS_ALPHA (n, grey) ? s[n - 1] : 1.0f;
     }
 }
 
-/* babl's unpremultiplication (its alpha floor), the curve and rounding */
-static inline void
-encode_pixel (const CblurFormat *format,
-              const gfloat      *rgba,
-              guint8            *pixel)
+/* unpremultiplied as babl does (its alpha floor), then the curve and
+ * rounding */
+static inline __attribute__ ((always_inline)) void
+encode_run (const CblurFormat *format,
+            const gfloat      *src,
+            guint8            *dst,
+            gsize              n_pixels,
+            CblurSampleType    type,
+            gint               n,
+            gboolean           grey)
 {
-  gfloat alpha = rgba[3];
-  gfloat recip = 1.0f / (fabsf (alpha) <= CBLUR_ALPHA_FLOOR ? CBLUR_ALPHA_FLOOR : alpha);
-  gint   n = format->n_components;
-  gfloat s[4];
-  gint   c;
+  gint       bytes = format->bytes_per_pixel;
+  CblurCurve curves[4];
+  gfloat     recip[BLOCK];
+  gsize      i;
 
-  /* a grey source blurs to R = G = B, bit for bit */
-  if (format->grey)
-    s[0] = rgba[1] * recip;
-  else
-    for (c = 0; c < 3; c++)
-      s[c] = rgba[c] * recip;
-  if (format->has_alpha)
-    s[n - 1] = alpha;
+  copy_curves (format, curves, type, n);
+  for (i = 0; i < n_pixels; i++)
+    {
+      gfloat alpha = src[i * 4 + 3];
 
-  for (c = 0; c < n; c++)
-    switch (format->type)
-      {
-      case CBLUR_SAMPLE_U8:
-        pixel[c] = encode_sample (format->curves[c], s[c]);
-        break;
-      case CBLUR_SAMPLE_U16:
+      recip[i] = 1.0f / (fabsf (alpha) <= CBLUR_ALPHA_FLOOR ? CBLUR_ALPHA_FLOOR : alpha);
+    }
+  for (i = 0; i < n_pixels; i++)
+    {
+      const gfloat *rgba = src + i * 4;
+      gfloat        s[4];
+
+      /* a grey source blurs to R = G = B, bit for bit */
+      if (grey)
+        s[0] = rgba[1] * recip[i];
+      else
         {
-          guint16 code = encode_sample (format->curves[c], s[c]);
-
-          memcpy (pixel + 2 * c, &code, sizeof code);
+          s[0] = rgba[0] * recip[i];
+          s[1] = rgba[1] * recip[i];
+          s[2] = rgba[2] * recip[i];
         }
-        break;
-      case CBLUR_SAMPLE_HALF:
-        {
-          _Float16 half = s[c];
+      if (HAS_ALPHA (n, grey))
+        s[n - 1] = rgba[3];
+      store_samples (curves, s, dst + i * bytes, type, n);
+    }
+}
 
-          memcpy (pixel + 2 * c, &half, sizeof half);
-        }
-        break;
-      case CBLUR_SAMPLE_FLOAT:
-        memcpy (pixel + 4 * c, s + c, sizeof (gfloat));
-        break;
-      }
+#define LAYOUTS(run, type)                                        \
+  switch (format->n_components * 2 + format->grey)                \
+    {                                                             \
+    case 8: run (format, in, out, count, type, 4, FALSE); break;  \
+    case 6: run (format, in, out, count, type, 3, FALSE); break;  \
+    case 5: run (format, in, out, count, type, 2, TRUE); break;   \
+    default: run (format, in, out, count, type, 1, TRUE); break;  \
+    }
+
+#define TYPES(run)                                                \
+  switch (format->type)                                           \
+    {                                                             \
+    case CBLUR_SAMPLE_U8: LAYOUTS (run, CBLUR_SAMPLE_U8); break;  \
+    case CBLUR_SAMPLE_U16: LAYOUTS (run, CBLUR_SAMPLE_U16); break; \
+    case CBLUR_SAMPLE_HALF: LAYOUTS (run, CBLUR_SAMPLE_HALF); break; \
+    default: LAYOUTS (run, CBLUR_SAMPLE_FLOAT); break;            \
+    }
+
+/* half converts in one instruction where the processor has F16C */
+__attribute__ ((target_clones ("arch=x86-64-v3", "default"))) static void
+decode_block (const CblurFormat *format,
+              const guint8      *in,
+              gfloat            *out,
+              gsize              count)
+{
+  TYPES (decode_run);
+}
+
+__attribute__ ((target_clones ("arch=x86-64-v3", "default"))) static void
+encode_block (const CblurFormat *format,
+              const gfloat      *in,
+              guint8            *out,
+              gsize              count)
+{
+  TYPES (encode_run);
 }
 
 /* Pixels go through a block on the stack, so that src and dst may share
  * their start: decoding grows pixels, so it goes from the end; encoding
  * shrinks them, so it goes from the start. */
-#define BLOCK 64
-
 void
 cblur_format_decode (const CblurFormat *format,
                      const guint8      *src,
@@ -532,11 +634,9 @@ cblur_format_decode (const CblurFormat *format,
     {
       gsize count = left % BLOCK != 0 ? left % BLOCK : BLOCK;
       gsize start = left - count;
-      gsize i;
 
       memcpy (block, src + start * bytes, count * bytes);
-      for (i = 0; i < count; i++)
-        decode_pixel (format, block + i * bytes, dst + (start + i) * 4);
+      decode_block (format, block, dst + start * 4, count);
       left = start;
     }
 }
@@ -554,10 +654,8 @@ cblur_format_encode (const CblurFormat *format,
   for (start = 0; start < n_pixels; start += BLOCK)
     {
       gsize count = MIN (BLOCK, n_pixels - start);
-      gsize i;
 
       memcpy (block, src + start * 4, count * 4 * sizeof (gfloat));
-      for (i = 0; i < count; i++)
-        encode_pixel (format, block + i * 4, dst + (start + i) * bytes);
+      encode_block (format, block, dst + start * bytes, count);
     }
 }

@@ -23,18 +23,32 @@ typedef enum
   CBLUR_SAMPLE_FLOAT    /* linear only */
 } CblurSampleType;
 
+/* the code of the least float of a bucket, and the next two codes'
+ * thresholds */
+typedef struct
+{
+  gfloat  next[2];
+  guint32 code;
+  guint32 padding;
+} CblurBucket;
+
 /* one component's transfer curve, for the integer types */
 typedef struct
 {
-  guint          max;          /* the largest code: 255 or 65535 */
-  const gfloat  *decode;       /* code -> linear value: max + 1 of them */
-  const gfloat  *thresholds;   /* [k]: the least value that encodes to k;
-                                * [0] is -inf and [max + 1] +inf */
-  /* the CPU's way into thresholds: buckets[b] is the code of the least
-   * float whose bits >> bucket_shift are first_bucket + b */
-  const guint16 *buckets;
-  guint32        first_bucket;
-  gint           bucket_shift;
+  guint              max;          /* the largest code: 255 or 65535 */
+  const gfloat      *decode;       /* code -> linear value: max + 1 of them */
+  const gfloat      *thresholds;   /* [k]: the least value that encodes to k;
+                                    * [0] is -inf and [max + 1] +inf */
+  /* the CPU's way into thresholds: values clamped to [low, high] (which
+   * encode to 0 and max), then buckets[b] for the floats whose bits
+   * >> bucket_shift are first_bucket + b; few_steps where no bucket holds
+   * more than two thresholds */
+  gfloat             low;
+  gfloat             high;
+  const CblurBucket *buckets;
+  guint32            first_bucket;
+  gint               bucket_shift;
+  gboolean           few_steps;
 } CblurCurve;
 
 typedef struct
