@@ -43,7 +43,7 @@ static const struct
 };
 
 /* Buckets of the float line for encoding: at least 2^8 a power of two,
- * where a u8 curve moves at most two codes a bucket; u16 curves get up to
+ * where a u8 curve moves at most one code a bucket; u16 curves get up to
  * 2^14, and a few steps more. */
 #define BUCKET_BITS_MIN 8
 #define BUCKET_BITS_MAX 14
@@ -215,8 +215,8 @@ make_thresholds (const CurveSource *source)
   return thresholds;
 }
 
-/* The codes at bucket starts, in the fewest buckets that keep each to two
- * thresholds where that takes no more than BUCKET_BITS_MAX. */
+/* The codes at bucket starts, in the fewest buckets that keep each to one
+ * threshold where that takes no more than BUCKET_BITS_MAX. */
 static void
 make_buckets (CblurCurve *curve)
 {
@@ -226,7 +226,7 @@ make_buckets (CblurCurve *curve)
 
   /* positive, so that the bits of floats between them are in order */
   curve->low = MAX (thresholds[1] * 0.5f, G_MINFLOAT);
-  curve->high = MAX (thresholds[curve->max], curve->low);
+  curve->high = MAX (nextafterf (thresholds[curve->max], 0.0f), curve->low);
   first = float_bits (curve->low);
   last = float_bits (curve->high);
 
@@ -245,20 +245,18 @@ make_buckets (CblurCurve *curve)
 
           while (code < curve->max && thresholds[code + 1] <= start)
             code++;
-          buckets[b] = (CblurBucket) { { thresholds[code + 1],
-                                         thresholds[MIN (code + 2, curve->max + 1)] },
-                                       code, 0 };
+          buckets[b] = (CblurBucket) { thresholds[code + 1], code };
           if (b > 0)
             widest = MAX (widest, code - buckets[b - 1].code);
         }
-      /* the last bucket ends at high, which encodes to max */
-      widest = MAX (widest, curve->max - buckets[n - 1].code);
-      if (widest <= 2 || bits == BUCKET_BITS_MAX)
+      /* the last bucket ends at high, which encodes to max - 1 */
+      widest = MAX (widest, curve->max - 1 - buckets[n - 1].code);
+      if (widest <= 1 || bits == BUCKET_BITS_MAX)
         {
           curve->buckets = buckets;
           curve->first_bucket = first >> shift;
           curve->bucket_shift = shift;
-          curve->few_steps = widest <= 2;
+          curve->one_step = widest <= 1;
           return;
         }
       g_free (buckets);
@@ -417,13 +415,12 @@ encode_sample (const CblurCurve *curve,
   gfloat             clamped = above < curve->high ? above : curve->high;
   const CblurBucket *bucket = curve->buckets + ((float_bits (clamped) >> curve->bucket_shift) -
                                                 curve->first_bucket);
-  guint              code = bucket->code + (clamped >= bucket->next[0]) +
-                              (clamped >= bucket->next[1]);
+  guint              code = bucket->code + (clamped >= bucket->next);
 
-  if (!curve->few_steps)
+  if (!curve->one_step)
     while (clamped >= curve->thresholds[code + 1])
       code++;
-  return code;
+  return code + (value >= curve->thresholds[curve->max]);
 }
 
 /* The conversions a pixel at a time, written once for every sample type

@@ -23,13 +23,11 @@ typedef enum
   CBLUR_SAMPLE_FLOAT    /* linear only */
 } CblurSampleType;
 
-/* the code of the least float of a bucket, and the next two codes'
- * thresholds */
+/* the code of the least float of a bucket, and the next code's threshold */
 typedef struct
 {
-  gfloat  next[2];
+  gfloat  next;
   guint32 code;
-  guint32 padding;
 } CblurBucket;
 
 /* one component's transfer curve, for the integer types */
@@ -39,16 +37,16 @@ typedef struct
   const gfloat      *decode;       /* code -> linear value: max + 1 of them */
   const gfloat      *thresholds;   /* [k]: the least value that encodes to k;
                                     * [0] is -inf and [max + 1] +inf */
-  /* the CPU's way into thresholds: values clamped to [low, high] (which
-   * encode to 0 and max), then buckets[b] for the floats whose bits
-   * >> bucket_shift are first_bucket + b; few_steps where no bucket holds
-   * more than two thresholds */
+  /* the CPU's way into thresholds: values from thresholds[max] on are
+   * max; the rest, clamped to [low, high] (which encode to 0 and max - 1),
+   * find buckets[b] by their bits >> bucket_shift, first_bucket + b;
+   * one_step where no bucket holds more than one threshold */
   gfloat             low;
   gfloat             high;
   const CblurBucket *buckets;
   guint32            first_bucket;
   gint               bucket_shift;
-  gboolean           few_steps;
+  gboolean           one_step;
 } CblurCurve;
 
 typedef struct

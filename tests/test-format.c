@@ -257,16 +257,34 @@ test_coverage (void)
     g_assert_null (cblur_format_get (babl_format (uncovered[i])));
 }
 
+/* the code cblur_format_encode() gives an opaque grey of value */
+static guint
+encode_grey (const CblurFormat *format,
+             gfloat             value)
+{
+  gfloat  rgba[4] = { value, value, value, 1.0f };
+  guint8  pixel[16];
+  guint16 code;
+
+  cblur_format_encode (format, rgba, pixel, 1);
+  if (format->type == CBLUR_SAMPLE_U8)
+    return pixel[0];
+  memcpy (&code, pixel, sizeof code);
+  return code;
+}
+
 /* The curves are babl's: decoding every code gives babl's own conversion
- * of it (which babl may come to do through tables of its own, within a
- * few floats' steps), and each threshold is the least float that babl's
+ * of it (which babl may come to do through tables of its own, within
+ * 1e-5), and each threshold is the least float that babl's
  * double-precision curve rounds to its code, so that encoding rounds that
- * curve to nearest. */
+ * curve to nearest; encoding finds each threshold exactly, and takes what
+ * lies beyond the curve's ends to them. */
 static void
 test_curves (void)
 {
   static const Case cases[] = {
     { "R'G'B'A u8", "sRGB" }, { "R'G'B'A u8", "Apple" }, { "Y'A u16", "ProPhoto" },
+    { "R'G'B' u16", "sRGB" }, { "RGBA u8", "sRGB" },
   };
   gsize i;
 
@@ -275,13 +293,17 @@ test_curves (void)
       const Babl        *babl = case_format (&cases[i]);
       const Babl        *space = babl_format_get_space (babl);
       const CblurFormat *format = cblur_format_get (babl);
-      gboolean           grey = format->grey;
-      const Babl        *curved = babl_format_with_space (grey ? "Y'A double" : "R'G'B'A double",
-                                                          space);
-      const Babl        *exact = babl_format_with_space (grey ? "YA double" : "RGBA double", space);
+      g_auto (GStrv)     words = g_strsplit (cases[i].encoding, " ", 2);
+      g_autofree gchar  *curved_name = g_strconcat (words[0], " double", NULL);
+      g_autoptr (GString) exact_name = g_string_new (curved_name);
+      const Babl        *curved = babl_format_with_space (curved_name, space);
+      const Babl        *exact;
       const CblurCurve  *curve = format->curves[0];
       gint               n = format->n_components;
       guint              k;
+
+      g_string_replace (exact_name, "'", "", 0);
+      exact = babl_format_with_space (exact_name->str, space);
 
       for (k = 0; k <= curve->max; k++)
         {
@@ -292,7 +314,7 @@ test_curves (void)
           babl_process (babl_fish (babl, exact), curve->max == 255 ? (gpointer) bytes
                                                                    : (gpointer) codes,
                         theirs, 1);
-          g_assert_cmpfloat (fabs (curve->decode[k] - theirs[0]), <=, 1e-6 * fabs (theirs[0]));
+          g_assert_cmpfloat (fabs (curve->decode[k] - theirs[0]), <=, 1e-5 * fabs (theirs[0]));
         }
       for (k = 1; k <= curve->max; k++)
         {
@@ -309,7 +331,13 @@ test_curves (void)
           babl_process (babl_fish (exact, curved), in, out, 2);
           g_assert_cmpfloat (out[0] * curve->max, >=, k - 0.5);
           g_assert_cmpfloat (out[n] * curve->max, <, k - 0.5);
+          g_assert_cmpuint (encode_grey (format, at), ==, k);
+          g_assert_cmpuint (encode_grey (format, below), ==, k - 1);
         }
+      g_assert_cmpuint (encode_grey (format, NAN), ==, 0);
+      g_assert_cmpuint (encode_grey (format, -1.0f), ==, 0);
+      g_assert_cmpuint (encode_grey (format, 2.0f), ==, curve->max);
+      g_assert_cmpuint (encode_grey (format, INFINITY), ==, curve->max);
     }
 }
 
