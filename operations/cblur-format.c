@@ -405,22 +405,51 @@ cblur_format_is_rgba_float (const CblurFormat *format)
          !format->grey;
 }
 
-/* without a branch but for odd curves; NaN too becomes low (and fmaxf is
- * a call into libm) */
-static inline guint
-encode_sample (const CblurCurve *curve,
-               gfloat            value)
+/* Encoding an integer plane goes in two loops: the clamping and the
+ * buckets' indices, which the compiler vectorizes, then the lookups. */
+static inline __attribute__ ((always_inline)) void
+encode_plane (const CblurCurve *curve,
+              gfloat           *plane,
+              guint8           *dst,
+              gint              step,
+              gsize             n_pixels,
+              CblurSampleType   type)
 {
-  gfloat             above = value > curve->low ? value : curve->low;
-  gfloat             clamped = above < curve->high ? above : curve->high;
-  const CblurBucket *bucket = curve->buckets + ((float_bits (clamped) >> curve->bucket_shift) -
-                                                curve->first_bucket);
-  guint              code = bucket->code + (clamped >= bucket->next);
+  gfloat   low = curve->low, high = curve->high, top = curve->thresholds[curve->max];
+  guint32  shift = curve->bucket_shift, first = curve->first_bucket;
+  guint32  index[BLOCK];
+  guint32  above[BLOCK];
+  gsize    i;
 
-  if (!curve->one_step)
-    while (clamped >= curve->thresholds[code + 1])
-      code++;
-  return code + (value >= curve->thresholds[curve->max]);
+  for (i = 0; i < n_pixels; i++)
+    {
+      gfloat value = plane[i];
+      /* NaN too becomes low (fmaxf is a call into libm) */
+      gfloat clamped = value > low ? value : low;
+
+      clamped = clamped < high ? clamped : high;
+      above[i] = value >= top;
+      index[i] = (float_bits (clamped) >> shift) - first;
+      plane[i] = clamped;
+    }
+  for (i = 0; i < n_pixels; i++)
+    {
+      const CblurBucket *bucket = curve->buckets + index[i];
+      guint              code = bucket->code + (plane[i] >= bucket->next);
+
+      if (!curve->one_step)
+        while (plane[i] >= curve->thresholds[code + 1])
+          code++;
+      code += above[i];
+      if (type == CBLUR_SAMPLE_U8)
+        dst[i * step] = code;
+      else
+        {
+          guint16 code16 = code;
+
+          memcpy (dst + i * step, &code16, sizeof code16);
+        }
+    }
 }
 
 /* The conversions a pixel at a time, written once for every sample type
@@ -457,24 +486,15 @@ load_samples (const CblurCurve *curves,
 }
 
 static inline __attribute__ ((always_inline)) void
-store_samples (const CblurCurve *curves,
-               const gfloat     *s,
-               guint8           *pixel,
-               CblurSampleType   type,
-               gint              n)
+store_samples (const gfloat    *s,
+               guint8          *pixel,
+               CblurSampleType  type,
+               gint             n)
 {
   gint c;
 
   for (c = 0; c < n; c++)
-    if (type == CBLUR_SAMPLE_U8)
-      pixel[c] = encode_sample (curves + c, s[c]);
-    else if (type == CBLUR_SAMPLE_U16)
-      {
-        guint16 code = encode_sample (curves + c, s[c]);
-
-        memcpy (pixel + 2 * c, &code, sizeof code);
-      }
-    else if (type == CBLUR_SAMPLE_HALF)
+    if (type == CBLUR_SAMPLE_HALF)
       {
         _Float16 half = s[c];
 
@@ -530,7 +550,7 @@ decode_run (const CblurFormat *format,
 }
 
 /* unpremultiplied as babl does (its alpha floor), then the curve and
- * rounding */
+ * rounding, a plane of samples at a time */
 static inline __attribute__ ((always_inline)) void
 encode_run (const CblurFormat *format,
             const gfloat      *src,
@@ -541,35 +561,43 @@ encode_run (const CblurFormat *format,
             gboolean           grey)
 {
   gint       bytes = format->bytes_per_pixel;
+  gint       sample_bytes = bytes / n;
   CblurCurve curves[4];
+  gfloat     planes[4][BLOCK];
+  gfloat     alpha[BLOCK];
   gfloat     recip[BLOCK];
   gsize      i;
+  gint       c;
 
   copy_curves (format, curves, type, n);
+  /* in loops of their own, which the compiler vectorizes */
   for (i = 0; i < n_pixels; i++)
-    {
-      gfloat alpha = src[i * 4 + 3];
-
-      recip[i] = 1.0f / (fabsf (alpha) <= CBLUR_ALPHA_FLOOR ? CBLUR_ALPHA_FLOOR : alpha);
-    }
+    alpha[i] = src[i * 4 + 3];
+  for (i = 0; i < n_pixels; i++)
+    recip[i] = 1.0f / (fabsf (alpha[i]) <= CBLUR_ALPHA_FLOOR ? CBLUR_ALPHA_FLOOR : alpha[i]);
   for (i = 0; i < n_pixels; i++)
     {
       const gfloat *rgba = src + i * 4;
       gfloat        s[4];
 
       /* a grey source blurs to R = G = B, bit for bit */
-      if (grey)
-        s[0] = rgba[1] * recip[i];
-      else
+      s[0] = rgba[grey ? 1 : 0] * recip[i];
+      if (!grey)
         {
-          s[0] = rgba[0] * recip[i];
           s[1] = rgba[1] * recip[i];
           s[2] = rgba[2] * recip[i];
         }
       if (HAS_ALPHA (n, grey))
-        s[n - 1] = rgba[3];
-      store_samples (curves, s, dst + i * bytes, type, n);
+        s[n - 1] = alpha[i];
+      if (type <= CBLUR_SAMPLE_U16)
+        for (c = 0; c < n; c++)
+          planes[c][i] = s[c];
+      else
+        store_samples (s, dst + i * bytes, type, n);
     }
+
+  for (c = 0; type <= CBLUR_SAMPLE_U16 && c < n; c++)
+    encode_plane (curves + c, planes[c], dst + c * sample_bytes, bytes, n_pixels, type);
 }
 
 #define LAYOUTS(run, type)                                        \
