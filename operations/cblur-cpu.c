@@ -494,7 +494,7 @@ strip_column (const Job *job,
 }
 
 /* Column strips end in dst, or, where dst is stored in another format,
- * in a strip of their own that is encoded into it row by row. */
+ * in a strip of their own, encoded whole and copied into dst's rows. */
 static void
 vertical_strips (gsize    first,
                  gsize    count,
@@ -507,9 +507,12 @@ vertical_strips (gsize    first,
   Pixel      *column = has_made_rows (job) ? gegl_malloc ((gsize) n_in * STRIP_PIXELS *
                                                        sizeof (Pixel))
                                          : NULL;
-  Pixel      *encoding = job->dst->format != NULL
-                           ? gegl_malloc ((gsize) job->dst->height * STRIP_PIXELS * sizeof (Pixel))
-                           : NULL;
+  gsize       strip_pixels = (gsize) job->dst->height * STRIP_PIXELS;
+  Pixel      *encoding = job->dst->format != NULL ? gegl_malloc (strip_pixels * sizeof (Pixel))
+                                                  : NULL;
+  guint8     *encoded = job->dst->format != NULL
+                          ? gegl_malloc (strip_pixels * cblur_image_pixel_bytes (job->dst))
+                          : NULL;
   BoxScratch  scratch = { 0 };
   gsize       strip;
   gint        y;
@@ -526,14 +529,23 @@ vertical_strips (gsize    first,
         out = (LineOut) { encoding, pixels };
       blur_line (job->kernel, strip_column (job, x, pixels, column), n_in, job->src->y,
                  out, pixels, &scratch);
-      for (y = 0; encoding != NULL && y < job->dst->height; y++)
-        cblur_format_encode (job->dst->format, (const gfloat *) (encoding + (gsize) y * pixels),
-                             cblur_image_bytes (job->dst, x, y), pixels);
+      if (encoding != NULL)
+        {
+          gsize bytes = pixels * cblur_image_pixel_bytes (job->dst);
+
+          /* the whole strip at once: a call a row cost more than the
+           * encoding */
+          cblur_format_encode (job->dst->format, (const gfloat *) encoding, encoded,
+                               (gsize) pixels * job->dst->height);
+          for (y = 0; y < job->dst->height; y++)
+            memcpy (cblur_image_bytes (job->dst, x, y), encoded + y * bytes, bytes);
+        }
     }
 
   box_scratch_clear (&scratch);
   g_clear_pointer (&column, gegl_free);
   g_clear_pointer (&encoding, gegl_free);
+  g_clear_pointer (&encoded, gegl_free);
 }
 
 /* radius 0: src and dst have the same size */

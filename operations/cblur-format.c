@@ -673,9 +673,18 @@ cblur_format_encode (const CblurFormat *format,
                      gsize              n_pixels)
 {
   gint   bytes = format->bytes_per_pixel;
+  gsize  src_bytes = n_pixels * 4 * sizeof (gfloat);
   gfloat block[BLOCK * 4];
   gsize  start;
 
+  /* apart, no copy is needed */
+  if ((const guint8 *) src >= dst + n_pixels * bytes || dst >= (const guint8 *) src + src_bytes)
+    {
+      for (start = 0; start < n_pixels; start += BLOCK)
+        encode_block (format, src + start * 4, dst + start * bytes,
+                      MIN (BLOCK, n_pixels - start));
+      return;
+    }
   for (start = 0; start < n_pixels; start += BLOCK)
     {
       gsize count = MIN (BLOCK, n_pixels - start);
