@@ -80,14 +80,15 @@ cblur_backend_blur (CblurBackendKind   backend,
       /* which read src, or at least its inside */
       report->gl_failure = g_strdup (error->message);
     }
-  else
+  else if (src->data != NULL)
     cblur_stream_read_all (stream, makes_abyss ? &inside : src);
 
   report->ran_on = CBLUR_BACKEND_CPU;
-  cblur_cpu_blur (kernel, src, makes_abyss ? &inside : NULL,
-                  makes_abyss ? stream->abyss : GEGL_ABYSS_NONE,
-                  cblur_stream_is_straight (stream), dst);
-  cblur_stream_write_all (stream, dst);
+  cblur_cpu_blur_stream (kernel, src, makes_abyss ? &inside : NULL,
+                         makes_abyss ? stream->abyss : GEGL_ABYSS_NONE,
+                         cblur_stream_is_straight (stream), dst, stream);
+  if (dst->data != NULL)
+    cblur_stream_write_all (stream, dst);
 }
 
 void

@@ -296,6 +296,7 @@ typedef struct
   Pixel              colour;     /* the policy's, where it has one */
   Pixel             *between;    /* horizontal result of rows [top, bottom) */
   Pixel             *made_row;   /* ... of a row of the colour */
+  CblurStream       *stream;     /* for src and dst without pixels */
 } Job;
 
 /* none, black and white fill the abyss with one colour; clamp and loop
@@ -367,19 +368,40 @@ transpose_out (const Pixel *line,
         targets[r][i] = line[(gsize) i * rows + r];
 }
 
-/* Row y of src in RGBA float: its own, or its GEGL pixels decoded into
- * `into` where src is stored in another format. */
-static const Pixel *
-source_row (const Job *job,
-            gint       y,
-            Pixel     *into)
+/* Rows [y, y + rows) of src in RGBA float, into sources: src's own rows,
+ * or its GEGL pixels in `held` (rows of src's width), read through the
+ * stream where src holds none and decoded where stored in another format
+ * (in place: decoding grows pixels from the end). */
+static void
+fetch_rows (const Job    *job,
+            gint          y,
+            gint          rows,
+            Pixel        *held,
+            const Pixel **sources)
 {
-  if (job->src->format == NULL)
-    return (const Pixel *) cblur_image_row (job->src, y);
+  const CblurImage *src = job->src;
+  gint              n_in = src->width;
+  gint              width = job->right - job->left;
+  gint              r;
 
-  cblur_format_decode (job->src->format, cblur_image_bytes (job->src, job->left, y),
-                       (gfloat *) (into + job->left), job->right - job->left);
-  return into;
+  if (src->data == NULL)
+    {
+      CblurImage part = { (gfloat *) (held + job->left), src->x + job->left, src->y + y,
+                          width, rows, (gsize) n_in * CBLUR_CHANNELS, src->format };
+
+      job->stream->read (&part, 0, 0, width, rows, job->stream->user_data);
+    }
+  for (r = 0; r < rows; r++)
+    {
+      Pixel        *row = held + (gsize) r * n_in;
+      const guint8 *stored = src->data != NULL ? cblur_image_bytes (src, job->left, y + r)
+                                               : (const guint8 *) (row + job->left);
+
+      if (src->format != NULL)
+        cblur_format_decode (src->format, stored, (gfloat *) (row + job->left), width);
+      sources[r] = src->data != NULL && src->format == NULL
+                     ? (const Pixel *) cblur_image_row (src, y + r) : row;
+    }
 }
 
 /* Rows are blurred ROW_GROUP at a time, interleaved so that element x of
@@ -396,8 +418,8 @@ horizontal_rows (gsize    first,
   gint        n_out = job->dst->width;
   Pixel      *gathered = gegl_malloc ((gsize) n_in * ROW_GROUP * sizeof (Pixel));
   Pixel      *blurred = gegl_malloc ((gsize) n_out * ROW_GROUP * sizeof (Pixel));
-  Pixel      *decoded = job->src->format != NULL
-                          ? gegl_malloc ((gsize) n_in * ROW_GROUP * sizeof (Pixel)) : NULL;
+  Pixel      *held = job->src->format != NULL || job->src->data == NULL
+                       ? gegl_malloc ((gsize) n_in * ROW_GROUP * sizeof (Pixel)) : NULL;
   BoxScratch  scratch = { 0 };
   gsize       group;
 
@@ -411,12 +433,11 @@ horizontal_rows (gsize    first,
       Pixel       *targets[ROW_GROUP];
       gint         r, x;
 
+      fetch_rows (job, job->top + row0, rows, held, sources);
       for (r = 0; r < rows; r++)
         {
-          const Pixel *src = source_row (job, job->top + row0 + r,
-                                         decoded + (gsize) r * n_in);
+          const Pixel *src = sources[r];
 
-          sources[r] = src;
           for (x = 0; x < job->left; x++)
             gathered[(gsize) x * rows + r] = row_pixel (job, src, x);
           for (x = job->right; x < n_in; x++)
@@ -438,7 +459,7 @@ horizontal_rows (gsize    first,
   box_scratch_clear (&scratch);
   gegl_free (gathered);
   gegl_free (blurred);
-  g_clear_pointer (&decoded, gegl_free);
+  g_clear_pointer (&held, gegl_free);
 }
 
 /* A row of the colour, blurred as GEGL's own pixels would be: made rows
@@ -493,8 +514,46 @@ strip_column (const Job *job,
   return (Line) { column, pixels };
 }
 
-/* Column strips end in dst, or, where dst is stored in another format,
- * in a strip of their own, encoded whole and copied into dst's rows. */
+/* A strip's result, `pixels` wide, in `encoding`: encoded into dst's
+ * format (a call a strip: a call a row cost more than the encoding), then
+ * copied into dst's rows or handed to the stream where dst holds none. */
+static void
+put_strip (const Job *job,
+           gint       x,
+           gint       pixels,
+           Pixel     *encoding,
+           guint8    *encoded)
+{
+  const CblurImage *dst = job->dst;
+  gsize             bytes = pixels * cblur_image_pixel_bytes (dst);
+  /* rows start on whole floats */
+  gsize             stride = (bytes + sizeof (gfloat) - 1) / sizeof (gfloat);
+  guint8           *result = dst->format != NULL ? encoded : (guint8 *) encoding;
+  gint              y;
+
+  if (dst->format != NULL && stride * sizeof (gfloat) == bytes)
+    cblur_format_encode (dst->format, (const gfloat *) encoding, encoded,
+                         (gsize) pixels * dst->height);
+  else
+    for (y = 0; dst->format != NULL && y < dst->height; y++)
+      cblur_format_encode (dst->format, (const gfloat *) (encoding + (gsize) y * pixels),
+                           encoded + y * stride * sizeof (gfloat), pixels);
+
+  if (dst->data == NULL)
+    {
+      CblurImage part = { (gfloat *) result, dst->x + x, dst->y, pixels, dst->height,
+                          dst->format != NULL ? stride : (gsize) pixels * CBLUR_CHANNELS,
+                          dst->format };
+
+      job->stream->write (&part, 0, 0, pixels, dst->height, job->stream->user_data);
+      return;
+    }
+  for (y = 0; y < dst->height; y++)
+    memcpy (cblur_image_bytes (dst, x, y), encoded + y * stride * sizeof (gfloat), bytes);
+}
+
+/* Column strips end in dst, or where dst is stored in another format or
+ * holds no pixels, in a strip of their own (put_strip). */
 static void
 vertical_strips (gsize    first,
                  gsize    count,
@@ -504,18 +563,17 @@ vertical_strips (gsize    first,
   gint        n_in = job->src->height;
   gint        width = job->dst->width;
   gsize       out_step = job->dst->stride / CBLUR_CHANNELS;
+  gboolean    apart = job->dst->format != NULL || job->dst->data == NULL;
+  gsize       strip_pixels = (gsize) job->dst->height * STRIP_PIXELS;
   Pixel      *column = has_made_rows (job) ? gegl_malloc ((gsize) n_in * STRIP_PIXELS *
                                                        sizeof (Pixel))
                                          : NULL;
-  gsize       strip_pixels = (gsize) job->dst->height * STRIP_PIXELS;
-  Pixel      *encoding = job->dst->format != NULL ? gegl_malloc (strip_pixels * sizeof (Pixel))
-                                                  : NULL;
+  Pixel      *encoding = apart ? gegl_malloc (strip_pixels * sizeof (Pixel)) : NULL;
   guint8     *encoded = job->dst->format != NULL
-                          ? gegl_malloc (strip_pixels * cblur_image_pixel_bytes (job->dst))
+                          ? gegl_malloc (strip_pixels * (cblur_image_pixel_bytes (job->dst) + 3))
                           : NULL;
   BoxScratch  scratch = { 0 };
   gsize       strip;
-  gint        y;
 
   box_scratch_init (&scratch, job->kernel, n_in, STRIP_PIXELS);
 
@@ -525,21 +583,12 @@ vertical_strips (gsize    first,
       gint    pixels = MIN (STRIP_PIXELS, width - x);
       LineOut out = { (Pixel *) job->dst->data + x, out_step };
 
-      if (encoding != NULL)
+      if (apart)
         out = (LineOut) { encoding, pixels };
       blur_line (job->kernel, strip_column (job, x, pixels, column), n_in, job->src->y,
                  out, pixels, &scratch);
-      if (encoding != NULL)
-        {
-          gsize bytes = pixels * cblur_image_pixel_bytes (job->dst);
-
-          /* the whole strip at once: a call a row cost more than the
-           * encoding */
-          cblur_format_encode (job->dst->format, (const gfloat *) encoding, encoded,
-                               (gsize) pixels * job->dst->height);
-          for (y = 0; y < job->dst->height; y++)
-            memcpy (cblur_image_bytes (job->dst, x, y), encoded + y * bytes, bytes);
-        }
+      if (apart)
+        put_strip (job, x, pixels, encoding, encoded);
     }
 
   box_scratch_clear (&scratch);
@@ -591,13 +640,26 @@ cblur_cpu_blur (const CblurKernel *kernel,
                 gboolean           straight,
                 const CblurImage  *dst)
 {
+  cblur_cpu_blur_stream (kernel, src, inside, abyss, straight, dst, NULL);
+}
+
+void
+cblur_cpu_blur_stream (const CblurKernel *kernel,
+                       const CblurImage  *src,
+                       const CblurImage  *inside,
+                       GeglAbyssPolicy    abyss,
+                       gboolean           straight,
+                       const CblurImage  *dst,
+                       CblurStream       *stream)
+{
   Job   job = { kernel, src, dst, abyss, straight, 0, src->width, 0, src->height,
-                abyss_colour (abyss), NULL, NULL };
+                abyss_colour (abyss), NULL, NULL, stream };
   gsize between_bytes;
   gsize strips;
 
   g_return_if_fail (src->width == dst->width + 2 * kernel->reach);
   g_return_if_fail (src->height == dst->height + 2 * kernel->reach);
+  g_return_if_fail ((src->data != NULL && dst->data != NULL) || stream != NULL);
 
   if (dst->width <= 0 || dst->height <= 0)
     return;

@@ -7,6 +7,7 @@
 
 #include "cblur-image.h"
 #include "cblur-kernel.h"
+#include "cblur-stream.h"
 
 G_BEGIN_DECLS
 
@@ -18,12 +19,23 @@ G_BEGIN_DECLS
  * (cblur_premultiply_pixels), where GEGL would have on its read.  src
  * and dst may be stored in a cblur-format (then src is straight): the
  * blur decodes rows as it gathers them and encodes its results. */
-void cblur_cpu_blur (const CblurKernel *kernel,
-                     const CblurImage  *src,
-                     const CblurImage  *inside,
-                     GeglAbyssPolicy    abyss,
-                     gboolean           straight,
-                     const CblurImage  *dst);
+void cblur_cpu_blur        (const CblurKernel *kernel,
+                            const CblurImage  *src,
+                            const CblurImage  *inside,
+                            GeglAbyssPolicy    abyss,
+                            gboolean           straight,
+                            const CblurImage  *dst);
+
+/* The same, where src (dst) may hold no pixels: the blur then reads its
+ * rows from stream (hands it its columns) as it goes, and no band of them
+ * is held; inside, if any, says only where GEGL's pixels are. */
+void cblur_cpu_blur_stream (const CblurKernel *kernel,
+                            const CblurImage  *src,
+                            const CblurImage  *inside,
+                            GeglAbyssPolicy    abyss,
+                            gboolean           straight,
+                            const CblurImage  *dst,
+                            CblurStream       *stream);
 
 G_END_DECLS
 

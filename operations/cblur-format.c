@@ -652,7 +652,8 @@ cblur_format_decode (const CblurFormat *format,
 
   if (cblur_format_is_rgba_float (format))
     {
-      memmove (dst, src, n_pixels * 4 * sizeof (gfloat));
+      if ((const guint8 *) dst != src)
+        memmove (dst, src, n_pixels * 4 * sizeof (gfloat));
       return;
     }
   while (left > 0)

@@ -329,9 +329,10 @@ write_part (const CblurImage *dst,
                    cblur_image_bytes (dst, x, y), dst->stride * sizeof (gfloat));
 }
 
-/* The CPU's bands hold GEGL's pixels as they are stored, a quarter of the
- * memory in 8 bits, which its blur converts as it goes (a straight RGBA
- * float source it reads as its own pixels); the GPU's hold float. */
+/* The CPU holds no band of GEGL's pixels: it reads rows as its blur
+ * gathers them and hands back column strips as they come out, as GEGL
+ * stores them (converted in its own loops), and holds only the pass
+ * between.  The GPU's bands hold float. */
 static gboolean
 blur_band (const CblurKernel   *kernel,
            CblurBackendKind     backend,
@@ -340,17 +341,18 @@ blur_band (const CblurKernel   *kernel,
            CblurStream         *stream)
 {
   const BandIo         *io = stream->user_data;
-  gboolean              cpu = backend == CBLUR_BACKEND_CPU;
   gint                  reach = kernel->reach;
   CblurImage            src = { NULL, band->x - reach, band->y - reach,
-                                band->width + 2 * reach, band->height + 2 * reach, 0,
-                                cpu && !cblur_format_is_rgba_float (io->read_native)
-                                  ? io->read_native : NULL };
-  CblurImage            dst = { NULL, band->x, band->y, band->width, band->height, 0,
-                                cpu ? io->write_native : NULL };
-  g_autoptr (CblurBand) memory = cblur_band_new (backend, &src, &dst);
+                                band->width + 2 * reach, band->height + 2 * reach, 0, NULL };
+  CblurImage            dst = { NULL, band->x, band->y, band->width, band->height, 0, NULL };
+  g_autoptr (CblurBand) memory = NULL;
 
-  if (memory == NULL)
+  if (backend == CBLUR_BACKEND_CPU && !cblur_kernel_is_identity (kernel))
+    {
+      src.format = io->read_native;
+      dst.format = io->write_native;
+    }
+  else if ((memory = cblur_band_new (backend, &src, &dst)) == NULL)
     return FALSE;
 
   cblur_backend_blur (backend, kernel, &src, &dst, stream, report);

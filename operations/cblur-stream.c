@@ -326,7 +326,8 @@ sub_image (const CblurImage    *image,
 {
   CblurImage sub = *image;
 
-  sub.data = (gfloat *) cblur_image_bytes (image, rect->x - image->x, rect->y - image->y);
+  if (image->data != NULL)
+    sub.data = (gfloat *) cblur_image_bytes (image, rect->x - image->x, rect->y - image->y);
   sub.x = rect->x;
   sub.y = rect->y;
   sub.width = rect->width;
