@@ -5,282 +5,9 @@
 #include <glib/gi18n-lib.h>
 #include "cblur-i18n.h"
 
+#include "cblur-cpu-line.h"
 #include "cblur-memory.h"
 #include "cblur-stream.h"
-
-/* One premultiplied RGBA pixel: lines are addressed in whole pixels, and
- * the loops run over the 4 × pixels floats of an element, which the
- * compiler vectorizes as wide as the processor allows. */
-typedef gfloat Pixel __attribute__ ((vector_size (16)));
-
-/* Every output is the same bits on each of these: no FMA contraction
- * (-ffp-contract=off) and the same element-wise operations, only wider. */
-#define WIDEST_VECTORS __attribute__ ((target_clones ("arch=x86-64-v4", "arch=x86-64-v3", "default")))
-
-/* Columns handled together in the vertical pass, and rows in the
- * horizontal one: wide enough for the vector units, small enough that a
- * thread's line buffers stay in its L2 cache. */
-#define STRIP_PIXELS 16
-#define ROW_GROUP    STRIP_PIXELS
-
-/* A line is a run of elements, each `pixels` contiguous pixels wide, with
- * `step` pixels from one element to the next: a row segment for the
- * horizontal pass (pixels 1, step 1), a column strip for the vertical one. */
-typedef struct
-{
-  const Pixel *data;
-  gsize        step;
-} Line;
-
-typedef struct
-{
-  Pixel *data;
-  gsize  step;
-} LineOut;
-
-/* Accumulators for this many pixels stay in registers. */
-#define DIRECT_GROUP 8
-
-static inline __attribute__ ((always_inline)) void
-direct_group (const gfloat *w,
-              gint          hw,
-              const Pixel  *centre,
-              gsize         step,
-              Pixel        *dst,
-              const gint    pixels)
-{
-  const gint    lanes = pixels * CBLUR_CHANNELS;
-  const gfloat *mid = (const gfloat *) centre;
-  gfloat        acc[DIRECT_GROUP * CBLUR_CHANNELS];
-  gint          j, c;
-
-  for (c = 0; c < lanes; c++)
-    acc[c] = mid[c] * w[0];
-
-  for (j = 1; j <= hw; j++)
-    {
-      const gfloat *restrict before = (const gfloat *) (centre - (gsize) j * step);
-      const gfloat *restrict after = (const gfloat *) (centre + (gsize) j * step);
-
-      for (c = 0; c < lanes; c++)
-        acc[c] += (before[c] + after[c]) * w[j];
-    }
-
-  for (c = 0; c < lanes; c++)
-    ((gfloat *) dst)[c] = acc[c];
-}
-
-WIDEST_VECTORS static void
-direct_line (const CblurKernel *kernel,
-             Line               in,
-             LineOut            out,
-             gint               n_out,
-             gint               pixels)
-{
-  const gfloat *w = kernel->weights;
-  gint          hw = kernel->half_width;
-  gint          i, p;
-
-  for (i = 0; i < n_out; i++)
-    {
-      const Pixel *centre = in.data + (gsize) (i + hw) * in.step;
-      Pixel       *dst = out.data + (gsize) i * out.step;
-
-      /* constant group sizes let the compiler unroll the pixel loops */
-      for (p = 0; p + DIRECT_GROUP <= pixels; p += DIRECT_GROUP)
-        direct_group (w, hw, centre + p, in.step, dst + p, DIRECT_GROUP);
-      if (p < pixels)
-        direct_group (w, hw, centre + p, in.step, dst + p, pixels - p);
-    }
-}
-
-/* One box pass.  Window sums are suffix sums of the left block plus prefix
- * sums of the right one, with blocks of the window's length anchored at
- * absolute coordinates, so each sum reads only pixels inside its window and
- * every output is the same whatever region it is computed in.  The pass
- * goes a block at a time, its suffix sums in a block-long buffer that stays
- * in the core's cache (over whole lines they went out to memory and back,
- * which bounded the pass on memory bandwidth); the prefix sum grows one
- * element an output, in registers. */
-static inline __attribute__ ((always_inline)) void
-box_pass_pixels (const CblurKernel *kernel,
-                 Line               in,
-                 gint               n_in,
-                 gint64             origin,
-                 LineOut            out,
-                 Pixel             *suffix,
-                 const gint         pixels)
-{
-  gint   k = kernel->box_half;
-  gint   block = kernel->box_block;
-  gfloat fraction = kernel->box_fraction;
-  gfloat scale = kernel->box_scale;
-  gint   n_out = n_in - 2 * (k + 1);
-  gint   lanes = pixels * CBLUR_CHANNELS;
-  gint   start, i, j, c;
-
-#define PIXEL(base, step, index) ((gfloat *) ((base) + (gsize) (index) * (step)))
-
-  /* output i is the window [i + 1, i + 2k + 1] plus the fraction of
-   * elements i and i + 2k + 2; `start` is the first element of the block
-   * that holds i + 1, whose suffix sums and the next block's prefix sums
-   * make the windows */
-  for (start = 1 - cblur_floor_mod (origin + 1, block); start <= n_out; start += block)
-    {
-      gint   first = MAX (start, 1);                   /* i + 1 of the first output */
-      gint   end = MIN (start + block, n_out + 1);     /* ... past the last */
-      gint   last_in = MIN (start + block, n_in) - 1;  /* the block's last element */
-      gfloat prefix[STRIP_PIXELS * CBLUR_CHANNELS];    /* the next block's start to i + 2k + 1 */
-
-      if (first >= end)
-        continue;
-
-      /* suffix[j - start]: elements j to the block's end */
-      memcpy (PIXEL (suffix, pixels, last_in - start), PIXEL (in.data, in.step, last_in),
-              lanes * sizeof (gfloat));
-      for (j = last_in - 1; j >= first; j--)
-        {
-          gfloat       *restrict suf = PIXEL (suffix, pixels, j - start);
-          const gfloat *restrict after = PIXEL (suffix, pixels, j + 1 - start);
-          const gfloat *restrict src = PIXEL (in.data, in.step, j);
-
-          for (c = 0; c < lanes; c++)
-            suf[c] = after[c] + src[c];
-        }
-
-      i = first - 1;
-      if (first == start)
-        {
-          /* a window that starts a block is that whole block */
-          const gfloat *restrict suf = PIXEL (suffix, pixels, 0);
-          const gfloat *restrict left = PIXEL (in.data, in.step, i);
-          const gfloat *restrict right = PIXEL (in.data, in.step, i + 2 * k + 2);
-          gfloat       *restrict dst = PIXEL (out.data, out.step, i);
-
-          for (c = 0; c < lanes; c++)
-            dst[c] = (suf[c] + (left[c] + right[c]) * fraction) * scale;
-          i++;
-        }
-      if (i >= end - 1)
-        continue;
-
-      memcpy (prefix, PIXEL (in.data, in.step, start + block), lanes * sizeof (gfloat));
-      for (j = start + block + 1; j <= i + 2 * k + 1; j++)
-        {
-          const gfloat *restrict src = PIXEL (in.data, in.step, j);
-
-          for (c = 0; c < lanes; c++)
-            prefix[c] += src[c];
-        }
-      for (; i < end - 1; i++)
-        {
-          const gfloat *restrict suf = PIXEL (suffix, pixels, i + 1 - start);
-          const gfloat *restrict left = PIXEL (in.data, in.step, i);
-          const gfloat *restrict right = PIXEL (in.data, in.step, i + 2 * k + 2);
-          gfloat       *restrict dst = PIXEL (out.data, out.step, i);
-
-          for (c = 0; c < lanes; c++)
-            {
-              dst[c] = ((suf[c] + prefix[c]) + (left[c] + right[c]) * fraction) * scale;
-              /* the next output's window ends at this one's right */
-              prefix[c] += right[c];
-            }
-        }
-    }
-
-#undef PIXEL
-}
-
-WIDEST_VECTORS static void
-box_pass (const CblurKernel *kernel,
-          Line               in,
-          gint               n_in,
-          gint64             origin,
-          LineOut            out,
-          gint               pixels,
-          Pixel             *suffix)
-{
-  /* constant widths let the compiler unroll the pixel loops */
-  if (pixels == STRIP_PIXELS)
-    box_pass_pixels (kernel, in, n_in, origin, out, suffix, STRIP_PIXELS);
-  else
-    box_pass_pixels (kernel, in, n_in, origin, out, suffix, pixels);
-}
-
-typedef struct
-{
-  Pixel *suffix;
-  Pixel *ping;
-  Pixel *pong;
-} BoxScratch;
-
-static void
-box_scratch_init (BoxScratch        *scratch,
-                  const CblurKernel *kernel,
-                  gint               n_in,
-                  gint               pixels)
-{
-  gsize bytes = (gsize) n_in * pixels * sizeof (Pixel);
-  gsize block_bytes = (gsize) kernel->box_block * pixels * sizeof (Pixel);
-
-  if (kernel->mode != CBLUR_MODE_BOX)
-    return;
-
-  scratch->suffix = gegl_malloc (block_bytes);
-  scratch->ping = gegl_malloc (bytes);
-  scratch->pong = gegl_malloc (bytes);
-}
-
-static void
-box_scratch_clear (BoxScratch *scratch)
-{
-  g_clear_pointer (&scratch->suffix, gegl_free);
-  g_clear_pointer (&scratch->ping, gegl_free);
-  g_clear_pointer (&scratch->pong, gegl_free);
-}
-
-static void
-box_line (const CblurKernel *kernel,
-          Line               in,
-          gint               n_in,
-          gint64             origin,
-          LineOut            out,
-          gint               pixels,
-          BoxScratch        *scratch)
-{
-  gint shrink = 2 * (kernel->box_half + 1);
-  gint pass;
-
-  for (pass = 0; pass < kernel->iterations; pass++)
-    {
-      gboolean last = pass == kernel->iterations - 1;
-      Pixel   *target = pass % 2 == 0 ? scratch->ping : scratch->pong;
-      LineOut  pass_out = last ? out : (LineOut) { target, pixels };
-
-      box_pass (kernel, in, n_in, origin, pass_out, pixels,
-                scratch->suffix);
-
-      in = (Line) { target, pixels };
-      n_in -= shrink;
-      origin += shrink / 2;
-    }
-}
-
-/* n_in elements of in become n_in - 2 * reach elements of out */
-static void
-blur_line (const CblurKernel *kernel,
-           Line               in,
-           gint               n_in,
-           gint64             origin,
-           LineOut            out,
-           gint               pixels,
-           BoxScratch        *scratch)
-{
-  if (kernel->mode == CBLUR_MODE_BOX)
-    box_line (kernel, in, n_in, origin, out, pixels, scratch);
-  else
-    direct_line (kernel, in, out, n_in - 2 * kernel->reach, pixels);
-}
 
 typedef struct
 {
@@ -293,9 +20,9 @@ typedef struct
   gint               right;      /* [top, bottom) are GEGL's pixels; the */
   gint               top;        /* rest is made as `policy` says */
   gint               bottom;
-  Pixel              colour;     /* the policy's, where it has one */
-  Pixel             *between;    /* horizontal result of rows [top, bottom) */
-  Pixel             *made_row;   /* ... of a row of the colour */
+  CblurPixel         colour;     /* the policy's, where it has one */
+  CblurPixel        *between;    /* horizontal result of rows [top, bottom) */
+  CblurPixel        *made_row;   /* ... of a row of the colour */
   CblurStream       *stream;     /* for src and dst without pixels */
 } Job;
 
@@ -324,10 +51,10 @@ abyss_source (gint            i,
 }
 
 /* pixel x of a row's line: GEGL's, or made from them or the colour */
-static inline Pixel
-row_pixel (const Job   *job,
-           const Pixel *row,
-           gint         x)
+static inline CblurPixel
+row_pixel (const Job        *job,
+           const CblurPixel *row,
+           gint              x)
 {
   gint source = abyss_source (x, job->left, job->right, job->policy);
 
@@ -340,11 +67,11 @@ row_pixel (const Job   *job,
 #define TRANSPOSE_PIXELS 8
 
 static void
-transpose_in (Pixel        *line,
-              gint          rows,
-              const Pixel **sources,
-              gint          begin,
-              gint          end)
+transpose_in (CblurPixel        *line,
+              gint               rows,
+              const CblurPixel **sources,
+              gint               begin,
+              gint               end)
 {
   gint x, r, i;
 
@@ -355,10 +82,10 @@ transpose_in (Pixel        *line,
 }
 
 static void
-transpose_out (const Pixel *line,
-               gint         rows,
-               Pixel      **targets,
-               gint         end)
+transpose_out (const CblurPixel  *line,
+               gint               rows,
+               CblurPixel       **targets,
+               gint               end)
 {
   gint x, r, i;
 
@@ -373,11 +100,11 @@ transpose_out (const Pixel *line,
  * stream where src holds none and decoded where stored in another format
  * (in place: decoding grows pixels from the end). */
 static void
-fetch_rows (const Job    *job,
-            gint          y,
-            gint          rows,
-            Pixel        *held,
-            const Pixel **sources)
+fetch_rows (const Job         *job,
+            gint               y,
+            gint               rows,
+            CblurPixel        *held,
+            const CblurPixel **sources)
 {
   const CblurImage *src = job->src;
   gint              n_in = src->width;
@@ -393,50 +120,68 @@ fetch_rows (const Job    *job,
     }
   for (r = 0; r < rows; r++)
     {
-      Pixel        *row = held + (gsize) r * n_in;
+      CblurPixel   *row = held + (gsize) r * n_in;
       const guint8 *stored = src->data != NULL ? cblur_image_bytes (src, job->left, y + r)
                                                : (const guint8 *) (row + job->left);
 
       if (src->format != NULL)
         cblur_format_decode (src->format, stored, (gfloat *) (row + job->left), width);
       sources[r] = src->data != NULL && src->format == NULL
-                     ? (const Pixel *) cblur_image_row (src, y + r) : row;
+                     ? (const CblurPixel *) cblur_image_row (src, y + r) : row;
     }
 }
 
-/* Rows are blurred ROW_GROUP at a time, interleaved so that element x of
+/* Rows are blurred CBLUR_ROW_GROUP at a time, interleaved so that element x of
  * the line holds pixel x of each row: the same wide loops as the column
  * strips, instead of one pixel at a time.  Only rows with GEGL's pixels:
  * the made rows' results are those rows' again, or the colour row's. */
+/* Memory that cblur-memory keeps from one call to the next: the pass
+ * between, and each thread's buffers of a pass in one block (fresh every
+ * band, their pages were faulted in and zeroed each time). */
+static guint8 *
+take_buffers (gsize bytes)
+{
+  guint8 *memory = cblur_pixels_alloc (bytes);
+
+  /* as gegl_malloc did before these buffers were cached */
+  if (memory == NULL)
+    g_error (_("cblur:gaussian-blur: failed to allocate %.1f MiB"), bytes / 1048576.0);
+  return memory;
+}
+
 static void
 horizontal_rows (gsize    first,
                  gsize    count,
                  gpointer user_data)
 {
-  const Job  *job = user_data;
-  gint        n_in = job->src->width;
-  gint        n_out = job->dst->width;
-  Pixel      *gathered = gegl_malloc ((gsize) n_in * ROW_GROUP * sizeof (Pixel));
-  Pixel      *blurred = gegl_malloc ((gsize) n_out * ROW_GROUP * sizeof (Pixel));
-  Pixel      *held = job->src->format != NULL || job->src->data == NULL
-                       ? gegl_malloc ((gsize) n_in * ROW_GROUP * sizeof (Pixel)) : NULL;
-  BoxScratch  scratch = { 0 };
-  gsize       group;
+  const Job        *job = user_data;
+  gint              n_in = job->src->width;
+  gint              n_out = job->dst->width;
+  gsize             line_in = (gsize) n_in * CBLUR_ROW_GROUP;
+  gsize             line_out = (gsize) n_out * CBLUR_ROW_GROUP;
+  gsize             bytes = (2 * line_in + line_out) * sizeof (CblurPixel) +
+                            cblur_line_scratch_bytes (job->kernel, n_in, CBLUR_ROW_GROUP);
+  guint8           *memory = take_buffers (bytes);
+  CblurPixel       *gathered = (CblurPixel *) memory;
+  CblurPixel       *held = gathered + line_in;      /* GEGL's rows where src has none */
+  CblurPixel       *blurred = held + line_in;
+  CblurLineScratch  scratch;
+  gsize             group;
 
-  box_scratch_init (&scratch, job->kernel, n_in, ROW_GROUP);
+  cblur_line_scratch_init (&scratch, job->kernel, n_in, CBLUR_ROW_GROUP, blurred + line_out);
 
   for (group = first; group < first + count; group++)
     {
-      gint         row0 = group * ROW_GROUP;
-      gint         rows = MIN (ROW_GROUP, job->bottom - job->top - row0);
-      const Pixel *sources[ROW_GROUP];
-      Pixel       *targets[ROW_GROUP];
-      gint         r, x;
+      gint              row0 = group * CBLUR_ROW_GROUP;
+      gint              rows = MIN (CBLUR_ROW_GROUP, job->bottom - job->top - row0);
+      const CblurPixel *sources[CBLUR_ROW_GROUP];
+      CblurPixel       *targets[CBLUR_ROW_GROUP];
+      gint              r, x;
 
       fetch_rows (job, job->top + row0, rows, held, sources);
       for (r = 0; r < rows; r++)
         {
-          const Pixel *src = sources[r];
+          const CblurPixel *src = sources[r];
 
           for (x = 0; x < job->left; x++)
             gathered[(gsize) x * rows + r] = row_pixel (job, src, x);
@@ -448,37 +193,35 @@ horizontal_rows (gsize    first,
       if (job->straight)
         cblur_premultiply_pixels ((gfloat *) gathered, (gsize) n_in * rows);
 
-      blur_line (job->kernel, (Line) { gathered, rows }, n_in, job->src->x,
-                 (LineOut) { blurred, rows }, rows, &scratch);
+      cblur_line_blur (job->kernel, (CblurLine) { gathered, rows }, n_in, job->src->x,
+                 (CblurLineOut) { blurred, rows }, rows, &scratch);
 
       for (r = 0; r < rows; r++)
         targets[r] = job->between + (gsize) (row0 + r) * n_out;
       transpose_out (blurred, rows, targets, n_out);
     }
 
-  box_scratch_clear (&scratch);
-  gegl_free (gathered);
-  gegl_free (blurred);
-  g_clear_pointer (&held, gegl_free);
+  cblur_pixels_free (memory, bytes);
 }
 
 /* A row of the colour, blurred as GEGL's own pixels would be: made rows
  * come out the same bits as read ones. */
-static Pixel *
+static CblurPixel *
 blur_colour_row (const Job *job)
 {
-  gint        n_in = job->src->width;
-  Pixel      *line = gegl_malloc ((gsize) n_in * sizeof (Pixel));
-  Pixel      *blurred = gegl_malloc ((gsize) job->dst->width * sizeof (Pixel));
-  BoxScratch  scratch = { 0 };
-  gint        x;
+  gint              n_in = job->src->width;
+  CblurPixel       *line = gegl_malloc ((gsize) n_in * sizeof (CblurPixel));
+  CblurPixel       *blurred = gegl_malloc ((gsize) job->dst->width * sizeof (CblurPixel));
+  gpointer          memory = g_malloc (cblur_line_scratch_bytes (job->kernel, n_in, 1));
+  CblurLineScratch  scratch;
+  gint              x;
 
   for (x = 0; x < n_in; x++)
     line[x] = job->colour;
-  box_scratch_init (&scratch, job->kernel, n_in, 1);
-  blur_line (job->kernel, (Line) { line, 1 }, n_in, job->src->x,
-             (LineOut) { blurred, 1 }, 1, &scratch);
-  box_scratch_clear (&scratch);
+  cblur_line_scratch_init (&scratch, job->kernel, n_in, 1, memory);
+  cblur_line_blur (job->kernel, (CblurLine) { line, 1 }, n_in, job->src->x,
+                   (CblurLineOut) { blurred, 1 }, 1, &scratch);
+  g_free (memory);
   gegl_free (line);
   return blurred;
 }
@@ -491,38 +234,38 @@ has_made_rows (const Job *job)
 
 /* The strip's column of horizontal results, made rows included: in the
  * strip's own buffer, where there are made rows. */
-static Line
-strip_column (const Job *job,
-              gint       x,
-              gint       pixels,
-              Pixel     *column)
+static CblurLine
+strip_column (const Job  *job,
+              gint        x,
+              gint        pixels,
+              CblurPixel *column)
 {
   gint width = job->dst->width;
   gint y;
 
   if (!has_made_rows (job))
-    return (Line) { job->between + x, width };
+    return (CblurLine) { job->between + x, width };
 
   for (y = 0; y < job->src->height; y++)
     {
       gint         source = abyss_source (y, job->top, job->bottom, job->policy);
-      const Pixel *row = source < 0 ? job->made_row
+      const CblurPixel *row = source < 0 ? job->made_row
                                     : job->between + (gsize) (source - job->top) * width;
 
-      memcpy (column + (gsize) y * pixels, row + x, pixels * sizeof (Pixel));
+      memcpy (column + (gsize) y * pixels, row + x, pixels * sizeof (CblurPixel));
     }
-  return (Line) { column, pixels };
+  return (CblurLine) { column, pixels };
 }
 
 /* A strip's result, `pixels` wide, in `encoding`: encoded into dst's
  * format (a call a strip: a call a row cost more than the encoding), then
  * copied into dst's rows or handed to the stream where dst holds none. */
 static void
-put_strip (const Job *job,
-           gint       x,
-           gint       pixels,
-           Pixel     *encoding,
-           guint8    *encoded)
+put_strip (const Job  *job,
+           gint        x,
+           gint        pixels,
+           CblurPixel *encoding,
+           guint8     *encoded)
 {
   const CblurImage *dst = job->dst;
   gsize             bytes = pixels * cblur_image_pixel_bytes (dst);
@@ -559,42 +302,43 @@ vertical_strips (gsize    first,
                  gsize    count,
                  gpointer user_data)
 {
-  const Job  *job = user_data;
-  gint        n_in = job->src->height;
-  gint        width = job->dst->width;
-  gsize       out_step = job->dst->stride / CBLUR_CHANNELS;
-  gboolean    apart = job->dst->format != NULL || job->dst->data == NULL;
-  gsize       strip_pixels = (gsize) job->dst->height * STRIP_PIXELS;
-  Pixel      *column = has_made_rows (job) ? gegl_malloc ((gsize) n_in * STRIP_PIXELS *
-                                                       sizeof (Pixel))
-                                         : NULL;
-  Pixel      *encoding = apart ? gegl_malloc (strip_pixels * sizeof (Pixel)) : NULL;
-  guint8     *encoded = job->dst->format != NULL
-                          ? gegl_malloc (strip_pixels * (cblur_image_pixel_bytes (job->dst) + 3))
-                          : NULL;
-  BoxScratch  scratch = { 0 };
-  gsize       strip;
+  const Job        *job = user_data;
+  gint              n_in = job->src->height;
+  gint              width = job->dst->width;
+  gsize             out_step = job->dst->stride / CBLUR_CHANNELS;
+  gboolean          apart = job->dst->format != NULL || job->dst->data == NULL;
+  gsize             column = (gsize) n_in * CBLUR_STRIP_PIXELS;
+  gsize             strip = (gsize) job->dst->height * CBLUR_STRIP_PIXELS;
+  gsize             scratch_bytes = cblur_line_scratch_bytes (job->kernel, n_in,
+                                                              CBLUR_STRIP_PIXELS);
+  /* the column, the strip, the scratch, and the strip encoded (rows
+   * rounded up to whole floats) */
+  gsize             bytes = (column + strip) * sizeof (CblurPixel) + scratch_bytes +
+                            strip * (cblur_image_pixel_bytes (job->dst) + 3);
+  guint8           *memory = take_buffers (bytes);
+  CblurPixel       *made = (CblurPixel *) memory;
+  CblurPixel       *encoding = made + column;
+  guint8           *encoded = (guint8 *) (encoding + strip) + scratch_bytes;
+  CblurLineScratch  scratch;
+  gsize             s;
 
-  box_scratch_init (&scratch, job->kernel, n_in, STRIP_PIXELS);
+  cblur_line_scratch_init (&scratch, job->kernel, n_in, CBLUR_STRIP_PIXELS, encoding + strip);
 
-  for (strip = first; strip < first + count; strip++)
+  for (s = first; s < first + count; s++)
     {
-      gint    x = strip * STRIP_PIXELS;
-      gint    pixels = MIN (STRIP_PIXELS, width - x);
-      LineOut out = { (Pixel *) job->dst->data + x, out_step };
+      gint         x = s * CBLUR_STRIP_PIXELS;
+      gint         pixels = MIN (CBLUR_STRIP_PIXELS, width - x);
+      CblurLineOut out = { (CblurPixel *) job->dst->data + x, out_step };
 
       if (apart)
-        out = (LineOut) { encoding, pixels };
-      blur_line (job->kernel, strip_column (job, x, pixels, column), n_in, job->src->y,
-                 out, pixels, &scratch);
+        out = (CblurLineOut) { encoding, pixels };
+      cblur_line_blur (job->kernel, strip_column (job, x, pixels, made), n_in, job->src->y,
+                       out, pixels, &scratch);
       if (apart)
         put_strip (job, x, pixels, encoding, encoded);
     }
 
-  box_scratch_clear (&scratch);
-  g_clear_pointer (&column, gegl_free);
-  g_clear_pointer (&encoding, gegl_free);
-  g_clear_pointer (&encoded, gegl_free);
+  cblur_pixels_free (memory, bytes);
 }
 
 /* radius 0: src and dst have the same size */
@@ -603,7 +347,7 @@ copy_interior (const CblurImage *src,
                gboolean          straight,
                const CblurImage *dst)
 {
-  gsize   bytes = (gsize) dst->width * sizeof (Pixel);
+  gsize   bytes = (gsize) dst->width * sizeof (CblurPixel);
   gfloat *line = gegl_malloc (bytes);
   gint    row;
 
@@ -623,10 +367,10 @@ copy_interior (const CblurImage *src,
   gegl_free (line);
 }
 
-static Pixel
+static CblurPixel
 abyss_colour (GeglAbyssPolicy policy)
 {
-  Pixel colour;
+  CblurPixel colour;
 
   cblur_abyss_colour (policy, (gfloat *) &colour);
   return colour;
@@ -680,21 +424,17 @@ cblur_cpu_blur_stream (const CblurKernel *kernel,
         job.made_row = blur_colour_row (&job);
     }
 
-  between_bytes = (gsize) dst->width * (job.bottom - job.top) * sizeof (Pixel);
-  job.between = cblur_pixels_alloc (between_bytes);
-  /* as gegl_malloc did before these buffers were cached */
-  if (job.between == NULL)
-    g_error (_("cblur:gaussian-blur: failed to allocate %.1f MiB"),
-             between_bytes / 1048576.0);
+  between_bytes = (gsize) dst->width * (job.bottom - job.top) * sizeof (CblurPixel);
+  job.between = (CblurPixel *) take_buffers (between_bytes);
 
   /* a row costs about one pixel-window per output pixel; splitting is
    * worth it once a thread has a few thousand of those to do */
-  gegl_parallel_distribute_range ((job.bottom - job.top + ROW_GROUP - 1) / ROW_GROUP,
-                                  4096.0 / (ROW_GROUP * (gsize) dst->width + 1),
+  gegl_parallel_distribute_range ((job.bottom - job.top + CBLUR_ROW_GROUP - 1) / CBLUR_ROW_GROUP,
+                                  4096.0 / (CBLUR_ROW_GROUP * (gsize) dst->width + 1),
                                   horizontal_rows, &job);
 
-  strips = (dst->width + STRIP_PIXELS - 1) / STRIP_PIXELS;
-  gegl_parallel_distribute_range (strips, 4096.0 / (STRIP_PIXELS * (gsize) dst->height + 1),
+  strips = (dst->width + CBLUR_STRIP_PIXELS - 1) / CBLUR_STRIP_PIXELS;
+  gegl_parallel_distribute_range (strips, 4096.0 / (CBLUR_STRIP_PIXELS * (gsize) dst->height + 1),
                                   vertical_strips, &job);
 
   cblur_pixels_free (job.between, between_bytes);

@@ -71,6 +71,12 @@ G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_BOX == (gint) CBLUR_MODE_BOX);
 #define CHUNK_BAND_PIXELS (8 * 1024 * 1024)
 #define WHOLE_BAND_PIXELS (24 * 1024 * 1024)
 
+/* The CPU holds only the pass between, 16 bytes a pixel, which is most of
+ * what a blur adds to a host's memory and all that a first blur faults
+ * in: 64 MB.  Its halo costs little, since rows are read as they are
+ * gathered. */
+#define CPU_BAND_PIXELS (4 * 1024 * 1024)
+
 /* from these reaches on, the CPU too blurs whole images: at 24 a chunk
  * of a megapixel reads and blurs a tenth more than its own pixels.  Direct
  * mode loses more on whole images' tall column strips than it gains. */
@@ -369,7 +375,8 @@ band_height (CblurBackendKind   backend,
 {
   gint   reach = kernel->reach;
   gint64 budget = cblur_test_setting ("CBLUR_BAND_PIXELS",
-                                      renders_whole_images (backend, kernel->mode, reach)
+                                      backend == CBLUR_BACKEND_CPU ? CPU_BAND_PIXELS
+                                      : renders_whole_images (backend, kernel->mode, reach)
                                         ? WHOLE_BAND_PIXELS : CHUNK_BAND_PIXELS);
   gint64 rows = budget / ((gint64) width + 2 * reach) - 2 * reach;
 

@@ -13,9 +13,10 @@
  * on two cores, so freed bands wait here for the next call.  MADV_FREE
  * lets the kernel take their pages back whenever it needs them, without
  * the process giving up the addresses; a band reused before that costs no
- * fault at all. */
-#define CACHED_BLOCKS 4
-#define CACHED_BYTES  ((gsize) 1 << 30)
+ * fault at all.  The CPU's pass between and each of its threads' buffers
+ * are blocks of their own. */
+#define CACHED_BLOCKS 64
+#define CACHED_BYTES  ((gsize) 256 << 20)
 
 typedef struct
 {

@@ -1,0 +1,70 @@
+/* The CPU backend's one-dimensional blur: a line of pixels, directly
+ * convolved or through box passes, as both of its passes run it. */
+#ifndef CBLUR_CPU_LINE_H
+#define CBLUR_CPU_LINE_H
+
+#include <glib.h>
+
+#include "cblur-image.h"
+#include "cblur-kernel.h"
+
+G_BEGIN_DECLS
+
+/* One premultiplied RGBA pixel: lines are addressed in whole pixels, and
+ * the loops run over the 4 × pixels floats of an element, which the
+ * compiler vectorizes as wide as the processor allows. */
+typedef gfloat CblurPixel __attribute__ ((vector_size (16)));
+
+/* Columns handled together in the vertical pass, and rows in the
+ * horizontal one: wide enough for the vector units, small enough that a
+ * thread's line buffers stay in its L2 cache. */
+#define CBLUR_STRIP_PIXELS 16
+#define CBLUR_ROW_GROUP    CBLUR_STRIP_PIXELS
+
+/* A line is a run of elements, each `pixels` contiguous pixels wide, with
+ * `step` pixels from one element to the next: a row segment for the
+ * horizontal pass (pixels 1, step 1), a column strip for the vertical one. */
+typedef struct
+{
+  const CblurPixel *data;
+  gsize             step;
+} CblurLine;
+
+typedef struct
+{
+  CblurPixel *data;
+  gsize       step;
+} CblurLineOut;
+
+/* what box passes need beyond their line */
+typedef struct
+{
+  CblurPixel *suffix;
+  CblurPixel *ping;
+  CblurPixel *pong;
+} CblurLineScratch;
+
+/* what lines of n_in elements, `pixels` wide, need in scratch, which init
+ * takes from memory */
+gsize cblur_line_scratch_bytes (const CblurKernel *kernel,
+                                gint               n_in,
+                                gint               pixels);
+void  cblur_line_scratch_init  (CblurLineScratch  *scratch,
+                                const CblurKernel *kernel,
+                                gint               n_in,
+                                gint               pixels,
+                                gpointer           memory);
+
+/* n_in elements of in become n_in - 2 * kernel->reach elements of out;
+ * origin is the absolute coordinate of in's first element */
+void  cblur_line_blur          (const CblurKernel *kernel,
+                                CblurLine          in,
+                                gint               n_in,
+                                gint64             origin,
+                                CblurLineOut       out,
+                                gint               pixels,
+                                CblurLineScratch  *scratch);
+
+G_END_DECLS
+
+#endif
