@@ -379,9 +379,14 @@ band_height (CblurBackendKind   backend,
                                       : renders_whole_images (backend, kernel->mode, reach)
                                         ? WHOLE_BAND_PIXELS : CHUNK_BAND_PIXELS);
   gint64 rows = budget / ((gint64) width + 2 * reach) - 2 * reach;
+  gint64 least = MIN (height, MAX (64, 2 * reach));
+  gint64 bands;
 
   /* never let the halo dominate a band */
-  return (gint) CLAMP (rows, MIN (height, MAX (64, 2 * reach)), height);
+  rows = CLAMP (rows, least, height);
+  /* bands of one height, rather than a sliver at the bottom */
+  bands = (height + rows - 1) / rows;
+  return (gint) MAX ((height + bands - 1) / bands, least);
 }
 
 static gboolean
