@@ -135,7 +135,7 @@ void
 cblur_band_free (CblurBand *band)
 {
   g_clear_pointer (&band->staged, cblur_gl_staged_free);
-  cblur_pixels_free (band->heap[0].data, image_bytes (&band->heap[0]));
-  cblur_pixels_free (band->heap[1].data, image_bytes (&band->heap[1]));
+  cblur_pixels_free (band->heap[0].data);
+  cblur_pixels_free (band->heap[1].data);
   g_free (band);
 }

@@ -201,7 +201,7 @@ horizontal_rows (gsize    first,
       transpose_out (blurred, rows, targets, n_out);
     }
 
-  cblur_pixels_free (memory, bytes);
+  cblur_pixels_free (memory);
 }
 
 /* A row of the colour, blurred as GEGL's own pixels would be: made rows
@@ -338,7 +338,7 @@ vertical_strips (gsize    first,
         put_strip (job, x, pixels, encoding, encoded);
     }
 
-  cblur_pixels_free (memory, bytes);
+  cblur_pixels_free (memory);
 }
 
 /* radius 0: src and dst have the same size */
@@ -437,6 +437,6 @@ cblur_cpu_blur_stream (const CblurKernel *kernel,
   gegl_parallel_distribute_range (strips, 4096.0 / (CBLUR_STRIP_PIXELS * (gsize) dst->height + 1),
                                   vertical_strips, &job);
 
-  cblur_pixels_free (job.between, between_bytes);
+  cblur_pixels_free (job.between);
   g_clear_pointer (&job.made_row, gegl_free);
 }

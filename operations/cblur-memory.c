@@ -24,8 +24,11 @@ typedef struct
   gsize    size;
 } Block;
 
-static GMutex cache_lock;
-static Block  cache[CACHED_BLOCKS];
+static GMutex      cache_lock;
+static Block       cache[CACHED_BLOCKS];
+/* the blocks handed out, by start, with their mapped sizes: one taken
+ * from the cache may be larger than was asked for */
+static GHashTable *in_use;
 
 static gsize
 mapped_size (gsize bytes)
@@ -56,15 +59,15 @@ map_aligned (gsize size)
 }
 
 /* The smallest cached block that fits without wasting more than the band,
- * cut down to size: cblur_pixels_free() knows only the size asked for. */
-static gpointer
+ * whole: bands of nearly one size (a region's first and last have less
+ * halo) then reuse each other's blocks. */
+static Block
 take_cached (gsize size)
 {
   Block found = { NULL, 0 };
   gint  best = -1;
   gint  i;
 
-  g_mutex_lock (&cache_lock);
   for (i = 0; i < CACHED_BLOCKS; i++)
     if (cache[i].start != NULL && cache[i].size >= size && cache[i].size <= 2 * size &&
         (best < 0 || cache[i].size < cache[best].size))
@@ -74,43 +77,57 @@ take_cached (gsize size)
       found = cache[best];
       cache[best] = (Block) { NULL, 0 };
     }
-  g_mutex_unlock (&cache_lock);
-
-  if (found.size > size)
-    munmap ((guint8 *) found.start + size, found.size - size);
-  return found.start;
+  return found;
 }
 
 gpointer
 cblur_pixels_alloc (gsize bytes)
 {
-  gsize    size = mapped_size (bytes);
-  gpointer pixels = take_cached (size);
+  Block block;
 
-  return pixels != NULL ? pixels : map_aligned (size);
+  g_mutex_lock (&cache_lock);
+  block = take_cached (mapped_size (bytes));
+  g_mutex_unlock (&cache_lock);
+  if (block.start == NULL)
+    block = (Block) { map_aligned (mapped_size (bytes)), mapped_size (bytes) };
+  if (block.start == NULL)
+    return NULL;
+
+  g_mutex_lock (&cache_lock);
+  if (in_use == NULL)
+    in_use = g_hash_table_new (NULL, NULL);
+  g_hash_table_insert (in_use, block.start, GSIZE_TO_POINTER (block.size));
+  g_mutex_unlock (&cache_lock);
+  return block.start;
 }
 
 void
-cblur_pixels_free (gpointer pixels,
-                   gsize    bytes)
+cblur_pixels_free (gpointer pixels)
 {
   Block evicted[CACHED_BLOCKS + 1];
   gsize n_evicted = 0;
   gsize cached;
+  gsize size;
   gint  i;
 
   if (pixels == NULL)
     return;
 
+  g_mutex_lock (&cache_lock);
+  size = GPOINTER_TO_SIZE (g_hash_table_lookup (in_use, pixels));
+  g_hash_table_remove (in_use, pixels);
+  g_mutex_unlock (&cache_lock);
+  g_return_if_fail (size > 0);
+
 #ifdef MADV_FREE
-  madvise (pixels, mapped_size (bytes), MADV_FREE);
+  madvise (pixels, size, MADV_FREE);
 #endif
   /* newest first; the least recently freed go back to the kernel */
   g_mutex_lock (&cache_lock);
   if (cache[CACHED_BLOCKS - 1].start != NULL)
     evicted[n_evicted++] = cache[CACHED_BLOCKS - 1];
   memmove (cache + 1, cache, (CACHED_BLOCKS - 1) * sizeof (Block));
-  cache[0] = (Block) { pixels, mapped_size (bytes) };
+  cache[0] = (Block) { pixels, size };
   cached = 0;
   for (i = 0; i < CACHED_BLOCKS; i++)
     {

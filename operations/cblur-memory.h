@@ -6,11 +6,9 @@
 
 G_BEGIN_DECLS
 
-/* NULL when there is no room, rather than aborting as g_malloc does; free
- * takes the bytes that alloc was asked for */
+/* NULL when there is no room, rather than aborting as g_malloc does */
 gpointer cblur_pixels_alloc (gsize    bytes);
-void     cblur_pixels_free  (gpointer pixels,
-                             gsize    bytes);
+void     cblur_pixels_free  (gpointer pixels);
 
 G_END_DECLS
 
