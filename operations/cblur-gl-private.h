@@ -7,6 +7,7 @@
 #include <epoxy/gl.h>
 
 #include "cblur-gl.h"
+#include "cblur-pixel.h"
 #include "cblur-settings.h"
 
 G_BEGIN_DECLS
