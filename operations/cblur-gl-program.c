@@ -48,9 +48,9 @@ pixel_defines (void)
                           GEGL_ABYSS_CLAMP, GEGL_ABYSS_LOOP);
 }
 
-/* The defines, the pixel rules and alpha.glsl go right after the #version
- * line that must come first; the #line keeps the info log's line numbers
- * those of the .comp file. */
+/* The defines, the pixel rules, alpha.glsl and common.glsl go right after
+ * the #version line that must come first; the #line keeps the info log's
+ * line numbers those of the .comp file. */
 static GLuint
 build (const gchar  *name,
        const gchar  *source,
@@ -59,8 +59,9 @@ build (const gchar  *name,
 {
   g_autofree gchar *rules = pixel_defines ();
   const gchar      *body = strchr (source, '\n') + 1;
-  const gchar      *parts[] = { source, defines, rules, cblur_shader_alpha, "#line 2\n", body };
-  GLint             lengths[] = { body - source, -1, -1, -1, -1, -1 };
+  const gchar      *parts[] = { source, defines, rules, cblur_shader_alpha,
+                                 cblur_shader_common, "#line 2\n", body };
+  GLint             lengths[] = { body - source, -1, -1, -1, -1, -1, -1 };
   GLuint            shader = glCreateShader (GL_COMPUTE_SHADER);
   GLuint            program;
 

@@ -19,14 +19,6 @@ uniform int   policy;
 uniform vec4  colour;
 uniform int   first_row;   /* of this dispatch's rows */
 
-/* GLSL's % is undefined for negatives: shift them past zero first */
-ivec2
-floor_mod (ivec2 a,
-           ivec2 b)
-{
-  return (a + b * (abs (a) / b + 1)) % b;
-}
-
 void
 main ()
 {

@@ -1,5 +1,5 @@
 /* Put before every shader's own text, after the defines, so it may hold
- * only preprocessor lines: it comes before a shader's #extension lines.
+ * only preprocessor lines: it comes before common.glsl's #extension lines.
  *
  * A straight-alpha texel premultiplied as babl turns RGBA float into
  * RaGaBaA float: an alpha within CBLUR_ALPHA_FLOOR of zero (cblur-pixel.h's,

@@ -30,9 +30,6 @@
  * VERTICAL for the column pass; PAIRS; PREMULTIPLY where src holds
  * straight alpha. */
 
-#extension GL_KHR_shader_subgroup_basic : enable
-#extension GL_KHR_shader_subgroup_shuffle : enable
-
 /* pixels[] and suffix[] stay in registers only if every loop over them is
  * unrolled */
 #pragma optionNV (unroll all)
@@ -69,16 +66,6 @@ shared Texel prefix[CACHE_LEN];
 shared Texel chunk_suffix[THREADS];   /* S at each chunk's first pixel */
 shared Texel carries[THREADS];
 shared bool closes[THREADS];         /* a block boundary lies in the chunks summed */
-
-ivec2
-at (int i, int line)
-{
-#ifdef VERTICAL
-  return ivec2 (line, i);
-#else
-  return ivec2 (i, line);
-#endif
-}
 
 /* pos: a coordinate counted from the block start at or before input 0, so
  * never negative, where GLSL leaves % undefined */
@@ -177,17 +164,6 @@ carry_in (Texel total,
   return t > 0 ? carries[t - 1] : Texel (0.0);
 }
 #endif
-
-vec4
-load (int i, int line)
-{
-  vec4 texel = imageLoad (src, at (i, line));
-
-#ifdef PREMULTIPLY
-  texel = PREMULTIPLIED (texel);
-#endif
-  return texel;
-}
 
 /* a pair of channels with PAIRS, else all four */
 Texel
