@@ -6,7 +6,7 @@
 #include "cblur-i18n.h"
 
 #include "cblur-memory.h"
-#include "cblur-stream.h"
+#include "cblur-pixel.h"
 
 /* One premultiplied RGBA pixel: lines are addressed in whole pixels, and
  * the loops run over the 4 × pixels floats of an element, which the

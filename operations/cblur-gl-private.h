@@ -7,6 +7,7 @@
 #include <epoxy/gl.h>
 
 #include "cblur-gl.h"
+#include "cblur-pixel.h"
 #include "cblur-settings.h"
 
 G_BEGIN_DECLS
@@ -76,6 +77,7 @@ G_GNUC_INTERNAL extern const gchar cblur_shader_box_fused[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_abyss[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_premultiply[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_alpha[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_common[];
 
 /* a shader's variant: its column pass; its texels pairs of channels (the
  * fused box); its source in straight alpha, premultiplied as loaded */
