@@ -55,7 +55,7 @@ mkdir -p "$dest"
 # a fresh file rather than overwriting one a running GIMP has mapped
 rm -f "$dest/$module"
 cp "$build/operations/$module" "$dest/$module"
-for mo in "$build"/po/*/LC_MESSAGES/$catalogue; do
+for mo in "$build"/po/*/LC_MESSAGES/"$catalogue"; do
   [ -f "$mo" ] || continue
   lang=$(basename "$(dirname "$(dirname "$mo")")")
   mkdir -p "$dest/locale/$lang/LC_MESSAGES"
