@@ -19,9 +19,10 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/home" "$tmp/out"
 
-# as a user would have it: no GEGL_PATH, no test settings
+# as a user would have it: no GEGL_PATH, no test settings (and GIMP's
+# temporary files in ours)
 user_env="env -u GEGL_PATH -u G_DEBUG -u CBLUR_LOCALEDIR -u XDG_DATA_HOME
-  -u XDG_CONFIG_HOME -u XDG_CACHE_HOME HOME=$tmp/home"
+  -u XDG_CONFIG_HOME -u XDG_CACHE_HOME HOME=$tmp/home TMPDIR=$tmp"
 $user_env sh "$root/scripts/install-user.sh" --build "$build"
 
 status=0
