@@ -325,7 +325,7 @@ sub_image (const CblurImage    *image,
 {
   CblurImage sub = *image;
 
-  sub.data = cblur_image_pixel (image, rect->x - image->x, rect->y - image->y);
+  sub.data = (gfloat *) cblur_image_bytes (image, rect->x - image->x, rect->y - image->y);
   sub.x = rect->x;
   sub.y = rect->y;
   sub.width = rect->width;
