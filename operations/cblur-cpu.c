@@ -7,7 +7,7 @@
 
 #include "cblur-cpu-line.h"
 #include "cblur-memory.h"
-#include "cblur-stream.h"
+#include "cblur-pixel.h"
 
 typedef struct
 {

@@ -3,7 +3,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "cblur-stream.h"
+#include "cblur-pixel.h"
 
 /* how the components of an encoding map onto RGBA */
 typedef struct

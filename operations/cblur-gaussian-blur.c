@@ -58,6 +58,7 @@ property_boolean (clip_extent, _("Clip to the input extent"), TRUE)
 
 #include "cblur-backend.h"
 #include "cblur-format.h"
+#include "cblur-log.h"
 #include "cblur-settings.h"
 
 G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_AUTO == (gint) CBLUR_MODE_AUTO);
@@ -450,13 +451,14 @@ process (GeglOperation       *operation,
 
       /* one line a band, each with only its own figures, so that the
        * benchmark's sums over the lines are a region's */
-      g_debug ("backend=%s mode=%s radius=%g band=%dx%d+%d+%d level=%d "
-               "read=%.2fms write=%.2fms %s total=%.1fms",
-               report.ran_on == CBLUR_BACKEND_GL ? "gl" : "cpu",
-               cblur_mode_name (kernel->mode), kernel->radius,
-               band.width, band.height, band.x, band.y, level,
-               stream.read_ms - read_before, stream.write_ms - write_before,
-               report.detail, (g_get_monotonic_time () - started) / 1000.0);
+      cblur_log_band (&report,
+                      "backend=%s mode=%s radius=%g band=%dx%d+%d+%d level=%d "
+                      "read=%.2fms write=%.2fms %s total=%.1fms",
+                      report.ran_on == CBLUR_BACKEND_GL ? "gl" : "cpu",
+                      cblur_mode_name (kernel->mode), kernel->radius,
+                      band.width, band.height, band.x, band.y, level,
+                      stream.read_ms - read_before, stream.write_ms - write_before,
+                      report.detail, (g_get_monotonic_time () - started) / 1000.0);
       cblur_run_report_clear (&report);
 
       if (roi.height > rows)

@@ -1,7 +1,7 @@
 /* The one headless OpenGL 4.3 core context: an EGL device first (hardware
  * before Mesa's software device), else Mesa's surfaceless platform.  It is
  * made current for each call and released after, so GEGL's threads may take
- * turns with it under cblur-gl.c's lock. */
+ * turns with it under cblur-gl-lifetime.c's lock. */
 #include "cblur-gl-private.h"
 
 #include <dlfcn.h>
@@ -13,13 +13,6 @@
 
 #define MIN_TEXTURE_BUDGET ((gsize) 512 << 20)
 #define MAX_TEXTURE_BUDGET ((gsize) 4 << 30)
-
-/* a GPU reset mid-wait never signals the fence: look for one this often */
-#define WAIT_SLICE_NS (100 * 1000 * 1000)
-
-static EGLDisplay display = EGL_NO_DISPLAY;
-static EGLContext context = EGL_NO_CONTEXT;
-static CblurGl    state;
 
 CblurGlFault
 cblur_gl_fault (void)
@@ -121,12 +114,13 @@ create_context (EGLDisplay dpy)
 }
 
 static gboolean
-open_display (EGLDisplay dpy)
+open_display (CblurGl    *gl,
+              EGLDisplay  dpy)
 {
-  context = create_context (dpy);
-  if (context == EGL_NO_CONTEXT)
+  gl->context = create_context (dpy);
+  if (gl->context == EGL_NO_CONTEXT)
     return FALSE;
-  display = dpy;
+  gl->display = dpy;
   return TRUE;
 }
 
@@ -142,7 +136,7 @@ device_is_software (EGLDeviceEXT device)
 }
 
 static gboolean
-open_device (void)
+open_device (CblurGl *gl)
 {
   EGLDeviceEXT devices[MAX_DEVICES];
   EGLint       n_devices = 0;
@@ -157,18 +151,18 @@ open_device (void)
   for (software = FALSE; software <= TRUE; software++)
     for (i = 0; i < n_devices; i++)
       if (device_is_software (devices[i]) == software &&
-          open_display (eglGetPlatformDisplayEXT (EGL_PLATFORM_DEVICE_EXT,
-                                                  devices[i], NULL)))
+          open_display (gl, eglGetPlatformDisplayEXT (EGL_PLATFORM_DEVICE_EXT,
+                                                      devices[i], NULL)))
         return TRUE;
   return FALSE;
 }
 
 static gboolean
-open_surfaceless (void)
+open_surfaceless (CblurGl *gl)
 {
   return epoxy_has_egl_extension (EGL_NO_DISPLAY, "EGL_MESA_platform_surfaceless") &&
-         open_display (eglGetPlatformDisplayEXT (EGL_PLATFORM_SURFACELESS_MESA,
-                                                 EGL_DEFAULT_DISPLAY, NULL));
+         open_display (gl, eglGetPlatformDisplayEXT (EGL_PLATFORM_SURFACELESS_MESA,
+                                                     EGL_DEFAULT_DISPLAY, NULL));
 }
 
 /* An eighth of the video memory where the driver tells (NVIDIA), within
@@ -184,170 +178,86 @@ texture_budget (void)
 }
 
 static void
-read_capabilities (void)
+read_capabilities (CblurGl *gl)
 {
   const gchar      *renderer = (const gchar *) glGetString (GL_RENDERER);
   g_autofree gchar *lower = g_ascii_strdown (renderer != NULL ? renderer : "", -1);
 
-  g_strlcpy (state.renderer, renderer != NULL ? renderer : "", sizeof state.renderer);
-  state.is_software = strstr (lower, "llvmpipe") != NULL ||
+  g_strlcpy (gl->renderer, renderer != NULL ? renderer : "", sizeof gl->renderer);
+  gl->is_software = strstr (lower, "llvmpipe") != NULL ||
                       strstr (lower, "softpipe") != NULL ||
                       strstr (lower, "software") != NULL;
-  glGetIntegerv (GL_MAX_TEXTURE_SIZE, &state.max_texture_size);
-  glGetIntegerv (GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &state.max_shared_memory);
-  state.texture_budget = texture_budget ();
-  state.has_texture_sub_image = epoxy_gl_version () >= 45 ||
+  glGetIntegerv (GL_MAX_TEXTURE_SIZE, &gl->max_texture_size);
+  glGetIntegerv (GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &gl->max_shared_memory);
+  gl->texture_budget = texture_budget ();
+  gl->has_texture_sub_image = epoxy_gl_version () >= 45 ||
                                 epoxy_has_gl_extension ("GL_ARB_get_texture_sub_image");
-  state.has_reset_status = epoxy_gl_version () >= 45 ||
+  gl->has_reset_status = epoxy_gl_version () >= 45 ||
                            epoxy_has_gl_extension ("GL_KHR_robustness");
-  state.programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  gl->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
-CblurGl *
-cblur_gl_context_acquire (GError **error)
+/* the context current, made where there is none */
+gboolean
+cblur_gl_context_acquire (CblurGl  *gl,
+                          GError  **error)
 {
   if (cblur_gl_fault () == CBLUR_GL_FAULT_CONTEXT)
     {
       g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NO_CONTEXT,
                    _("no OpenGL 4.3 context (%s)"), "CBLUR_GL_FAULT=context");
-      return NULL;
+      return FALSE;
     }
 
-  if (context != EGL_NO_CONTEXT)
+  if (gl->context != EGL_NO_CONTEXT)
     {
       /* the API is per thread, and the release below must hit this one */
       if (eglBindAPI (EGL_OPENGL_API) &&
-          eglMakeCurrent (display, EGL_NO_SURFACE, EGL_NO_SURFACE, context))
-        return &state;
+          eglMakeCurrent (gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, gl->context))
+        return TRUE;
       /* the caller decides when the context may go: pixels may live in it */
       g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_LOST,
                    _("the OpenGL context was lost (%s)"), "eglMakeCurrent");
-      return NULL;
+      return FALSE;
     }
 
-  if (!libraries_present () || !(open_device () || open_surfaceless ()))
+  if (!libraries_present () || !(open_device (gl) || open_surfaceless (gl)))
     {
       g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NO_CONTEXT,
                    _("no OpenGL 4.3 context (%s)"),
                    _("no EGL device or Mesa surfaceless display offers one"));
-      return NULL;
+      return FALSE;
     }
 
-  read_capabilities ();
-  return &state;
+  read_capabilities (gl);
+  return TRUE;
 }
 
 void
-cblur_gl_context_release (void)
+cblur_gl_context_release (CblurGl *gl)
 {
-  if (display != EGL_NO_DISPLAY)
-    eglMakeCurrent (display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  if (gl->display != EGL_NO_DISPLAY)
+    eglMakeCurrent (gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
 }
 
 gboolean
-cblur_gl_context_alive (void)
+cblur_gl_context_alive (const CblurGl *gl)
 {
-  return context != EGL_NO_CONTEXT;
+  return gl->context != EGL_NO_CONTEXT;
 }
 
 /* Destroying the context frees every object in it, so after a loss or an
  * out-of-memory (which leaves GL undefined) the next call starts clean. */
 void
-cblur_gl_context_destroy (void)
+cblur_gl_context_destroy (CblurGl *gl)
 {
-  if (context == EGL_NO_CONTEXT)
+  if (gl->context == EGL_NO_CONTEXT)
     return;
 
-  g_clear_pointer (&state.programs, g_hash_table_unref);
-  eglMakeCurrent (display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
-  eglDestroyContext (display, context);
-  eglTerminate (display);
-  context = EGL_NO_CONTEXT;
-  display = EGL_NO_DISPLAY;
-}
-
-static const gchar *
-stage_name (CblurGlStage stage)
-{
-  switch (stage)
-    {
-    case CBLUR_GL_STAGE_ALLOC:    return "alloc";
-    case CBLUR_GL_STAGE_UPLOAD:   return "upload";
-    case CBLUR_GL_STAGE_DISPATCH: return "dispatch";
-    default:                      return "download";
-    }
-}
-
-/* reset: what glGetGraphicsResetStatus said, which it says only once */
-static gboolean
-check (CblurGlStage   stage,
-       GLenum         reset,
-       GError       **error)
-{
-  CblurGlFault fault = cblur_gl_fault ();
-  GLenum       code = glGetError ();
-  gint         flags;
-
-  /* GL keeps a flag per kind of error; clear the others for the next call */
-  for (flags = 0; flags < 8 && glGetError () != GL_NO_ERROR; flags++)
-    ;
-
-  if (stage == CBLUR_GL_STAGE_ALLOC && fault == CBLUR_GL_FAULT_ALLOC)
-    code = GL_OUT_OF_MEMORY;
-  if (stage == CBLUR_GL_STAGE_DISPATCH && fault == CBLUR_GL_FAULT_DISPATCH)
-    code = GL_INVALID_OPERATION;
-  if (stage == CBLUR_GL_STAGE_DISPATCH && fault == CBLUR_GL_FAULT_LOST)
-    reset = GL_UNKNOWN_CONTEXT_RESET;
-
-  if (reset != GL_NO_ERROR || code == GL_CONTEXT_LOST)
-    g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_LOST,
-                 _("the OpenGL context was lost (%s)"), stage_name (stage));
-  else if (code == GL_OUT_OF_MEMORY)
-    g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_OUT_OF_MEMORY,
-                 _("the GPU ran out of memory (%s)"), stage_name (stage));
-  else if (code != GL_NO_ERROR)
-    g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
-                 _("OpenGL error 0x%04x (%s)"), code, stage_name (stage));
-  else
-    return TRUE;
-  return FALSE;
-}
-
-gboolean
-cblur_gl_check (CblurGl       *gl,
-                CblurGlStage   stage,
-                GError       **error)
-{
-  return check (stage, gl->has_reset_status ? glGetGraphicsResetStatus () : GL_NO_ERROR,
-                error);
-}
-
-gboolean
-cblur_gl_wait_for (CblurGl       *gl,
-                   GLsync         fence,
-                   CblurGlStage   stage,
-                   GError       **error)
-{
-  GLenum reset = GL_NO_ERROR;
-
-  while (reset == GL_NO_ERROR &&
-         glClientWaitSync (fence, GL_SYNC_FLUSH_COMMANDS_BIT, WAIT_SLICE_NS) == GL_TIMEOUT_EXPIRED)
-    if (gl->has_reset_status)
-      reset = glGetGraphicsResetStatus ();
-
-  if (reset == GL_NO_ERROR && gl->has_reset_status)
-    reset = glGetGraphicsResetStatus ();
-  return check (stage, reset, error);
-}
-
-gboolean
-cblur_gl_wait (CblurGl       *gl,
-               CblurGlStage   stage,
-               GError       **error)
-{
-  GLsync   fence = glFenceSync (GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-  gboolean ok = cblur_gl_wait_for (gl, fence, stage, error);
-
-  glDeleteSync (fence);
-  return ok;
+  g_clear_pointer (&gl->programs, g_hash_table_unref);
+  eglMakeCurrent (gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+  eglDestroyContext (gl->display, gl->context);
+  eglTerminate (gl->display);
+  gl->context = EGL_NO_CONTEXT;
+  gl->display = EGL_NO_DISPLAY;
 }

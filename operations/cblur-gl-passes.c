@@ -47,17 +47,15 @@ shared_memory (const CblurGl *gl)
 #define MIN_BANDS 2
 
 /* The time a texel of a segment takes, by how many texels each invocation
- * holds (odd, from 3), against four channels in chunks of 3; beyond these,
- * LONG_CHUNK_COST.  Measured on the H100, 4K, each axis alone at radius 15
- * and 60: the means of the four, each within 6% of its mean up to chunks
- * of 15 (beyond, the row pass took 1.3-1.5, the column pass 1.0-1.1).  Two
- * channels at a time cost less a texel than four in chunks of 5 to 9,
- * where the four-channel registers and shared memory leave room for fewer
- * work groups at once. */
+ * holds (chunks of 3, 5, 7, ...), relative to four channels in chunks of 3;
+ * longer chunks than the tables hold cost LONG_CHUNK_COST.  Two channels
+ * at a time cost less a texel than four in middling chunks, where the
+ * four-channel registers and shared memory leave room for fewer work
+ * groups at once.  Measured with bench/cblur-bench on an H100. */
 static const gdouble four_channel_cost[] = { 1.00, 1.24, 1.02, 1.09 };
 static const gdouble two_channel_cost[] = { 1.11, 0.91, 0.95, 1.00, 1.35,
                                             1.24, 1.18, 1.28, 1.23, 1.19 };
-#define LONG_CHUNK_COST 1.4   /* chunks of 11 and more, as an earlier measurement gave */
+#define LONG_CHUNK_COST 1.4
 
 static gdouble
 texel_cost (gint     chunk,
@@ -148,23 +146,17 @@ direct_cache_len (CblurGl           *gl,
   return len;
 }
 
-gboolean
-cblur_gl_passes_init (CblurGl            *gl,
-                      const CblurKernel  *kernel,
-                      gint                out_width,
-                      gint                out_height,
-                      gboolean            straight,
-                      CblurGlPasses      *passes,
-                      GError            **error)
+/* the programs of both axes */
+static gboolean
+init_programs (CblurGl           *gl,
+               const CblurKernel *kernel,
+               gboolean           straight,
+               CblurGlPasses     *passes,
+               GError           **error)
 {
   gboolean direct = kernel->mode == CBLUR_MODE_DIRECT;
   gint     axis;
 
-  if (!direct)
-    {
-      passes->segments[0] = fused_segment (gl, kernel, out_width, 1);
-      passes->segments[1] = fused_segment (gl, kernel, out_height, MIN_BANDS);
-    }
   for (axis = 0; axis < 2; axis++)
     {
       CblurGlVariant variant = axis == 1 ? CBLUR_GL_VERTICAL : 0;
@@ -204,8 +196,31 @@ cblur_gl_passes_init (CblurGl            *gl,
       if (passes->programs[axis] == 0)
         return FALSE;
     }
+  return TRUE;
+}
 
-  if (direct)
+gboolean
+cblur_gl_passes_init (CblurGl            *gl,
+                      const CblurKernel  *kernel,
+                      gint                out_width,
+                      gint                out_height,
+                      gboolean            straight,
+                      CblurGlStamps      *stamps,
+                      CblurGlPasses      *passes,
+                      GError            **error)
+{
+  passes->kernel = kernel;
+  passes->stamps = stamps;
+  passes->textures = gl->textures.textures;
+  if (kernel->mode != CBLUR_MODE_DIRECT)
+    {
+      passes->segments[0] = fused_segment (gl, kernel, out_width, 1);
+      passes->segments[1] = fused_segment (gl, kernel, out_height, MIN_BANDS);
+    }
+  if (!init_programs (gl, kernel, straight, passes, error))
+    return FALSE;
+
+  if (kernel->mode == CBLUR_MODE_DIRECT)
     {
       glGenBuffers (1, &passes->weights);
       glBindBuffer (GL_SHADER_STORAGE_BUFFER, passes->weights);
@@ -214,7 +229,9 @@ cblur_gl_passes_init (CblurGl            *gl,
                     GL_STATIC_DRAW);
       glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
     }
-  return TRUE;
+  return cblur_gl_textures_reserve (gl, cblur_gl_passes_textures (gl, kernel),
+                                    out_width + 2 * kernel->reach,
+                                    out_height + 2 * kernel->reach, error);
 }
 
 void
@@ -388,10 +405,11 @@ fused_passes (const CblurKernel *kernel,
 
 /* a dispatch's outputs per line and work group along the axis */
 static gint
-segment_outputs (const CblurKernel   *kernel,
-                 const CblurGlPasses *passes,
+segment_outputs (const CblurGlPasses *passes,
                  gboolean             vertical)
 {
+  const CblurKernel *kernel = passes->kernel;
+
   if (kernel->mode == CBLUR_MODE_DIRECT)
     return DIRECT_SEGMENT;
   return passes->segments[vertical].len > 0
@@ -399,19 +417,16 @@ segment_outputs (const CblurKernel   *kernel,
 }
 
 gint
-cblur_gl_passes_band (const CblurKernel   *kernel,
-                      const CblurGlPasses *passes)
+cblur_gl_passes_band (const CblurGlPasses *passes)
 {
-  return segment_outputs (kernel, passes, TRUE);
+  return segment_outputs (passes, TRUE);
 }
 
 /* One axis's passes, from textures[0] to [1] horizontally and back
  * vertically: n_lines lines from first_line, n_segments segments along
  * them from first_segment. */
 static void
-axis_passes (const CblurKernel   *kernel,
-             const CblurGlPasses *passes,
-             const GLuint        *textures,
+axis_passes (const CblurGlPasses *passes,
              const CblurGlTile   *tile,
              gboolean             vertical,
              gint                 first_line,
@@ -419,9 +434,10 @@ axis_passes (const CblurKernel   *kernel,
              gint                 first_segment,
              gint                 n_segments)
 {
-  GLuint from = textures[vertical ? 1 : 0];
-  GLuint to = textures[vertical ? 0 : 1];
-  gint   out_width = tile->in_width - 2 * kernel->reach;
+  const CblurKernel *kernel = passes->kernel;
+  GLuint             from = passes->textures[vertical ? 1 : 0];
+  GLuint             to = passes->textures[vertical ? 0 : 1];
+  gint               out_width = tile->in_width - 2 * kernel->reach;
 
   if (kernel->mode == CBLUR_MODE_DIRECT)
     {
@@ -437,32 +453,53 @@ axis_passes (const CblurKernel   *kernel,
                   first_line, n_lines, first_segment, n_segments);
 }
 
+static void
+rows (const CblurGlPasses *passes,
+      const CblurGlTile   *tile,
+      gint                 first_row,
+      gint                 n_rows)
+{
+  axis_passes (passes, tile, FALSE, first_row, n_rows,
+               0, groups (tile->in_width - 2 * passes->kernel->reach,
+                          segment_outputs (passes, FALSE)));
+}
+
+static GLuint
+columns (const CblurGlPasses *passes,
+         const CblurGlTile   *tile,
+         gint                 first_out,
+         gint                 n_out)
+{
+  gint band = cblur_gl_passes_band (passes);
+
+  axis_passes (passes, tile, TRUE, 0, tile->in_width - 2 * passes->kernel->reach,
+               first_out / band, groups (n_out, band));
+  return passes->textures[0];
+}
+
 void
-cblur_gl_passes_rows (const CblurKernel   *kernel,
-                      const CblurGlPasses *passes,
-                      const GLuint        *textures,
+cblur_gl_passes_rows (const CblurGlPasses *passes,
                       const CblurGlTile   *tile,
                       gint                 first_row,
                       gint                 n_rows)
 {
-  axis_passes (kernel, passes, textures, tile, FALSE, first_row, n_rows,
-               0, groups (tile->in_width - 2 * kernel->reach,
-                          segment_outputs (kernel, passes, FALSE)));
+  cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_COMPUTE);
+  rows (passes, tile, first_row, n_rows);
+  cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_COMPUTE);
 }
 
 GLuint
-cblur_gl_passes_columns (const CblurKernel   *kernel,
-                         const CblurGlPasses *passes,
-                         const GLuint        *textures,
+cblur_gl_passes_columns (const CblurGlPasses *passes,
                          const CblurGlTile   *tile,
                          gint                 first_out,
                          gint                 n_out)
 {
-  gint band = cblur_gl_passes_band (kernel, passes);
+  GLuint result;
 
-  axis_passes (kernel, passes, textures, tile, TRUE, 0, tile->in_width - 2 * kernel->reach,
-               first_out / band, groups (n_out, band));
-  return textures[0];
+  cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_COMPUTE);
+  result = columns (passes, tile, first_out, n_out);
+  cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_COMPUTE);
+  return result;
 }
 
 static void
@@ -478,19 +515,18 @@ premultiply_input (GLuint             program,
   glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
 }
 
-GLuint
-cblur_gl_passes_run (const CblurKernel   *kernel,
-                     const CblurGlPasses *passes,
-                     const GLuint        *textures,
-                     const CblurGlTile   *tile)
+static GLuint
+run (const CblurGlPasses *passes,
+     const CblurGlTile   *tile)
 {
-  GLuint between;
+  const CblurKernel *kernel = passes->kernel;
+  const GLuint      *textures = passes->textures;
+  GLuint             between;
 
-  if (cblur_gl_passes_band (kernel, passes) > 0)
+  if (cblur_gl_passes_band (passes) > 0)
     {
-      cblur_gl_passes_rows (kernel, passes, textures, tile, 0, tile->in_height);
-      return cblur_gl_passes_columns (kernel, passes, textures, tile, 0,
-                                      tile->in_height - 2 * kernel->reach);
+      rows (passes, tile, 0, tile->in_height);
+      return columns (passes, tile, 0, tile->in_height - 2 * kernel->reach);
     }
 
   if (passes->premultiply != 0)
@@ -503,9 +539,18 @@ cblur_gl_passes_run (const CblurKernel   *kernel,
                      between, tile->in_height, tile->y, tile->in_width - 2 * kernel->reach);
 }
 
-/* texture's texels of rows [first_row, first_row + n_rows) of the
- * width × height input beyond inside (x, y, width, height) as GEGL's abyss
- * policy makes them */
+GLuint
+cblur_gl_passes_run (const CblurGlPasses *passes,
+                     const CblurGlTile   *tile)
+{
+  GLuint result;
+
+  cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_COMPUTE);
+  result = run (passes, tile);
+  cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_COMPUTE);
+  return result;
+}
+
 gboolean
 cblur_gl_fill_abyss (CblurGl              *gl,
                      GLuint                texture,

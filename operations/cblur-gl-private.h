@@ -1,15 +1,32 @@
-/* What the files of the GL backend share; outside cblur-gl*.c only the
- * tiling test includes it, for the tile plan.  Every function that touches
- * GL runs with cblur-gl.c's lock held and the context current. */
+/* What the files of the GL backend share; outside cblur-gl*.c only the GL
+ * tests include it.  The backend, top down:
+ *
+ *   cblur-gl.c           the entry points: a blur, staged or copied
+ *   cblur-gl-tiles.c     cutting a band into tiles, and blurring them
+ *   cblur-gl-band.c      one tile streamed as GEGL reads and writes it
+ *   cblur-gl-passes.c    the compute passes of a tile, and the abyss
+ *   cblur-gl-program.c   the shaders' programs
+ *   cblur-gl-transfer.c  textures, uploads, downloads, GPU timestamps
+ *   cblur-gl-staging.c   pinned buffers, leased to GEGL's bands
+ *   cblur-gl-lifetime.c  the lock, the one context's life, the idle thread
+ *   cblur-gl-context.c   making the EGL context, and what it offers
+ *   cblur-gl-utils.c     GL's errors, and waiting for the GPU
+ *
+ * Every function that touches GL runs with cblur-gl-lifetime.c's lock
+ * held and the context current. */
 #ifndef CBLUR_GL_PRIVATE_H
 #define CBLUR_GL_PRIVATE_H
 
 #include <epoxy/gl.h>
+#include <epoxy/egl.h>
 
 #include "cblur-gl.h"
+#include "cblur-pixel.h"
 #include "cblur-settings.h"
 
 G_BEGIN_DECLS
+
+#define CBLUR_GL_TEXEL_BYTES (CBLUR_CHANNELS * sizeof (gfloat))
 
 /* CBLUR_GL_FAULT: the failure point a test makes fail */
 typedef enum
@@ -31,18 +48,6 @@ typedef enum
   CBLUR_GL_STAGE_DOWNLOAD
 } CblurGlStage;
 
-typedef struct
-{
-  gchar       renderer[128];
-  gboolean    is_software;
-  GLint       max_texture_size;
-  GLint       max_shared_memory;
-  gsize       texture_budget;   /* bytes the textures of one tile may take */
-  gboolean    has_texture_sub_image;
-  gboolean    has_reset_status;
-  GHashTable *programs;   /* defines -> linked program */
-} CblurGl;
-
 /* a pixel buffer mapped for its whole life */
 typedef struct
 {
@@ -51,6 +56,52 @@ typedef struct
   gpointer mapping;
 } CblurGlStaging;
 
+struct _CblurGlStaged
+{
+  CblurGlStaging source;
+  CblurGlStaging output;
+};
+
+/* Staging handed out to bands, and one kept for the next band: pinning
+ * memory costs tens of milliseconds. */
+typedef struct
+{
+  GPtrArray     *leased;
+  CblurGlStaged *idle;
+} CblurGlPool;
+
+/* Textures outlive the call: allocating them costs more than a 4K blur
+ * takes.  They grow to the largest tile seen and go with the context. */
+typedef struct
+{
+  GLuint textures[4];
+  gint   n_textures;
+  gint   width;
+  gint   height;
+  GLuint framebuffer;   /* for glReadPixels where GL < 4.5 */
+} CblurGlTextures;
+
+/* The context and what lives in it. */
+typedef struct
+{
+  EGLDisplay      display;
+  EGLContext      context;
+  gchar           renderer[128];
+  gboolean        is_software;
+  GLint           max_texture_size;
+  GLint           max_shared_memory;
+  gsize           texture_budget;   /* bytes the textures of one tile may take */
+  gboolean        has_texture_sub_image;
+  gboolean        has_reset_status;
+  GHashTable     *programs;   /* defines -> linked program */
+  /* Sticky: a loss or an out-of-memory leaves GL undefined, and the
+   * context must go, though not while a band's pixels live in its
+   * staging: until then it refuses work. */
+  gboolean        failed;
+  CblurGlTextures textures;
+  CblurGlPool     pool;
+} CblurGl;
+
 typedef struct
 {
   gint n_x;
@@ -58,6 +109,30 @@ typedef struct
   gint width;    /* output pixels of every tile but the last in a row */
   gint height;   /* ... in a column */
 } CblurGlPlan;
+
+/* a tile's input in the first texture; its first pixel at x, y absolute */
+typedef struct
+{
+  gint x;
+  gint y;
+  gint in_width;
+  gint in_height;
+} CblurGlTile;
+
+/* GPU timestamps around each upload, compute and download: pairs of
+ * queries, begin and end, per span */
+typedef enum
+{
+  CBLUR_GL_SPAN_UPLOAD,
+  CBLUR_GL_SPAN_COMPUTE,
+  CBLUR_GL_SPAN_DOWNLOAD,
+  CBLUR_GL_N_SPANS
+} CblurGlSpan;
+
+typedef struct
+{
+  GArray *queries[CBLUR_GL_N_SPANS];
+} CblurGlStamps;
 
 typedef enum
 {
@@ -76,6 +151,7 @@ G_GNUC_INTERNAL extern const gchar cblur_shader_box_fused[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_abyss[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_premultiply[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_alpha[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_common[];
 
 /* a shader's variant: its column pass; its texels pairs of channels (the
  * fused box); its source in straight alpha, premultiplied as loaded */
@@ -86,12 +162,51 @@ typedef enum
   CBLUR_GL_PREMULTIPLY = 1 << 2
 } CblurGlVariant;
 
+/* box-fused.comp's segment: CACHE_LEN, and whether it goes a pair of
+ * channels at a time */
+typedef struct
+{
+  gint     len;
+  gboolean pairs;
+} CblurGlSegment;
+
+/* The passes of one kernel over tiles of one plan: their programs and
+ * weights, and the textures they ping-pong through. */
+typedef struct
+{
+  const CblurKernel *kernel;
+  const GLuint      *textures;   /* the context's; the input goes in the first */
+  CblurGlStamps     *stamps;     /* compute spans go here */
+  GLuint             programs[2];   /* horizontal, vertical; cached, not owned */
+  GLuint             scans[2];      /* the box's running sums, likewise; 0 when fused */
+  CblurGlSegment     segments[2];   /* box-fused.comp's, by axis; len 0 for the other shaders */
+  GLuint             weights;
+  GLuint             premultiply;   /* for a straight source that the passes cannot premultiply, else 0 */
+} CblurGlPasses;
+
+/* cblur-gl-lifetime.c: acquire, with the lock held, makes the context
+ * current (or NULL: refused while it has failed and a band's pixels are
+ * still in its staging); release lets it go, or destroys it where it has
+ * failed and nothing is staged */
+G_GNUC_INTERNAL void         cblur_gl_lock             (void);
+G_GNUC_INTERNAL void         cblur_gl_unlock           (void);
+G_GNUC_INTERNAL CblurGl     *cblur_gl_acquire          (GError           **error);
+G_GNUC_INTERNAL void         cblur_gl_release          (void);
+/* with the lock held: the staging leased out, current context or not */
+G_GNUC_INTERNAL CblurGlPool *cblur_gl_pool             (void);
+/* for tests: whether a context exists now */
+G_GNUC_INTERNAL gboolean     cblur_gl_holds_context    (void);
+
 /* cblur-gl-context.c */
 G_GNUC_INTERNAL CblurGlFault cblur_gl_fault            (void);
-G_GNUC_INTERNAL CblurGl     *cblur_gl_context_acquire  (GError      **error);
-G_GNUC_INTERNAL void         cblur_gl_context_release  (void);
-G_GNUC_INTERNAL void         cblur_gl_context_destroy  (void);
-G_GNUC_INTERNAL gboolean     cblur_gl_context_alive    (void);
+G_GNUC_INTERNAL gboolean     cblur_gl_context_acquire  (CblurGl      *gl,
+                                                        GError      **error);
+G_GNUC_INTERNAL void         cblur_gl_context_release  (CblurGl      *gl);
+G_GNUC_INTERNAL void         cblur_gl_context_destroy  (CblurGl      *gl);
+G_GNUC_INTERNAL gboolean     cblur_gl_context_alive    (const CblurGl *gl);
+
+/* cblur-gl-utils.c: FALSE, with the error, where GL reports one; a loss
+ * or an out-of-memory marks gl failed */
 G_GNUC_INTERNAL gboolean     cblur_gl_check            (CblurGl      *gl,
                                                         CblurGlStage  stage,
                                                         GError      **error);
@@ -104,8 +219,58 @@ G_GNUC_INTERNAL gboolean     cblur_gl_wait_for         (CblurGl      *gl,
                                                         CblurGlStage  stage,
                                                         GError      **error);
 
-/* cblur-gl.c, for tests: whether a context exists now */
-G_GNUC_INTERNAL gboolean     cblur_gl_holds_context    (void);
+/* cblur-gl-staging.c */
+G_GNUC_INTERNAL CblurGlStaged *cblur_gl_pool_lease     (CblurGl          *gl,
+                                                        CblurImage       *source,
+                                                        CblurImage       *output,
+                                                        GError          **error);
+/* current: whether the context is, else the buffers go with it */
+G_GNUC_INTERNAL void         cblur_gl_pool_give_back   (CblurGlPool      *pool,
+                                                        CblurGlStaged    *staged,
+                                                        gboolean          current);
+G_GNUC_INTERNAL CblurGlStaged *cblur_gl_pool_find      (const CblurGlPool *pool,
+                                                        const CblurImage *source,
+                                                        const CblurImage *output);
+G_GNUC_INTERNAL gboolean     cblur_gl_pool_is_empty    (const CblurGlPool *pool);
+/* the context has gone, and its buffers with it */
+G_GNUC_INTERNAL void         cblur_gl_pool_forget_idle (CblurGlPool      *pool);
+
+/* cblur-gl-transfer.c */
+G_GNUC_INTERNAL gboolean     cblur_gl_textures_reserve (CblurGl          *gl,
+                                                        gint              n_textures,
+                                                        gint              in_width,
+                                                        gint              in_height,
+                                                        GError          **error);
+/* the smaller of the GPU's and CBLUR_GL_TEXTURE_BUDGET */
+G_GNUC_INTERNAL gsize        cblur_gl_texture_budget   (const CblurGl    *gl);
+/* width × height of src from x, y into the first texture at tex_x, tex_y */
+G_GNUC_INTERNAL void         cblur_gl_upload           (CblurGl             *gl,
+                                                        const CblurGlStaged *staged,
+                                                        const CblurImage    *src,
+                                                        gint                 x,
+                                                        gint                 y,
+                                                        gint                 width,
+                                                        gint                 height,
+                                                        gint                 tex_x,
+                                                        gint                 tex_y);
+/* result's rows from tex_y, width × height, into dst at x, y; after the
+ * shaders' image stores are made visible (cblur_gl_download_barrier) */
+G_GNUC_INTERNAL void         cblur_gl_download         (CblurGl             *gl,
+                                                        const CblurGlStaged *staged,
+                                                        GLuint               result,
+                                                        const CblurImage    *dst,
+                                                        gint                 x,
+                                                        gint                 y,
+                                                        gint                 width,
+                                                        gint                 height,
+                                                        gint                 tex_y);
+G_GNUC_INTERNAL void         cblur_gl_download_barrier (void);
+G_GNUC_INTERNAL void         cblur_gl_stamps_init      (CblurGlStamps    *stamps);
+G_GNUC_INTERNAL void         cblur_gl_stamp            (CblurGlStamps    *stamps,
+                                                        CblurGlSpan       span);
+/* report, where the GPU is done, gets the spans' sums; NULL drops them */
+G_GNUC_INTERNAL void         cblur_gl_stamps_clear     (CblurGlStamps    *stamps,
+                                                        CblurGlReport    *report);
 
 /* cblur-gl-program.c */
 G_GNUC_INTERNAL GLuint       cblur_gl_program          (CblurGl       *gl,
@@ -121,74 +286,70 @@ G_GNUC_INTERNAL void         cblur_gl_plan_tiles       (gint          width,
                                                         gint          max_edge,
                                                         gsize         max_texels,
                                                         CblurGlPlan  *plan);
-G_GNUC_INTERNAL void         cblur_gl_staging_reserve  (CblurGlStaging *staging,
-                                                        gsize           size);
-G_GNUC_INTERNAL void         cblur_gl_staging_clear    (CblurGlStaging *staging);
+/* the plan for dst on this GPU */
+G_GNUC_INTERNAL gboolean     cblur_gl_plan             (CblurGl           *gl,
+                                                        const CblurKernel *kernel,
+                                                        const CblurImage  *dst,
+                                                        CblurGlPlan       *plan,
+                                                        GError           **error);
+G_GNUC_INTERNAL gboolean     cblur_gl_blur_tiles       (CblurGl             *gl,
+                                                        const CblurGlPasses *passes,
+                                                        const CblurGlPlan   *plan,
+                                                        const CblurGlStaged *staged,
+                                                        const CblurImage    *src,
+                                                        const CblurImage    *dst,
+                                                        CblurGlStamps       *stamps,
+                                                        GError             **error);
 
-/* box-fused.comp's segment: CACHE_LEN, and whether it goes a pair of
- * channels at a time */
-typedef struct
-{
-  gint     len;
-  gboolean pairs;
-} CblurGlSegment;
+/* cblur-gl-band.c: one tile, streamed; run reads `read`: src, or its part
+ * inside the input, around which abyss.comp makes the rest */
+G_GNUC_INTERNAL gboolean     cblur_gl_blur_streamed    (CblurGl             *gl,
+                                                        const CblurGlPasses *passes,
+                                                        const CblurGlStaged *staged,
+                                                        CblurStreamRun      *run,
+                                                        const CblurStream   *stream,
+                                                        const CblurImage    *read,
+                                                        const CblurImage    *src,
+                                                        const CblurImage    *dst,
+                                                        CblurGlStamps       *stamps,
+                                                        GError             **error);
 
-/* cblur-gl-passes.c: the programs and weights of a kernel */
-typedef struct
-{
-  GLuint programs[2];   /* horizontal, vertical; cached, not owned */
-  GLuint scans[2];      /* the box's running sums, likewise; 0 when fused */
-  CblurGlSegment segments[2];   /* box-fused.comp's, by axis; len 0 for the other shaders */
-  GLuint weights;
-  GLuint premultiply;   /* for a straight source that the passes cannot premultiply, else 0 */
-} CblurGlPasses;
-
-/* a tile's input in textures[0]; its first pixel at x, y absolute */
-typedef struct
-{
-  gint x;
-  gint y;
-  gint in_width;
-  gint in_height;
-} CblurGlTile;
-
+/* cblur-gl-passes.c */
 G_GNUC_INTERNAL gint         cblur_gl_passes_textures  (const CblurGl     *gl,
                                                         const CblurKernel *kernel);
-/* for tiles of at most out_width × out_height outputs; straight: their
- * input in straight alpha, which the passes premultiply */
+/* for tiles of at most out_width × out_height outputs, with the context's
+ * textures made ready for them; straight: their input in straight alpha,
+ * which the passes premultiply */
 G_GNUC_INTERNAL gboolean     cblur_gl_passes_init      (CblurGl           *gl,
                                                         const CblurKernel *kernel,
                                                         gint               out_width,
                                                         gint               out_height,
                                                         gboolean           straight,
+                                                        CblurGlStamps     *stamps,
                                                         CblurGlPasses     *passes,
                                                         GError           **error);
 /* The passes go in bands of this many output rows, any number of input
  * rows at a time; 0 where they go only whole. */
-G_GNUC_INTERNAL gint         cblur_gl_passes_band      (const CblurKernel   *kernel,
-                                                        const CblurGlPasses *passes);
+G_GNUC_INTERNAL gint         cblur_gl_passes_band      (const CblurGlPasses *passes);
 /* horizontal, over input rows [first_row, first_row + n_rows) */
-G_GNUC_INTERNAL void         cblur_gl_passes_rows      (const CblurKernel   *kernel,
-                                                        const CblurGlPasses *passes,
-                                                        const GLuint        *textures,
+G_GNUC_INTERNAL void         cblur_gl_passes_rows      (const CblurGlPasses *passes,
                                                         const CblurGlTile   *tile,
                                                         gint                 first_row,
                                                         gint                 n_rows);
 /* vertical, for output rows [first_out, first_out + n_out), first_out a
  * multiple of the band, once the rows they need have had their
  * horizontal passes; returns the texture they are in */
-G_GNUC_INTERNAL GLuint       cblur_gl_passes_columns   (const CblurKernel   *kernel,
-                                                        const CblurGlPasses *passes,
-                                                        const GLuint        *textures,
+G_GNUC_INTERNAL GLuint       cblur_gl_passes_columns   (const CblurGlPasses *passes,
                                                         const CblurGlTile   *tile,
                                                         gint                 first_out,
                                                         gint                 n_out);
 /* both, whole; returns the texture that holds the output */
-G_GNUC_INTERNAL GLuint       cblur_gl_passes_run       (const CblurKernel   *kernel,
-                                                        const CblurGlPasses *passes,
-                                                        const GLuint        *textures,
+G_GNUC_INTERNAL GLuint       cblur_gl_passes_run       (const CblurGlPasses *passes,
                                                         const CblurGlTile   *tile);
 G_GNUC_INTERNAL void         cblur_gl_passes_clear     (CblurGlPasses     *passes);
+/* texture's texels of rows [first_row, first_row + n_rows) of the
+ * width × height input beyond inside (x, y, width, height) as GEGL's abyss
+ * policy makes them */
 G_GNUC_INTERNAL gboolean     cblur_gl_fill_abyss       (CblurGl              *gl,
                                                         GLuint                texture,
                                                         gint                  width,

@@ -1,7 +1,7 @@
 /* Compute programs from the embedded shaders, compiled once per variant
  * (shader, variant, cache size) and kept with the context. */
 #include "cblur-gl-private.h"
-#include "cblur-stream.h"
+#include "cblur-pixel.h"
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -34,20 +34,36 @@ succeeded (GLuint                    object,
   return FALSE;
 }
 
-/* The defines and alpha.glsl go right after the #version line that must
- * come first; the #line keeps the info log's line numbers those of the
- * .comp file. */
+/* The pixel rules' constants (cblur-pixel.h) as the shaders' defines, in
+ * the C locale's digits, which hold the alpha floor exactly. */
+static gchar *
+pixel_defines (void)
+{
+  gchar floor_text[G_ASCII_DTOSTR_BUF_SIZE];
+
+  return g_strdup_printf ("#define CBLUR_ALPHA_FLOOR %s\n"
+                          "#define CBLUR_ABYSS_CLAMP %d\n"
+                          "#define CBLUR_ABYSS_LOOP %d\n",
+                          g_ascii_dtostr (floor_text, sizeof floor_text, CBLUR_ALPHA_FLOOR),
+                          GEGL_ABYSS_CLAMP, GEGL_ABYSS_LOOP);
+}
+
+/* The defines, the pixel rules, alpha.glsl and common.glsl go right after
+ * the #version line that must come first; the #line keeps the info log's
+ * line numbers those of the .comp file. */
 static GLuint
 build (const gchar  *name,
        const gchar  *source,
        const gchar  *defines,
        GError      **error)
 {
-  const gchar *body = strchr (source, '\n') + 1;
-  const gchar *parts[] = { source, defines, cblur_shader_alpha, "#line 2\n", body };
-  GLint        lengths[] = { body - source, -1, -1, -1, -1 };
-  GLuint       shader = glCreateShader (GL_COMPUTE_SHADER);
-  GLuint       program;
+  g_autofree gchar *rules = pixel_defines ();
+  const gchar      *body = strchr (source, '\n') + 1;
+  const gchar      *parts[] = { source, defines, rules, cblur_shader_alpha,
+                                 cblur_shader_common, "#line 2\n", body };
+  GLint             lengths[] = { body - source, -1, -1, -1, -1, -1, -1 };
+  GLuint            shader = glCreateShader (GL_COMPUTE_SHADER);
+  GLuint            program;
 
   glShaderSource (shader, G_N_ELEMENTS (parts), parts, lengths);
   glCompileShader (shader);
@@ -100,7 +116,6 @@ cblur_gl_program (CblurGl         *gl,
   const gchar      *name = names[shader];
   g_autoptr (GString) defines = g_string_new (NULL);
   g_autofree gchar *key = NULL;
-  gchar             floor_text[G_ASCII_DTOSTR_BUF_SIZE];
   GLuint            program;
 
   /* a broken variant is never cached, so each faulty call compiles */
@@ -114,9 +129,6 @@ cblur_gl_program (CblurGl         *gl,
     g_string_append (defines, "#define PAIRS\n");
   if (variant & CBLUR_GL_PREMULTIPLY)
     g_string_append (defines, "#define PREMULTIPLY\n");
-  /* in the C locale's digits, exactly */
-  g_string_append_printf (defines, "#define ALPHA_FLOOR %s\n",
-                          g_ascii_dtostr (floor_text, sizeof floor_text, CBLUR_ALPHA_FLOOR));
 
   key = g_strconcat (name, "\n", defines->str, NULL);
   program = GPOINTER_TO_UINT (g_hash_table_lookup (gl->programs, key));

@@ -1,8 +1,7 @@
-/* How a band is cut into GL tiles, and the pixel buffers that carry a
- * band to the GPU and back. */
+/* How a band is cut into GL tiles, and blurring it tile by tile. */
 #include "cblur-gl-private.h"
 
-#include <string.h>
+#include <glib/gi18n-lib.h>
 
 /* Below this edge a tile's halo would cost more than it saves in texture
  * memory, so the budget gives way instead. */
@@ -49,37 +48,81 @@ cblur_gl_plan_tiles (gint         width,
     }
 }
 
-/* Both buffers stay mapped for their lifetime, readable and writable: GEGL
- * writes the source and reads the output in place, and the CPU fallback
- * reads and writes both.  CLIENT_STORAGE keeps them in cached system
- * memory, which the GPU reaches by DMA; without it NVIDIA puts them in
- * video memory, which the CPU reads at a few MB/s. */
-void
-cblur_gl_staging_reserve (CblurGlStaging *staging,
-                          gsize           size)
+/* CBLUR_GL_MAX_TILE=N: tiles of at most N×N output pixels, for tests */
+static gint
+tile_cap (void)
 {
-  const GLbitfield access = GL_MAP_READ_BIT | GL_MAP_WRITE_BIT |
-                            GL_MAP_PERSISTENT_BIT | GL_MAP_COHERENT_BIT;
-
-  if (staging->buffer != 0 && staging->size >= size)
-    return;
-  cblur_gl_staging_clear (staging);
-
-  /* GL refuses empty storage */
-  staging->size = MAX (size, 1);
-  glGenBuffers (1, &staging->buffer);
-  glBindBuffer (GL_COPY_WRITE_BUFFER, staging->buffer);
-  glBufferStorage (GL_COPY_WRITE_BUFFER, staging->size, NULL,
-                   access | GL_CLIENT_STORAGE_BIT);
-  staging->mapping = glMapBufferRange (GL_COPY_WRITE_BUFFER, 0, staging->size, access);
-  glBindBuffer (GL_COPY_WRITE_BUFFER, 0);
+  return (gint) MIN (cblur_test_setting ("CBLUR_GL_MAX_TILE", G_MAXINT), G_MAXINT);
 }
 
-/* deleting a buffer unmaps it */
-void
-cblur_gl_staging_clear (CblurGlStaging *staging)
+/* Tiles of at most plan->width × plan->height output pixels that, with
+ * their halo, fit a texture and the GPU's memory. */
+gboolean
+cblur_gl_plan (CblurGl           *gl,
+               const CblurKernel *kernel,
+               const CblurImage  *dst,
+               CblurGlPlan       *plan,
+               GError           **error)
 {
-  if (staging->buffer != 0)
-    glDeleteBuffers (1, &staging->buffer);
-  memset (staging, 0, sizeof *staging);
+  gint max_edge = gl->max_texture_size - 2 * kernel->reach;
+
+  if (max_edge < 1)
+    {
+      g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
+                   _("the blur reaches too far for textures of %d pixels"),
+                   gl->max_texture_size);
+      return FALSE;
+    }
+
+  cblur_gl_plan_tiles (dst->width, dst->height, kernel->reach,
+                       MIN (max_edge, tile_cap ()),
+                       cblur_gl_texture_budget (gl) /
+                         (cblur_gl_passes_textures (gl, kernel) * CBLUR_GL_TEXEL_BYTES),
+                       plan);
+  return TRUE;
+}
+
+/* The GPU works through every tile before the CPU waits once. */
+gboolean
+cblur_gl_blur_tiles (CblurGl             *gl,
+                     const CblurGlPasses *passes,
+                     const CblurGlPlan   *plan,
+                     const CblurGlStaged *staged,
+                     const CblurImage    *src,
+                     const CblurImage    *dst,
+                     CblurGlStamps       *stamps,
+                     GError             **error)
+{
+  gint reach = passes->kernel->reach;
+  gint tile;
+
+  for (tile = 0; tile < plan->n_x * plan->n_y; tile++)
+    {
+      gint        x = tile % plan->n_x * plan->width;
+      gint        y = tile / plan->n_x * plan->height;
+      gint        width = MIN (plan->width, dst->width - x);
+      gint        height = MIN (plan->height, dst->height - y);
+      /* src is dst grown by the reach: the tile's input starts at x, y */
+      CblurGlTile input = { src->x + x, src->y + y, width + 2 * reach, height + 2 * reach };
+      GLuint      result;
+
+      cblur_gl_stamp (stamps, CBLUR_GL_SPAN_UPLOAD);
+      cblur_gl_upload (gl, staged, src, x, y, input.in_width, input.in_height, 0, 0);
+      cblur_gl_stamp (stamps, CBLUR_GL_SPAN_UPLOAD);
+      if (!cblur_gl_check (gl, CBLUR_GL_STAGE_UPLOAD, error))
+        return FALSE;
+
+      result = cblur_gl_passes_run (passes, &input);
+      if (!cblur_gl_check (gl, CBLUR_GL_STAGE_DISPATCH, error))
+        return FALSE;
+
+      cblur_gl_download_barrier ();
+      cblur_gl_stamp (stamps, CBLUR_GL_SPAN_DOWNLOAD);
+      cblur_gl_download (gl, staged, result, dst, x, y, width, height, 0);
+      cblur_gl_stamp (stamps, CBLUR_GL_SPAN_DOWNLOAD);
+      /* the next tile's upload overwrites the first texture */
+      glMemoryBarrier (GL_TEXTURE_UPDATE_BARRIER_BIT);
+    }
+
+  return cblur_gl_wait (gl, CBLUR_GL_STAGE_DOWNLOAD, error);
 }

@@ -50,24 +50,8 @@ gboolean cblur_stream_inside (const CblurStream *stream,
                               const CblurImage  *src,
                               CblurImage        *inside);
 
-/* The colour GEGL fills its abyss with under none, black and white, for
- * both backends to make; clamp and loop repeat pixels instead (black). */
-void     cblur_abyss_colour  (GeglAbyssPolicy    policy,
-                              gfloat             colour[CBLUR_CHANNELS]);
-
 /* whether stream, if any, reads straight alpha */
 gboolean cblur_stream_is_straight (const CblurStream *stream);
-
-/* babl's alpha floor: premultiplying RGBA float into RaGaBaA float, an
- * alpha within this of zero multiplies as this, so that a transparent
- * pixel keeps a trace of its colour */
-#define CBLUR_ALPHA_FLOOR (1.0f / 65536.0f)
-
-/* straight-alpha pixels premultiplied in place, bit for bit as babl
- * turns RGBA float into RaGaBaA float: n_pixels of them, or an image's */
-void     cblur_premultiply_pixels (gfloat           *pixels,
-                                   gsize             n_pixels);
-void     cblur_premultiply        (const CblurImage *image);
 
 typedef struct _CblurStreamRun CblurStreamRun;
 

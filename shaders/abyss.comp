@@ -5,11 +5,9 @@
  * GEGL need not read, nor the bus carry, a halo that is all edge pixels
  * or one colour.  Reads only inside, writes only outside, so in place.
  *
- * policy: GeglAbyssPolicy's values; colour: cblur_abyss_colour()'s, for
- * the policies that fill with one. */
-
-#define ABYSS_CLAMP 1
-#define ABYSS_LOOP  2
+ * policy: GeglAbyssPolicy's values (CBLUR_ABYSS_CLAMP and CBLUR_ABYSS_LOOP,
+ * which cblur-gl-program.c defines from GEGL's); colour:
+ * cblur_abyss_colour()'s, for the policies that fill with one. */
 
 layout (local_size_x = 16, local_size_y = 16) in;
 
@@ -20,14 +18,6 @@ uniform ivec4 inside;      /* x, y, width, height */
 uniform int   policy;
 uniform vec4  colour;
 uniform int   first_row;   /* of this dispatch's rows */
-
-/* GLSL's % is undefined for negatives: shift them past zero first */
-ivec2
-floor_mod (ivec2 a,
-           ivec2 b)
-{
-  return (a + b * (abs (a) / b + 1)) % b;
-}
 
 void
 main ()
@@ -41,9 +31,9 @@ main ()
       (all (greaterThanEqual (p, low)) && all (lessThan (p, high))))
     return;
 
-  if (policy == ABYSS_CLAMP)
+  if (policy == CBLUR_ABYSS_CLAMP)
     value = imageLoad (image, clamp (p, low, high - 1));
-  else if (policy == ABYSS_LOOP)
+  else if (policy == CBLUR_ABYSS_LOOP)
     value = imageLoad (image, low + floor_mod (p - low, inside.zw));
   imageStore (image, p, value);
 }

@@ -30,9 +30,6 @@
  * VERTICAL for the column pass; PAIRS; PREMULTIPLY where src holds
  * straight alpha. */
 
-#extension GL_KHR_shader_subgroup_basic : enable
-#extension GL_KHR_shader_subgroup_shuffle : enable
-
 /* pixels[] and suffix[] stay in registers only if every loop over them is
  * unrolled */
 #pragma optionNV (unroll all)
@@ -70,15 +67,13 @@ shared Texel chunk_suffix[THREADS];   /* S at each chunk's first pixel */
 shared Texel carries[THREADS];
 shared bool closes[THREADS];         /* a block boundary lies in the chunks summed */
 
-ivec2
-at (int i, int line)
-{
-#ifdef VERTICAL
-  return ivec2 (line, i);
-#else
-  return ivec2 (i, line);
+/* this invocation's chunk, its pixels t * CHUNK on in the segment, and
+ * their S */
+Texel pixels[CHUNK];
+Texel suffix[CHUNK];
+#ifdef PAIRS
+vec2  first_pair[CHUNK];   /* as stored: this invocation's k-th is t + k * THREADS */
 #endif
-}
 
 /* pos: a coordinate counted from the block start at or before input 0, so
  * never negative, where GLSL leaves % undefined */
@@ -178,17 +173,6 @@ carry_in (Texel total,
 }
 #endif
 
-vec4
-load (int i, int line)
-{
-  vec4 texel = imageLoad (src, at (i, line));
-
-#ifdef PREMULTIPLY
-  texel = PREMULTIPLIED (texel);
-#endif
-  return texel;
-}
-
 /* a pair of channels with PAIRS, else all four */
 Texel
 channels (vec4 texel,
@@ -201,128 +185,168 @@ channels (vec4 texel,
 #endif
 }
 
+/* The segment's n input pixels from start (a pair of channels with PAIRS)
+ * into pixels[], through prefix[], so that neighbouring invocations load
+ * neighbouring pixels. */
 void
-main ()
+load_segment (int start,
+              int n,
+              int line,
+              int pair)
+{
+  int t = int (gl_LocalInvocationID.x);
+
+  for (int i = t; i < n; i += THREADS)
+    prefix[i] = channels (load (start + i, line), pair);
+  barrier ();
+  for (int j = 0; j < CHUNK; j++)
+    pixels[j] = prefix[t * CHUNK + j];
+}
+
+/* S of the chunk's pixels into suffix[]: summed in the chunk backwards,
+ * then the later chunks' carried in up to the chunk's last block end.
+ * pos: the coordinate of the segment's pixel 0, counted as phase_of's. */
+void
+suffix_sums (int n,
+             int pos)
+{
+  int   first = int (gl_LocalInvocationID.x) * CHUNK;
+  int   phase = phase_of (pos + first + CHUNK - 1);
+  int   tail = -1;      /* the chunk's pixels after it are before a block end */
+  Texel run = Texel (0.0);
+  Texel carry;
+
+  /* pixels beyond n are left over from other work; no sum crosses n - 1 */
+  for (int j = CHUNK - 1; j >= 0; j--)
+    {
+      if (phase == block - 1 || first + j == n - 1)
+        {
+          run = Texel (0.0);
+          tail = max (tail, j);
+        }
+      run += pixels[j];
+      suffix[j] = run;
+      phase = phase == 0 ? block - 1 : phase - 1;
+    }
+  carry = carry_in (run, tail >= 0, true);
+  for (int j = 0; j < CHUNK; j++)
+    if (j > tail)
+      suffix[j] += carry;
+}
+
+/* P of the chunk's pixels in place in pixels[], and into prefix[], with
+ * each chunk's first S into chunk_suffix[], for the windows to read:
+ * summed in the chunk, then the earlier chunks' carried in up to the
+ * chunk's first block start.  first_phase: the chunk's first pixel's. */
+void
+prefix_sums (int first_phase)
 {
   int   t = int (gl_LocalInvocationID.x);
   int   first = t * CHUNK;
-  int   line = first_line + int (gl_WorkGroupID.y);
-  int   start = (first_segment + int (gl_WorkGroupID.x)) * outputs;
-  int   n_segment = min (CACHE_LEN, n_in - start);
-  int   n = n_segment;
-  Texel pixels[CHUNK];
-  Texel suffix[CHUNK];
-#ifdef PAIRS
-  vec2  first_pair[CHUNK];   /* as stored: this invocation's k-th is t + k * THREADS */
-#endif
+  int   phase = first_phase;
+  int   head = CHUNK;   /* the chunk's pixels before it are after a block start */
+  Texel run = Texel (0.0);
+  Texel carry;
 
-  if (line >= n_lines)
-    return;
-
-  for (int pair = 0; pair < HALVES; pair++)
+  for (int j = 0; j < CHUNK; j++)
     {
-      int pos = origin_phase + start;
-
-      n = n_segment;
-      for (int i = t; i < n; i += THREADS)
-        prefix[i] = channels (load (start + i, line), pair);
-      barrier ();
-      for (int j = 0; j < CHUNK; j++)
-        pixels[j] = prefix[first + j];
-
-      for (int pass = 0; pass < iterations; pass++)
+      if (phase == 0 || first + j == 0)
         {
-          int   n_out = n - 2 * (box_half + 1);
-          int   first_phase = phase_of (pos + first);
-          int   phase = phase_of (pos + first + CHUNK - 1);
-          int   tail = -1;      /* the chunk's pixels after it are before a block end */
-          int   head = CHUNK;   /* ... before it are after a block start */
-          Texel run = Texel (0.0);
-          Texel carry;
-
-          /* pixels beyond n are left over from other work; no sum crosses n - 1 */
-          for (int j = CHUNK - 1; j >= 0; j--)
-            {
-              if (phase == block - 1 || first + j == n - 1)
-                {
-                  run = Texel (0.0);
-                  tail = max (tail, j);
-                }
-              run += pixels[j];
-              suffix[j] = run;
-              phase = phase == 0 ? block - 1 : phase - 1;
-            }
-          carry = carry_in (run, tail >= 0, true);
-          for (int j = 0; j < CHUNK; j++)
-            if (j > tail)
-              suffix[j] += carry;
-
           run = Texel (0.0);
-          phase = first_phase;
-          for (int j = 0; j < CHUNK; j++)
-            {
-              if (phase == 0 || first + j == 0)
-                {
-                  run = Texel (0.0);
-                  head = min (head, j);
-                }
-              run += pixels[j];
-              pixels[j] = run;
-              phase = phase + 1 == block ? 0 : phase + 1;
-            }
-          carry = carry_in (run, head < CHUNK, false);
-          for (int j = 0; j < CHUNK; j++)
-            {
-              if (j < head)
-                pixels[j] += carry;
-              prefix[first + j] = pixels[j];
-            }
-          chunk_suffix[t] = suffix[0];
-          barrier ();
-
-          /* pixels[] becomes this pass's outputs */
-          phase = first_phase;
-          for (int j = 0; j < CHUNK; j++)
-            {
-              int   o = first + j;
-              int   hi = o + block;
-              Texel sum = Texel (0.0);
-
-              if (o < n_out)
-                {
-                  bool  whole = phase == block - 1;   /* o + 1 starts a block */
-                  Texel after = j + 1 < CHUNK ? suffix[j + 1] : chunk_suffix[t + 1];
-                  Texel x_o = whole ? suffix[j] : suffix[j] - after;
-                  /* hi + 1 is a whole block after o + 1 */
-                  Texel x_hi = whole ? prefix[hi + 1] : prefix[hi + 1] - prefix[hi];
-
-                  sum = after + fraction * (x_o + x_hi);
-                  if (!whole)
-                    sum += prefix[hi];
-                  sum *= scale;
-                }
-              pixels[j] = sum;
-              phase = phase + 1 == block ? 0 : phase + 1;
-            }
-          barrier ();
-
-          n = n_out;
-          pos += box_half + 1;
+          head = min (head, j);
         }
-
-      for (int j = 0; j < CHUNK; j++)
-        prefix[first + j] = pixels[j];
-      barrier ();
-#ifdef PAIRS
-      if (pair == 0)
-        {
-          for (int k = 0; k < CHUNK; k++)
-            first_pair[k] = prefix[t + k * THREADS];
-          /* before the second pair's pixels take prefix[] */
-          barrier ();
-        }
-#endif
+      run += pixels[j];
+      pixels[j] = run;
+      phase = phase + 1 == block ? 0 : phase + 1;
     }
+  carry = carry_in (run, head < CHUNK, false);
+  for (int j = 0; j < CHUNK; j++)
+    {
+      if (j < head)
+        pixels[j] += carry;
+      prefix[first + j] = pixels[j];
+    }
+  chunk_suffix[t] = suffix[0];
+  barrier ();
+}
+
+/* The windows of the chunk's outputs, the first n_out of the segment, from
+ * S and P (the sum at the top): pixels[] becomes this pass's outputs. */
+void
+window_sums (int n_out,
+             int first_phase)
+{
+  int t = int (gl_LocalInvocationID.x);
+  int first = t * CHUNK;
+  int phase = first_phase;
+
+  for (int j = 0; j < CHUNK; j++)
+    {
+      int   o = first + j;
+      int   hi = o + block;
+      Texel sum = Texel (0.0);
+
+      if (o < n_out)
+        {
+          bool  whole = phase == block - 1;   /* o + 1 starts a block */
+          Texel after = j + 1 < CHUNK ? suffix[j + 1] : chunk_suffix[t + 1];
+          Texel x_o = whole ? suffix[j] : suffix[j] - after;
+          /* hi + 1 is a whole block after o + 1 */
+          Texel x_hi = whole ? prefix[hi + 1] : prefix[hi + 1] - prefix[hi];
+
+          sum = after + fraction * (x_o + x_hi);
+          if (!whole)
+            sum += prefix[hi];
+          sum *= scale;
+        }
+      pixels[j] = sum;
+      phase = phase + 1 == block ? 0 : phase + 1;
+    }
+  barrier ();
+}
+
+/* One box pass over the segment's first n pixels, from pos: pixels[]
+ * becomes its n - 2 * (box_half + 1) outputs. */
+void
+box_pass (int n,
+          int pos)
+{
+  int first_phase = phase_of (pos + int (gl_LocalInvocationID.x) * CHUNK);
+
+  suffix_sums (n, pos);
+  prefix_sums (first_phase);
+  window_sums (n - 2 * (box_half + 1), first_phase);
+}
+
+/* pixels[] into prefix[], for neighbouring invocations to store
+ * neighbouring pixels; with PAIRS, the first pair's from there into
+ * first_pair[] for the second's to join. */
+void
+gather_outputs (int pair)
+{
+  int t = int (gl_LocalInvocationID.x);
+
+  for (int j = 0; j < CHUNK; j++)
+    prefix[t * CHUNK + j] = pixels[j];
+  barrier ();
+#ifdef PAIRS
+  if (pair == 0)
+    {
+      for (int k = 0; k < CHUNK; k++)
+        first_pair[k] = prefix[t + k * THREADS];
+      /* before the second pair's pixels take prefix[] */
+      barrier ();
+    }
+#endif
+}
+
+/* the segment's n outputs from start, gathered, into dst */
+void
+store_segment (int start,
+               int n,
+               int line)
+{
+  int t = int (gl_LocalInvocationID.x);
 
   for (int k = 0; k < CHUNK; k++)
     {
@@ -335,4 +359,32 @@ main ()
         imageStore (dst, at (start + i, line), prefix[i]);
 #endif
     }
+}
+
+void
+main ()
+{
+  int line = first_line + int (gl_WorkGroupID.y);
+  int start = (first_segment + int (gl_WorkGroupID.x)) * outputs;
+  int n_segment = min (CACHE_LEN, n_in - start);
+  int n = n_segment;
+
+  if (line >= n_lines)
+    return;
+
+  for (int pair = 0; pair < HALVES; pair++)
+    {
+      int pos = origin_phase + start;
+
+      n = n_segment;
+      load_segment (start, n, line, pair);
+      for (int pass = 0; pass < iterations; pass++)
+        {
+          box_pass (n, pos);
+          n -= 2 * (box_half + 1);
+          pos += box_half + 1;
+        }
+      gather_outputs (pair);
+    }
+  store_segment (start, n, line);
 }

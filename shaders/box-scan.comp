@@ -21,16 +21,6 @@ uniform int n_lines;
 uniform int block;
 uniform int block_phase;   /* floor_mod (origin, block) */
 
-ivec2
-at (int i, int line)
-{
-#ifdef VERTICAL
-  return ivec2 (line, i);
-#else
-  return ivec2 (i, line);
-#endif
-}
-
 void
 main ()
 {

@@ -31,11 +31,9 @@ main ()
 #ifdef VERTICAL
   int   o = int (gl_GlobalInvocationID.y);
   int   line = int (gl_GlobalInvocationID.x);
-#define AT(i) ivec2 (line, (i))
 #else
   int   o = int (gl_GlobalInvocationID.x);
   int   line = int (gl_GlobalInvocationID.y);
-#define AT(i) ivec2 ((i), line)
 #endif
   int   hi = o + 2 * box_half + 1;
   precise vec4 sum;
@@ -44,9 +42,9 @@ main ()
   if (o >= n_in - 2 * (box_half + 1) || line >= n_lines)
     return;
 
-  sum = imageLoad (suffix, AT (o + 1));
+  sum = imageLoad (suffix, at (o + 1, line));
   if ((block_phase + o + 1) % block != 0)
-    sum = sum + imageLoad (prefix, AT (hi));
-  outer = (imageLoad (src, AT (o)) + imageLoad (src, AT (hi + 1))) * fraction;
-  imageStore (dst, AT (o), (sum + outer) * scale);
+    sum = sum + imageLoad (prefix, at (hi, line));
+  outer = (imageLoad (src, at (o, line)) + imageLoad (src, at (hi + 1, line))) * fraction;
+  imageStore (dst, at (o, line), (sum + outer) * scale);
 }

@@ -44,27 +44,6 @@ const int TAPS = HALF - SEGMENT + 1;
 /* this invocation's outputs, precise so that no multiply-add is fused */
 precise vec4 sums[OUTPUTS];
 
-ivec2
-at (int i, int line)
-{
-#ifdef VERTICAL
-  return ivec2 (line, i);
-#else
-  return ivec2 (i, line);
-#endif
-}
-
-vec4
-load (int i, int line)
-{
-  vec4 texel = imageLoad (src, at (i, line));
-
-#ifdef PREMULTIPLY
-  texel = PREMULTIPLIED (texel);
-#endif
-  return texel;
-}
-
 /* Taps first_tap..last_tap, if any, into sums[], where cache[left] holds
  * output 0's pixel first_tap to the left of its centre and cache[right] the
  * one first_tap to the right; the pixels of later outputs follow each. */

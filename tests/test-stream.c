@@ -1,6 +1,7 @@
 /* The band stream against a stand-in for GEGL: plain arrays that count how
  * often each pixel is read and written. */
 #include "cblur-test.h"
+#include "cblur-pixel.h"
 #include "cblur-stream.h"
 
 /* a "GEGL image" of width × height at x, y: values, and counts per pixel */

@@ -1,0 +1,176 @@
+/* The textures a tile is blurred in, the copies between them and the
+ * staging buffers, and GPU timestamps around those and the passes. */
+#include "cblur-gl-private.h"
+
+gsize
+cblur_gl_texture_budget (const CblurGl *gl)
+{
+  /* CBLUR_GL_TEXTURE_BUDGET=BYTES: a smaller budget than the GPU's, for tests */
+  gint64 bytes = cblur_test_setting ("CBLUR_GL_TEXTURE_BUDGET", gl->texture_budget);
+
+  return MIN ((gsize) bytes, gl->texture_budget);
+}
+
+/* Enough textures of at least in_width × in_height; the check also catches
+ * what earlier calls left. */
+gboolean
+cblur_gl_textures_reserve (CblurGl  *gl,
+                           gint      n_textures,
+                           gint      in_width,
+                           gint      in_height,
+                           GError  **error)
+{
+  CblurGlTextures *res = &gl->textures;
+  gint             i;
+
+  if (res->n_textures < n_textures || res->width < in_width || res->height < in_height)
+    {
+      gint grown_width = MAX (res->width, in_width);
+      gint grown_height = MAX (res->height, in_height);
+
+      glDeleteTextures (res->n_textures, res->textures);
+      res->n_textures = MAX (res->n_textures, n_textures);
+      /* a wide tile after a tall one must not make a huge square */
+      if ((gsize) grown_width * grown_height * res->n_textures * CBLUR_GL_TEXEL_BYTES >
+          cblur_gl_texture_budget (gl))
+        {
+          grown_width = in_width;
+          grown_height = in_height;
+          res->n_textures = n_textures;
+        }
+      res->width = grown_width;
+      res->height = grown_height;
+      glGenTextures (res->n_textures, res->textures);
+      for (i = 0; i < res->n_textures; i++)
+        {
+          glBindTexture (GL_TEXTURE_2D, res->textures[i]);
+          glTexStorage2D (GL_TEXTURE_2D, 1, GL_RGBA32F, res->width, res->height);
+        }
+      glBindTexture (GL_TEXTURE_2D, 0);
+    }
+
+  if (res->framebuffer == 0 && !gl->has_texture_sub_image)
+    glGenFramebuffers (1, &res->framebuffer);
+  return cblur_gl_check (gl, CBLUR_GL_STAGE_ALLOC, error);
+}
+
+/* byte offset of pixel x, y of an image in its staging buffer */
+static gsize
+staged_offset (const CblurImage *image,
+               gint              x,
+               gint              y)
+{
+  return ((gsize) y * image->stride + (gsize) x * CBLUR_CHANNELS) * sizeof (gfloat);
+}
+
+void
+cblur_gl_upload (CblurGl             *gl,
+                 const CblurGlStaged *staged,
+                 const CblurImage    *src,
+                 gint                 x,
+                 gint                 y,
+                 gint                 width,
+                 gint                 height,
+                 gint                 tex_x,
+                 gint                 tex_y)
+{
+  glBindBuffer (GL_PIXEL_UNPACK_BUFFER, staged->source.buffer);
+  glPixelStorei (GL_UNPACK_ROW_LENGTH, src->stride / CBLUR_CHANNELS);
+  glBindTexture (GL_TEXTURE_2D, gl->textures.textures[0]);
+  glTexSubImage2D (GL_TEXTURE_2D, 0, tex_x, tex_y, width, height, GL_RGBA, GL_FLOAT,
+                   GSIZE_TO_POINTER (staged_offset (src, x, y)));
+  glBindTexture (GL_TEXTURE_2D, 0);
+  glPixelStorei (GL_UNPACK_ROW_LENGTH, 0);
+  glBindBuffer (GL_PIXEL_UNPACK_BUFFER, 0);
+}
+
+void
+cblur_gl_download (CblurGl             *gl,
+                   const CblurGlStaged *staged,
+                   GLuint               result,
+                   const CblurImage    *dst,
+                   gint                 x,
+                   gint                 y,
+                   gint                 width,
+                   gint                 height,
+                   gint                 tex_y)
+{
+  gsize offset = staged_offset (dst, x, y);
+
+  glBindBuffer (GL_PIXEL_PACK_BUFFER, staged->output.buffer);
+  glPixelStorei (GL_PACK_ROW_LENGTH, dst->stride / CBLUR_CHANNELS);
+  /* NVIDIA reads a float framebuffer back at a few MB/s, a texture at
+   * PCIe speed */
+  if (gl->has_texture_sub_image)
+    glGetTextureSubImage (result, 0, 0, tex_y, 0, width, height, 1, GL_RGBA, GL_FLOAT,
+                          staged->output.size - offset, GSIZE_TO_POINTER (offset));
+  else
+    {
+      glBindFramebuffer (GL_READ_FRAMEBUFFER, gl->textures.framebuffer);
+      glFramebufferTexture2D (GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
+                              GL_TEXTURE_2D, result, 0);
+      glReadBuffer (GL_COLOR_ATTACHMENT0);
+      glReadPixels (0, tex_y, width, height, GL_RGBA, GL_FLOAT, GSIZE_TO_POINTER (offset));
+      glBindFramebuffer (GL_READ_FRAMEBUFFER, 0);
+    }
+  glPixelStorei (GL_PACK_ROW_LENGTH, 0);
+  glBindBuffer (GL_PIXEL_PACK_BUFFER, 0);
+}
+
+void
+cblur_gl_download_barrier (void)
+{
+  glMemoryBarrier (GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
+}
+
+void
+cblur_gl_stamps_init (CblurGlStamps *stamps)
+{
+  gint span;
+
+  for (span = 0; span < CBLUR_GL_N_SPANS; span++)
+    stamps->queries[span] = g_array_new (FALSE, FALSE, sizeof (GLuint));
+}
+
+void
+cblur_gl_stamp (CblurGlStamps *stamps,
+                CblurGlSpan    span)
+{
+  GLuint query;
+
+  glGenQueries (1, &query);
+  glQueryCounter (query, GL_TIMESTAMP);
+  g_array_append_val (stamps->queries[span], query);
+}
+
+void
+cblur_gl_stamps_clear (CblurGlStamps *stamps,
+                       CblurGlReport *report)
+{
+  gdouble ms[CBLUR_GL_N_SPANS] = { 0 };
+  gint    span;
+  guint   i;
+
+  for (span = 0; span < CBLUR_GL_N_SPANS; span++)
+    {
+      GArray *queries = stamps->queries[span];
+
+      for (i = 0; report != NULL && i + 1 < queries->len; i += 2)
+        {
+          GLuint64 begin = 0, end = 0;
+
+          glGetQueryObjectui64v (g_array_index (queries, GLuint, i), GL_QUERY_RESULT, &begin);
+          glGetQueryObjectui64v (g_array_index (queries, GLuint, i + 1), GL_QUERY_RESULT, &end);
+          ms[span] += (end - begin) / 1e6;
+        }
+      glDeleteQueries (queries->len, (GLuint *) queries->data);
+      g_array_unref (queries);
+    }
+
+  if (report != NULL)
+    {
+      report->upload_ms += ms[CBLUR_GL_SPAN_UPLOAD];
+      report->compute_ms += ms[CBLUR_GL_SPAN_COMPUTE];
+      report->download_ms += ms[CBLUR_GL_SPAN_DOWNLOAD];
+    }
+}

@@ -1,0 +1,32 @@
+/* The pixel rules both backends keep, GEGL's and babl's: how straight
+ * alpha is premultiplied and what colour the abyss has.  The GL shaders
+ * take their constants from here too (cblur-gl-program.c writes them as
+ * defines), so that the two backends cannot drift apart. */
+#ifndef CBLUR_PIXEL_H
+#define CBLUR_PIXEL_H
+
+#include <gegl.h>
+
+#include "cblur-image.h"
+
+G_BEGIN_DECLS
+
+/* babl's alpha floor: premultiplying RGBA float into RaGaBaA float, an
+ * alpha within this of zero multiplies as this, so that a transparent
+ * pixel keeps a trace of its colour */
+#define CBLUR_ALPHA_FLOOR (1.0f / 65536.0f)
+
+/* straight-alpha pixels premultiplied in place, bit for bit as babl
+ * turns RGBA float into RaGaBaA float: n_pixels of them, or an image's */
+void cblur_premultiply_pixels (gfloat           *pixels,
+                               gsize             n_pixels);
+void cblur_premultiply        (const CblurImage *image);
+
+/* The colour GEGL fills its abyss with under none, black and white, for
+ * both backends to make; clamp and loop repeat pixels instead (black). */
+void cblur_abyss_colour       (GeglAbyssPolicy   policy,
+                               gfloat            colour[CBLUR_CHANNELS]);
+
+G_END_DECLS
+
+#endif
