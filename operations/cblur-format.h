@@ -13,6 +13,8 @@
 
 #include <gegl.h>
 
+#include "cblur-curve.h"
+
 G_BEGIN_DECLS
 
 typedef enum
@@ -22,32 +24,6 @@ typedef enum
   CBLUR_SAMPLE_HALF,    /* linear only */
   CBLUR_SAMPLE_FLOAT    /* linear only */
 } CblurSampleType;
-
-/* the code of the least float of a bucket, and the next code's threshold */
-typedef struct
-{
-  gfloat  next;
-  guint32 code;
-} CblurBucket;
-
-/* one component's transfer curve, for the integer types */
-typedef struct
-{
-  guint              max;          /* the largest code: 255 or 65535 */
-  const gfloat      *decode;       /* code -> linear value: max + 1 of them */
-  const gfloat      *thresholds;   /* [k]: the least value that encodes to k;
-                                    * [0] is -inf and [max + 1] +inf */
-  /* the CPU's way into thresholds: values from thresholds[max] on are
-   * max; the rest, clamped to [low, high] (which encode to 0 and max - 1),
-   * find buckets[b] by their bits >> bucket_shift, first_bucket + b;
-   * one_step where no bucket holds more than one threshold */
-  gfloat             low;
-  gfloat             high;
-  const CblurBucket *buckets;
-  guint32            first_bucket;
-  gint               bucket_shift;
-  gboolean           one_step;
-} CblurCurve;
 
 typedef struct
 {
