@@ -308,7 +308,7 @@ encode_run (const CblurFormat *format,
   for (i = 0; i < n_pixels; i++)
     alpha[i] = src[i * 4 + 3];
   for (i = 0; i < n_pixels; i++)
-    recip[i] = 1.0f / (fabsf (alpha[i]) <= CBLUR_ALPHA_FLOOR ? CBLUR_ALPHA_FLOOR : alpha[i]);
+    recip[i] = 1.0f / cblur_used_alpha (alpha[i]);
   for (i = 0; i < n_pixels; i++)
     {
       const gfloat *rgba = src + i * 4;

@@ -12,7 +12,7 @@ cblur_premultiply_pixels (gfloat *pixels,
     {
       gfloat *pixel = pixels + i * CBLUR_CHANNELS;
       gfloat  alpha = pixel[3];
-      gfloat  used = fabsf (alpha) <= CBLUR_ALPHA_FLOOR ? CBLUR_ALPHA_FLOOR : alpha;
+      gfloat  used = cblur_used_alpha (alpha);
 
       pixel[0] *= used;
       pixel[1] *= used;

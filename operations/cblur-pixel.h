@@ -5,6 +5,7 @@
 #ifndef CBLUR_PIXEL_H
 #define CBLUR_PIXEL_H
 
+#include <math.h>
 #include <gegl.h>
 
 #include "cblur-image.h"
@@ -15,6 +16,14 @@ G_BEGIN_DECLS
  * alpha within this of zero multiplies as this, so that a transparent
  * pixel keeps a trace of its colour */
 #define CBLUR_ALPHA_FLOOR (1.0f / 65536.0f)
+
+/* the alpha that babl multiplies by, premultiplying, and divides by,
+ * unpremultiplying (as 1.0f / it, then a product) */
+static inline gfloat
+cblur_used_alpha (gfloat alpha)
+{
+  return fabsf (alpha) <= CBLUR_ALPHA_FLOOR ? CBLUR_ALPHA_FLOOR : alpha;
+}
 
 /* straight-alpha pixels premultiplied in place, bit for bit as babl
  * turns RGBA float into RaGaBaA float: n_pixels of them, or an image's */
