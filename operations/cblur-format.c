@@ -66,10 +66,11 @@ parse_encoding (const Babl    *format,
                 const Layout **layout,
                 gint          *type)
 {
-  g_auto (GStrv) words = g_strsplit (babl_format_get_encoding (format), " ", -1);
+  const gchar   *encoding = babl_format_get_encoding (format);
+  g_auto (GStrv) words = encoding != NULL ? g_strsplit (encoding, " ", -1) : NULL;
   gsize          i;
 
-  if (g_strv_length (words) != 2)
+  if (words == NULL || g_strv_length (words) != 2)
     return FALSE;
   *layout = NULL;
   *type = -1;
@@ -132,11 +133,11 @@ cblur_format_get (const Babl *format)
   return found;
 }
 
-gboolean
-cblur_format_is_rgba_float (const CblurFormat *format)
+/* the blur's own RGBA float, straight, which decodes as it is */
+static gboolean
+is_rgba_float (const CblurFormat *format)
 {
-  return format != NULL && format->type == CBLUR_SAMPLE_FLOAT && format->n_components == 4 &&
-         !format->grey;
+  return format->type == CBLUR_SAMPLE_FLOAT && format->n_components == 4 && !format->grey;
 }
 
 /* Encoding an integer plane goes in two loops: the clamping and the
@@ -384,7 +385,7 @@ cblur_format_decode (const CblurFormat *format,
   guint8 block[BLOCK * 4 * sizeof (gfloat)];
   gsize  left = n_pixels;
 
-  if (cblur_format_is_rgba_float (format))
+  if (is_rgba_float (format))
     {
       if ((const guint8 *) dst != src)
         memmove (dst, src, n_pixels * 4 * sizeof (gfloat));
