@@ -74,8 +74,7 @@ G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_BOX == (gint) CBLUR_MODE_BOX);
 
 /* The CPU holds only the pass between, 16 bytes a pixel, which is most of
  * what a blur adds to a host's memory and all that a first blur faults
- * in: 64 MB.  Its halo costs little, since rows are read as they are
- * gathered. */
+ * in. */
 #define CPU_BAND_PIXELS (4 * 1024 * 1024)
 
 /* from these reaches on, the CPU too blurs whole images: at 24 a chunk
@@ -381,8 +380,7 @@ band_height (CblurBackendKind   backend,
                                         ? WHOLE_BAND_PIXELS : CHUNK_BAND_PIXELS);
   gint64 rows = budget / ((gint64) width + 2 * reach) - 2 * reach;
   /* never let the halo dominate a band: on the CPU, which reads and blurs
-   * it, a third of it at most (at radius 600, 4K on two cores took 296 ms
-   * of CPU whole, 373 in bands of half the image) */
+   * it, let it be a third of it at most */
   gint64 least = MIN (height, MAX (64, (backend == CBLUR_BACKEND_CPU ? 6 : 2) * reach));
   gint64 bands;
 
