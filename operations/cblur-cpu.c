@@ -424,7 +424,9 @@ cblur_cpu_blur_stream (const CblurKernel *kernel,
         job.made_row = blur_colour_row (&job);
     }
 
-  between_bytes = (gsize) dst->width * (job.bottom - job.top) * sizeof (CblurPixel);
+  /* as for a band with all its halo, whatever this one has: the blocks of
+   * a region's bands then fit each other */
+  between_bytes = (gsize) dst->width * src->height * sizeof (CblurPixel);
   job.between = (CblurPixel *) take_buffers (between_bytes);
 
   /* a row costs about one pixel-window per output pixel; splitting is
