@@ -101,20 +101,14 @@ static gint
 reach_at_level (GeglProperties *o,
                 gint            level)
 {
-  State *state = o->user_data;
-
-  return cblur_kernel_reach (o->radius / (1 << level), (CblurMode) o->mode,
-                             o->iterations, state->backend);
+  return cblur_kernel_reach (o->radius / (1 << level), (CblurMode) o->mode, o->iterations);
 }
 
 static CblurMode
 mode_at_level (GeglProperties *o,
                gint            level)
 {
-  State *state = o->user_data;
-
-  return cblur_kernel_resolve_mode (o->radius / (1 << level), (CblurMode) o->mode,
-                                    state->backend);
+  return cblur_kernel_resolve_mode (o->radius / (1 << level), (CblurMode) o->mode);
 }
 
 static void
@@ -351,8 +345,7 @@ process (GeglOperation       *operation,
   if (roi.width <= 0 || roi.height <= 0)
     return TRUE;
 
-  kernel = cblur_kernel_new (o->radius / (1 << level), (CblurMode) o->mode,
-                             o->iterations, state->backend);
+  kernel = cblur_kernel_new (o->radius / (1 << level), (CblurMode) o->mode, o->iterations);
   g_object_get (output, "tile-width", &stream.tile_width,
                 "tile-height", &stream.tile_height, NULL);
   /* at other levels GEGL's abyss is that of a mipmap */
