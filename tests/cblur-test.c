@@ -1,16 +1,33 @@
 #include "cblur-test.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 static struct
 {
-  GMutex lock;
-  gint   gl;
-  gint   cpu;
+  GMutex        lock;
+  gint          gl;
+  gint          cpu;
+  TestBlurred   blurred;
 } ran;
 
+static void
+count_band (const gchar *message)
+{
+  const gchar *band = strstr (message, " band=");
+  gint         width, height;
+
+  if (band != NULL && sscanf (band, " band=%dx%d", &width, &height) == 2)
+    {
+      ran.blurred.bands++;
+      ran.blurred.pixels += (gint64) width * height;
+      ran.blurred.widest = MAX (ran.blurred.widest, width);
+    }
+}
+
 /* Counts where each region was blurred, from the op's `cblur` debug lines,
- * so a GL test can fail when GL quietly did not run. */
+ * so a GL test can fail when GL quietly did not run, and what was blurred. */
 static void
 count_backends (const gchar    *domain,
                 GLogLevelFlags  level,
@@ -22,8 +39,21 @@ count_backends (const gchar    *domain,
     ran.gl++;
   else if (g_str_has_prefix (message, "backend=cpu"))
     ran.cpu++;
+  count_band (message);
   g_mutex_unlock (&ran.lock);
   g_log_default_handler (domain, level, message, user_data);
+}
+
+TestBlurred
+test_take_blurred (void)
+{
+  TestBlurred blurred;
+
+  g_mutex_lock (&ran.lock);
+  blurred = ran.blurred;
+  memset (&ran.blurred, 0, sizeof ran.blurred);
+  g_mutex_unlock (&ran.lock);
+  return blurred;
 }
 
 void

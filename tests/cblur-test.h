@@ -30,6 +30,17 @@ GeglNode   *test_blur_graph    (GeglNode             *parent,
 gboolean    test_backend_is_gl (void);
 /* every blur since the last call ran on the backend under test */
 void        test_assert_ran_on_backend (void);
+
+/* What the op blurred since the last call: output bands (input and
+ * halo for each come on top), their pixels and the widest band. */
+typedef struct
+{
+  gint   bands;
+  gint64 pixels;
+  gint   widest;
+} TestBlurred;
+
+TestBlurred test_take_blurred  (void);
 gdouble     test_max_abs_diff  (const gfloat         *a,
                                 const gfloat         *b,
                                 gsize                 n);
