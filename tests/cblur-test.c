@@ -194,6 +194,41 @@ test_blur (GeglBuffer          *input,
   return pixels;
 }
 
+gfloat *
+test_render_chunked (GeglBuffer          *input,
+                     const GeglRectangle *roi,
+                     gint                 chunk_pixels,
+                     const gchar         *first_property,
+                     ...)
+{
+  GeglNode              *graph = gegl_node_new ();
+  g_autoptr (GeglBuffer) out = gegl_buffer_new (roi, babl_format (TEST_FORMAT));
+  GeglNode              *blur, *write;
+  GeglProcessor         *processor;
+  gint                   threads = 1;
+  va_list                args;
+
+  test_blur_graph (graph, input, &blur);
+  va_start (args, first_property);
+  gegl_node_set_valist (blur, first_property, args);
+  va_end (args);
+  write = gegl_node_new_child (graph, "operation", "gegl:write-buffer", "buffer", out, NULL);
+  gegl_node_link (blur, write);
+
+  /* a processor's chunks hold chunksize pixels for each of GEGL's threads */
+  g_object_get (gegl_config (), "threads", &threads, NULL);
+  if (chunk_pixels > 0)
+    processor = g_object_new (GEGL_TYPE_PROCESSOR, "node", write, "rectangle", roi,
+                              "chunksize", MAX (chunk_pixels / MAX (threads, 1), 1), NULL);
+  else
+    processor = gegl_node_new_processor (write, roi);
+  while (gegl_processor_work (processor, NULL))
+    ;
+  g_object_unref (processor);
+  g_object_unref (graph);
+  return test_read (out, roi);
+}
+
 gdouble
 test_max_abs_diff (const gfloat *a,
                    const gfloat *b,

@@ -23,6 +23,13 @@ gfloat     *test_blur          (GeglBuffer           *input,
                                 const GeglRectangle  *roi,
                                 const gchar          *first_property,
                                 ...) G_GNUC_NULL_TERMINATED;
+/* the same through a GEGL processor into a fresh buffer, in GEGL's own
+ * chunks, or where chunk_pixels is not 0 in chunks of about that many */
+gfloat     *test_render_chunked (GeglBuffer          *input,
+                                 const GeglRectangle *roi,
+                                 gint                 chunk_pixels,
+                                 const gchar         *first_property,
+                                 ...) G_GNUC_NULL_TERMINATED;
 GeglNode   *test_blur_graph    (GeglNode             *parent,
                                 GeglBuffer           *input,
                                 GeglNode            **blur);

@@ -118,35 +118,6 @@ test_small_part_of_huge_image (void)
     }
 }
 
-/* all of roi through a processor whose chunks are about a quarter of it */
-static gfloat *
-render_in_quarters (GeglBuffer          *input,
-                    const GeglRectangle *roi,
-                    CblurMode            mode,
-                    gdouble              radius)
-{
-  GeglNode              *graph = gegl_node_new ();
-  g_autoptr (GeglBuffer) out = gegl_buffer_new (roi, babl_format (TEST_FORMAT));
-  GeglNode              *blur, *write;
-  GeglProcessor         *processor;
-  gint                   threads = 1;
-
-  test_blur_graph (graph, input, &blur);
-  gegl_node_set (blur, "radius", radius, "mode", mode, NULL);
-  write = gegl_node_new_child (graph, "operation", "gegl:write-buffer", "buffer", out, NULL);
-  gegl_node_link (blur, write);
-
-  /* GEGL's chunks hold chunksize pixels for each of its threads */
-  g_object_get (gegl_config (), "threads", &threads, NULL);
-  processor = g_object_new (GEGL_TYPE_PROCESSOR, "node", write, "rectangle", roi,
-                            "chunksize", roi->width * roi->height / 4 / MAX (threads, 1), NULL);
-  while (gegl_processor_work (processor, NULL))
-    ;
-  g_object_unref (processor);
-  g_object_unref (graph);
-  return test_read (out, roi);
-}
-
 /* A full render in GEGL's large chunks (the CLI, the benchmark) blurs the
  * whole image once, where the halo makes that pay. */
 static void
@@ -160,7 +131,8 @@ test_full_render_blurs_whole_image_once (void)
   TestBlurred            blurred;
 
   test_take_blurred ();
-  quarters = render_in_quarters (input, extent, CBLUR_MODE_BOX, 30.0);
+  quarters = test_render_chunked (input, extent, extent->width * extent->height / 4,
+                                  "radius", 30.0, "mode", CBLUR_MODE_BOX, NULL);
   blurred = test_take_blurred ();
   g_assert_cmpint (blurred.widest, ==, extent->width);
   g_assert_cmpint (blurred.pixels, ==, (gint64) extent->width * extent->height);
