@@ -8,6 +8,12 @@
 
 G_BEGIN_DECLS
 
+typedef enum
+{
+  CBLUR_BACKEND_CPU,
+  CBLUR_BACKEND_GL
+} CblurBackendKind;
+
 typedef struct
 {
   CblurBackendKind ran_on;
