@@ -300,7 +300,7 @@ blur_band (const CblurKernel   *kernel,
   CblurImage            src = { NULL, band->x - reach, band->y - reach,
                                 band->width + 2 * reach, band->height + 2 * reach, 0 };
   CblurImage            dst = { NULL, band->x, band->y, band->width, band->height, 0 };
-  g_autoptr (CblurBand) memory = cblur_band_new (backend, &src, &dst);
+  g_autoptr (CblurBand) memory = cblur_band_new (backend, kernel, stream, &src, &dst);
 
   if (memory == NULL)
     return FALSE;

@@ -82,6 +82,32 @@ cblur_gl_plan (CblurGl           *gl,
   return TRUE;
 }
 
+void
+cblur_gl_plan_tile (const CblurGlPlan *plan,
+                    gint               reach,
+                    const CblurImage  *src,
+                    GeglAbyssPolicy    abyss,
+                    const CblurImage  *dst,
+                    gint               index,
+                    CblurGlTile       *tile)
+{
+  gint          x = index % plan->n_x * plan->width;
+  gint          y = index / plan->n_x * plan->height;
+  GeglRectangle input = { dst->x + x - reach, dst->y + y - reach,
+                          MIN (plan->width, dst->width - x) + 2 * reach,
+                          MIN (plan->height, dst->height - y) + 2 * reach };
+  GeglRectangle read = { src->x, src->y, src->width, src->height };
+
+  tile->x = input.x;
+  tile->y = input.y;
+  tile->in_width = input.width;
+  tile->in_height = input.height;
+  gegl_rectangle_intersect (&tile->inside, &input, &read);
+  tile->inside.x -= input.x;
+  tile->inside.y -= input.y;
+  tile->abyss = abyss;
+}
+
 /* The GPU works through every tile before the CPU waits once. */
 gboolean
 cblur_gl_blur_tiles (CblurGl             *gl,
@@ -89,38 +115,39 @@ cblur_gl_blur_tiles (CblurGl             *gl,
                      const CblurGlPlan   *plan,
                      const CblurGlStaged *staged,
                      const CblurImage    *src,
+                     GeglAbyssPolicy      abyss,
                      const CblurImage    *dst,
                      CblurGlStamps       *stamps,
                      GError             **error)
 {
   gint reach = passes->kernel->reach;
-  gint tile;
+  gint index;
 
-  for (tile = 0; tile < plan->n_x * plan->n_y; tile++)
+  for (index = 0; index < plan->n_x * plan->n_y; index++)
     {
-      gint        x = tile % plan->n_x * plan->width;
-      gint        y = tile / plan->n_x * plan->height;
-      gint        width = MIN (plan->width, dst->width - x);
-      gint        height = MIN (plan->height, dst->height - y);
-      /* src is dst grown by the reach: the tile's input starts at x, y */
-      CblurGlTile input = { src->x + x, src->y + y, width + 2 * reach, height + 2 * reach };
-      GLuint      result;
+      CblurGlTile          tile;
+      const GeglRectangle *inside = &tile.inside;
+      GLuint               result;
 
+      cblur_gl_plan_tile (plan, reach, src, abyss, dst, index, &tile);
+      cblur_gl_passes_made (passes, &tile);
       cblur_gl_stamp (stamps, CBLUR_GL_SPAN_UPLOAD);
-      cblur_gl_upload (gl, staged, src, x, y, input.in_width, input.in_height, 0, 0);
+      cblur_gl_upload (gl, staged, src, tile.x + inside->x - src->x, tile.y + inside->y - src->y,
+                       inside->width, inside->height, 0, 0);
       cblur_gl_stamp (stamps, CBLUR_GL_SPAN_UPLOAD);
       if (!cblur_gl_check (gl, CBLUR_GL_STAGE_UPLOAD, error))
         return FALSE;
 
-      result = cblur_gl_passes_run (passes, &input);
+      result = cblur_gl_passes_run (passes, &tile);
       if (!cblur_gl_check (gl, CBLUR_GL_STAGE_DISPATCH, error))
         return FALSE;
 
       cblur_gl_download_barrier ();
       cblur_gl_stamp (stamps, CBLUR_GL_SPAN_DOWNLOAD);
-      cblur_gl_download (gl, staged, result, dst, x, y, width, height, 0);
+      cblur_gl_download (gl, staged, result, dst, tile.x + reach - dst->x, tile.y + reach - dst->y,
+                         tile.in_width - 2 * reach, tile.in_height - 2 * reach, 0);
       cblur_gl_stamp (stamps, CBLUR_GL_SPAN_DOWNLOAD);
-      /* the next tile's upload overwrites the first texture */
+      /* the next tile's upload overwrites the input texture */
       glMemoryBarrier (GL_TEXTURE_UPDATE_BARRIER_BIT);
     }
 
