@@ -1,12 +1,7 @@
-/* The compute passes of one tile: horizontally over every row of the
- * tile's input, then vertically over the columns that remain. */
+/* The compute passes of one tile: horizontally over the rows of its input
+ * inside the image, then vertically over the columns that remain, the
+ * first pass of each axis reading the abyss through common.glsl's map. */
 #include "cblur-gl-private.h"
-
-/* direct.comp's outputs per work group, its SEGMENT, and the fewest vec4s
- * of shared memory it takes: a power of two above a segment */
-#define DIRECT_SEGMENT   384
-#define DIRECT_MIN_CACHE 512
-G_STATIC_ASSERT (DIRECT_MIN_CACHE > DIRECT_SEGMENT);
 
 /* abyss.comp's and premultiply.comp's work group edge */
 #define TEXEL_GROUP 16
@@ -18,11 +13,6 @@ G_STATIC_ASSERT (GEGL_ABYSS_NONE == 0 && GEGL_ABYSS_CLAMP == 1 && GEGL_ABYSS_LOO
 /* the box shaders' work group width */
 #define BOX_GROUP 64
 
-/* box-fused.comp's THREADS, and the fewest outputs per segment worth its
- * halo; a reach too long for that runs the two-shader passes */
-#define FUSED_GROUP       256
-#define FUSED_MIN_OUTPUTS 256
-
 enum
 {
   SRC_UNIT,
@@ -31,100 +21,18 @@ enum
   SUFFIX_UNIT
 };
 
-/* CBLUR_GL_SHARED_MEMORY=BYTES: less shared memory than the GPU has, for
- * tests of the shaders' smaller variants */
-static gint
-shared_memory (const CblurGl *gl)
-{
-  return (gint) MIN (cblur_test_setting ("CBLUR_GL_SHARED_MEMORY", gl->max_shared_memory),
-                     gl->max_shared_memory);
-}
-
 /* A streamed tile's first band of outputs goes to GEGL while later input
  * rows come up: in one band GEGL's writes of the output would wait for all
  * its reads.  Three bands ran no faster than two, whose segments cost less
  * at some reaches. */
 #define MIN_BANDS 2
 
-/* The time a texel of a segment takes, by how many texels each invocation
- * holds (chunks of 3, 5, 7, ...), relative to four channels in chunks of 3;
- * longer chunks than the tables hold cost LONG_CHUNK_COST.  Two channels
- * at a time cost less a texel than four in middling chunks, where the
- * four-channel registers and shared memory leave room for fewer work
- * groups at once.  Measured with bench/cblur-bench on an H100. */
-static const gdouble four_channel_cost[] = { 1.00, 1.24, 1.02, 1.09 };
-static const gdouble two_channel_cost[] = { 1.11, 0.91, 0.95, 1.00, 1.35,
-                                            1.24, 1.18, 1.28, 1.23, 1.19 };
-#define LONG_CHUNK_COST 1.4
-
-static gdouble
-texel_cost (gint     chunk,
-            gboolean pairs)
-{
-  guint index = (chunk - 3) / 2;
-
-  if (pairs)
-    return index < G_N_ELEMENTS (two_channel_cost) ? two_channel_cost[index] : LONG_CHUNK_COST;
-  return index < G_N_ELEMENTS (four_channel_cost) ? four_channel_cost[index] : LONG_CHUNK_COST;
-}
-
-/* The fused box keeps a segment and its 2 * reach halo in shared memory,
- * beside two texels and a bool per invocation: the most chunks of
- * FUSED_GROUP texels that fit. */
-static gint
-fused_fits (const CblurGl *gl,
-            gboolean       pairs)
-{
-  gint texel = (pairs ? 2 : 4) * (gint) sizeof (GLfloat);
-
-  return (shared_memory (gl) - FUSED_GROUP * (2 * texel + 4)) / texel / FUSED_GROUP;
-}
-
-/* The segment that makes n_out outputs of a line for the least work: its
- * length times the segments the line needs, weighed by texel_cost, in at
- * least min_segments where any segment allows that.  Pairs of channels fit
- * twice the segment, so spend less of it on the halo at long reaches.  An
- * odd CHUNK spreads the invocations' chunks over all banks.  len is 0 when
- * no segment leaves FUSED_MIN_OUTPUTS outputs. */
-static CblurGlSegment
-fused_segment (const CblurGl     *gl,
-               const CblurKernel *kernel,
-               gint               n_out,
-               gint               min_segments)
-{
-  CblurGlSegment best = { 0, FALSE };
-  gboolean       best_too_few = TRUE;
-  gdouble        best_cost = G_MAXDOUBLE;
-  gint           pairs, chunk, fits;
-
-  for (pairs = FALSE; pairs <= TRUE; pairs++)
-    for (chunk = 3, fits = fused_fits (gl, pairs); chunk <= fits; chunk += 2)
-      {
-        gint     len = chunk * FUSED_GROUP;
-        gint     outputs = len - 2 * kernel->reach;
-        gint     segments = (n_out + outputs - 1) / MAX (outputs, 1);
-        gboolean too_few = segments < min_segments;
-        gdouble  cost = (gdouble) segments * len * texel_cost (chunk, pairs);
-
-        if (outputs < FUSED_MIN_OUTPUTS)
-          continue;
-        if (too_few < best_too_few || (too_few == best_too_few && cost < best_cost))
-          {
-            best_too_few = too_few;
-            best_cost = cost;
-            best.len = len;
-            best.pairs = pairs;
-          }
-      }
-  return best;
-}
-
 /* input, between and output, then the two-shader box's own */
 gint
 cblur_gl_passes_textures (const CblurGl     *gl,
                           const CblurKernel *kernel)
 {
-  return kernel->mode == CBLUR_MODE_BOX && fused_segment (gl, kernel, 1, 1).len == 0
+  return kernel->mode == CBLUR_MODE_BOX && cblur_gl_fused_segment (gl, kernel, 1, 1).len == 0
          ? CBLUR_GL_N_TEXTURES : CBLUR_GL_ROW_SCRATCH;
 }
 
@@ -167,25 +75,6 @@ texture_sizes (const CblurKernel *kernel,
       sizes[CBLUR_GL_ROW_SCRATCH + i] = (CblurGlSize) { tile->in_width, input_rows (tile) };
       sizes[CBLUR_GL_COLUMN_SCRATCH + i] = (CblurGlSize) { out_width, tile->in_height };
     }
-}
-
-/* Shared memory is reserved whether used or not, and the more a work group
- * reserves the fewer run at once: the smallest power of two of vec4s that
- * holds a segment and its halo, else the largest that fits, in chunks,
- * whose halves must each hold a segment. */
-static gint
-direct_cache_len (CblurGl           *gl,
-                  const CblurKernel *kernel)
-{
-  gint window = DIRECT_SEGMENT + 2 * kernel->half_width;
-  gint bytes = shared_memory (gl);
-  gint len = DIRECT_MIN_CACHE;
-
-  while (len < window && 2 * len * 4 * (gint) sizeof (GLfloat) <= bytes)
-    len *= 2;
-  if (len < window)
-    len = MAX (len, 2 * DIRECT_MIN_CACHE);
-  return len;
 }
 
 /* the programs of both axes */
@@ -234,7 +123,7 @@ init_programs (CblurGl           *gl,
         }
       passes->programs[axis] =
         cblur_gl_program (gl, direct ? CBLUR_GL_SHADER_DIRECT : CBLUR_GL_SHADER_BOX, variant,
-                          direct ? direct_cache_len (gl, kernel) : 0, error);
+                          direct ? cblur_gl_direct_cache_len (gl, kernel) : 0, error);
       if (passes->programs[axis] == 0)
         return FALSE;
     }
@@ -257,9 +146,11 @@ cblur_gl_passes_init (CblurGl            *gl,
   passes->textures = gl->textures.textures;
   if (kernel->mode != CBLUR_MODE_DIRECT)
     {
-      passes->segments[0] = fused_segment (gl, kernel, largest->in_width - 2 * kernel->reach, 1);
-      passes->segments[1] = fused_segment (gl, kernel, largest->in_height - 2 * kernel->reach,
-                                           MIN_BANDS);
+      passes->segments[0] = cblur_gl_fused_segment (gl, kernel,
+                                                    largest->in_width - 2 * kernel->reach, 1);
+      passes->segments[1] = cblur_gl_fused_segment (gl, kernel,
+                                                    largest->in_height - 2 * kernel->reach,
+                                                    MIN_BANDS);
     }
   if (!init_programs (gl, kernel, straight, passes, error))
     return FALSE;
@@ -479,7 +370,7 @@ segment_outputs (const CblurGlPasses *passes,
   const CblurKernel *kernel = passes->kernel;
 
   if (kernel->mode == CBLUR_MODE_DIRECT)
-    return DIRECT_SEGMENT;
+    return CBLUR_GL_DIRECT_SEGMENT;
   return passes->segments[vertical].len > 0
          ? passes->segments[vertical].len - 2 * kernel->reach : 0;
 }
@@ -493,7 +384,7 @@ cblur_gl_passes_band (const CblurGlPasses *passes)
 /* One axis's passes, from the input texture to the one between
  * horizontally, and from there to the output vertically: n_lines lines
  * from first_line, n_segments segments along them from first_segment.
- * Direct's segments are DIRECT_SEGMENT outputs long. */
+ * Direct's segments are CBLUR_GL_DIRECT_SEGMENT outputs long. */
 static void
 axis_passes (const CblurGlPasses *passes,
              const CblurGlTile   *tile,

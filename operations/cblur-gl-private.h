@@ -4,7 +4,8 @@
  *   cblur-gl.c           the entry points: a blur, staged or copied
  *   cblur-gl-tiles.c     cutting a band into tiles, and blurring them
  *   cblur-gl-band.c      one tile streamed as GEGL reads and writes it
- *   cblur-gl-passes.c    the compute passes of a tile, and the abyss
+ *   cblur-gl-passes.c    the compute passes of a tile, and its made abyss
+ *   cblur-gl-segments.c  how long a line's segment each work group takes
  *   cblur-gl-program.c   the shaders' programs
  *   cblur-gl-transfer.c  textures, uploads, downloads, GPU timestamps
  *   cblur-gl-staging.c   pinned buffers, leased to GEGL's bands
@@ -198,6 +199,9 @@ typedef struct
   gboolean pairs;
 } CblurGlSegment;
 
+/* direct.comp's outputs per work group, its SEGMENT */
+#define CBLUR_GL_DIRECT_SEGMENT 384
+
 /* The passes of one kernel over tiles of one plan: their programs and
  * weights, and the textures they ping-pong through. */
 typedef struct
@@ -354,6 +358,17 @@ G_GNUC_INTERNAL gboolean     cblur_gl_blur_streamed    (CblurGl             *gl,
                                                         const CblurImage    *dst,
                                                         CblurGlStamps       *stamps,
                                                         GError             **error);
+
+/* cblur-gl-segments.c: box-fused.comp's segment that makes n_out outputs
+ * of a line for the least work, in at least min_segments where it can;
+ * len 0 where none leaves enough outputs beside its halo */
+G_GNUC_INTERNAL CblurGlSegment cblur_gl_fused_segment  (const CblurGl     *gl,
+                                                        const CblurKernel *kernel,
+                                                        gint               n_out,
+                                                        gint               min_segments);
+/* direct.comp's CACHE_LEN */
+G_GNUC_INTERNAL gint         cblur_gl_direct_cache_len (const CblurGl     *gl,
+                                                        const CblurKernel *kernel);
 
 /* cblur-gl-passes.c */
 G_GNUC_INTERNAL gint         cblur_gl_passes_textures  (const CblurGl     *gl,
