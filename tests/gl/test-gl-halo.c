@@ -19,8 +19,9 @@
 #define BOX_REFERENCE    1e-4
 
 /* A 1×1 image at radius 3000, box and direct: its own work is a few lines
- * of 7000 pixels.  Blurring its halo's square, 6000² pixels and 576 MB
- * in each texture, took 3 GB more and over 20 s on two cores. */
+ * of 7000 pixels.  Its halo's square is 6000² pixels, 576 MB a texture:
+ * staging and blurring that takes gigabytes, and seconds to tens of
+ * seconds on two cores. */
 #define MAX_GROWTH_KIB (160 * 1024)
 #define MAX_SECONDS    5.0
 
