@@ -142,7 +142,7 @@ cblur_band_new (CblurBackendKind   backend,
 
   /* where staging fails, so will the blur, which reports why */
   if (backend == CBLUR_BACKEND_GL)
-    band->staged = cblur_gl_staged_new (kernel, makes_abyss ? &inside : NULL, src, dst, NULL);
+    band->staged = cblur_gl_staged_new (kernel, makes_abyss ? stream : NULL, src, dst, NULL);
   else if (makes_abyss)
     *src = (CblurImage) { NULL, inside.x, inside.y, inside.width, inside.height, 0 };
   if (band->staged == NULL &&

@@ -3,6 +3,8 @@
  * first pass of each axis reading the abyss through common.glsl's map. */
 #include "cblur-gl-private.h"
 
+#include <string.h>
+
 /* abyss.comp's and premultiply.comp's work group edge */
 #define TEXEL_GROUP 16
 
@@ -90,6 +92,33 @@ texture_sizes (const CblurKernel *kernel,
     }
 }
 
+/* textures that every tile fits; whether any needs abyss.comp */
+static gboolean
+tiles_fit (const CblurKernel *kernel,
+           const GArray      *tiles,
+           CblurGlSize        sizes[CBLUR_GL_N_TEXTURES])
+{
+  gboolean made = FALSE;
+  guint    i;
+  gint     j;
+
+  memset (sizes, 0, CBLUR_GL_N_TEXTURES * sizeof *sizes);
+  for (i = 0; i < tiles->len; i++)
+    {
+      const CblurGlTile *tile = &g_array_index (tiles, CblurGlTile, i);
+      CblurGlSize        tile_sizes[CBLUR_GL_N_TEXTURES];
+
+      texture_sizes (kernel, tile, tile_sizes);
+      for (j = 0; j < CBLUR_GL_N_TEXTURES; j++)
+        {
+          sizes[j].width = MAX (sizes[j].width, tile_sizes[j].width);
+          sizes[j].height = MAX (sizes[j].height, tile_sizes[j].height);
+        }
+      made |= made_lines (tile) > 0;
+    }
+  return made;
+}
+
 /* the programs of both axes */
 static gboolean
 init_programs (CblurGl           *gl,
@@ -146,13 +175,14 @@ init_programs (CblurGl           *gl,
 gboolean
 cblur_gl_passes_init (CblurGl            *gl,
                       const CblurKernel  *kernel,
-                      const CblurGlTile  *largest,
+                      const GArray       *tiles,
                       gboolean            straight,
                       CblurGlStamps      *stamps,
                       CblurGlPasses      *passes,
                       GError            **error)
 {
-  CblurGlSize sizes[CBLUR_GL_N_TEXTURES];
+  const CblurGlTile *largest = &g_array_index (tiles, CblurGlTile, 0);
+  CblurGlSize        sizes[CBLUR_GL_N_TEXTURES];
 
   passes->kernel = kernel;
   passes->stamps = stamps;
@@ -167,7 +197,7 @@ cblur_gl_passes_init (CblurGl            *gl,
     }
   if (!init_programs (gl, kernel, straight, passes, error))
     return FALSE;
-  if (made_lines (largest) > 0)
+  if (tiles_fit (kernel, tiles, sizes))
     {
       passes->made = cblur_gl_program (gl, CBLUR_GL_SHADER_ABYSS, 0, 0, error);
       if (passes->made == 0)
@@ -183,7 +213,6 @@ cblur_gl_passes_init (CblurGl            *gl,
                     GL_STATIC_DRAW);
       glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
     }
-  texture_sizes (kernel, largest, sizes);
   return cblur_gl_textures_reserve (gl, cblur_gl_passes_textures (gl, kernel), sizes, error);
 }
 

@@ -324,24 +324,23 @@ G_GNUC_INTERNAL gboolean     cblur_gl_plan             (CblurGl           *gl,
                                                         const CblurImage  *dst,
                                                         CblurGlPlan       *plan,
                                                         GError           **error);
-/* Tile `index` of the plan for dst, whose input is read from src: all of
- * the tile's, or where the plan is one tile, its part inside the image,
- * beyond which `abyss` makes the rest.  Tile 0 is the largest. */
-G_GNUC_INTERNAL void         cblur_gl_plan_tile        (const CblurGlPlan   *plan,
+/* The plan's tiles for dst, largest first, whose input is read from src:
+ * all of it, or only the band's part inside the image, beyond which
+ * `abyss` makes the rest, each tile's from its own part of src where
+ * cblur_gl_tiles_make_abyss() says it can. */
+G_GNUC_INTERNAL GArray      *cblur_gl_tiles_new        (const CblurGlPlan   *plan,
                                                         gint                 reach,
                                                         const CblurImage    *src,
                                                         GeglAbyssPolicy      abyss,
-                                                        const CblurImage    *dst,
-                                                        gint                 index,
-                                                        CblurGlTile         *tile);
-/* src is staged: all of dst grown by the reach, or its part inside the
- * image where the plan is one tile */
+                                                        const CblurImage    *dst);
+G_GNUC_INTERNAL gboolean     cblur_gl_tiles_make_abyss (const GArray        *tiles,
+                                                        const CblurImage    *src);
+/* src is staged, as cblur_gl_tiles_new() read it */
 G_GNUC_INTERNAL gboolean     cblur_gl_blur_tiles       (CblurGl             *gl,
                                                         const CblurGlPasses *passes,
-                                                        const CblurGlPlan   *plan,
+                                                        const GArray        *tiles,
                                                         const CblurGlStaged *staged,
                                                         const CblurImage    *src,
-                                                        GeglAbyssPolicy      abyss,
                                                         const CblurImage    *dst,
                                                         CblurGlStamps       *stamps,
                                                         GError             **error);
@@ -373,12 +372,12 @@ G_GNUC_INTERNAL gint         cblur_gl_direct_cache_len (const CblurGl     *gl,
 /* cblur-gl-passes.c */
 G_GNUC_INTERNAL gint         cblur_gl_passes_textures  (const CblurGl     *gl,
                                                         const CblurKernel *kernel);
-/* for tiles no larger than `largest`, with the context's textures made
- * ready for them; straight: their input in straight alpha, which the
- * passes premultiply */
+/* for the tiles (cblur_gl_tiles_new()'s, largest first), with the
+ * context's textures made ready for them; straight: their input in
+ * straight alpha, which the passes premultiply */
 G_GNUC_INTERNAL gboolean     cblur_gl_passes_init      (CblurGl           *gl,
                                                         const CblurKernel *kernel,
-                                                        const CblurGlTile *largest,
+                                                        const GArray      *tiles,
                                                         gboolean           straight,
                                                         CblurGlStamps     *stamps,
                                                         CblurGlPasses     *passes,

@@ -51,26 +51,45 @@ copy_image (const CblurImage *to,
                                   copy_row_range, &copy);
 }
 
-/* Where the band is one tile, the GPU makes the abyss around `inside`,
- * and only that is staged. */
+/* Where each tile can make its abyss on the GPU, only the part of source
+ * inside the image is staged. */
+static void
+stage_inside (CblurGl           *gl,
+              const CblurKernel *kernel,
+              const CblurStream *stream,
+              CblurImage        *source,
+              const CblurImage  *output)
+{
+  GeglRectangle      all = { source->x, source->y, source->width, source->height };
+  GeglRectangle      part;
+  CblurImage         inside;
+  CblurGlPlan        plan;
+  g_autoptr (GArray) tiles = NULL;
+
+  if (!cblur_stream_inside_rect (stream, &all, &part) ||
+      !cblur_gl_plan (gl, kernel, output, &plan, NULL))
+    return;
+  inside = (CblurImage) { NULL, part.x, part.y, part.width, part.height, 0 };
+  tiles = cblur_gl_tiles_new (&plan, kernel->reach, &inside, stream->abyss, output);
+  if (cblur_gl_tiles_make_abyss (tiles, &inside))
+    *source = inside;
+}
+
 CblurGlStaged *
-cblur_gl_staged_new (const CblurKernel    *kernel,
-                     const GeglRectangle  *inside,
-                     CblurImage           *source,
-                     CblurImage           *output,
-                     GError              **error)
+cblur_gl_staged_new (const CblurKernel  *kernel,
+                     const CblurStream  *stream,
+                     CblurImage         *source,
+                     CblurImage         *output,
+                     GError            **error)
 {
   CblurGl       *gl;
   CblurGlStaged *staged = NULL;
-  CblurGlPlan    plan;
 
   cblur_gl_lock ();
   gl = cblur_gl_acquire (error);
   if (gl != NULL)
     {
-      if (inside != NULL && cblur_gl_plan (gl, kernel, output, &plan, NULL) &&
-          plan.n_x * plan.n_y == 1)
-        *source = (CblurImage) { NULL, inside->x, inside->y, inside->width, inside->height, 0 };
+      stage_inside (gl, kernel, stream, source, output);
       staged = cblur_gl_pool_lease (gl, source, output, error);
       cblur_gl_release ();
     }
@@ -118,41 +137,40 @@ blur_staged (CblurGl             *gl,
              CblurGlReport       *report,
              GError             **error)
 {
-  CblurGlPasses   passes = { 0 };
-  CblurGlPlan     plan = { 0 };
-  CblurGlStamps   stamps;
-  CblurGlTile     largest;
-  CblurStreamRun *run = NULL;
-  CblurImage      halo;
-  CblurImage      read = *src;
-  gboolean        ok;
+  CblurGlPasses      passes = { 0 };
+  CblurGlPlan        plan = { 0 };
+  CblurGlStamps      stamps;
+  CblurStreamRun    *run = NULL;
+  CblurImage         halo;
+  CblurImage         read = *src;
+  g_autoptr (GArray) tiles = NULL;
+  gboolean           ok;
 
   ok = cblur_gl_plan (gl, kernel, dst, &plan, error);
   report->tiles = plan.n_x * plan.n_y;
-  if (ok && report->tiles > 1 && !holds_all (kernel, src, dst))
+  if (ok && stream != NULL && report->tiles == 1)
+    cblur_stream_band (stream, kernel->reach, src, dst, &halo, &read);
+  if (ok)
+    tiles = cblur_gl_tiles_new (&plan, kernel->reach, &read, abyss, dst);
+  if (ok && !cblur_gl_tiles_make_abyss (tiles, &read))
     {
       g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
-                           _("only the source's part inside the image is held, and the "
-                             "blur needs more than one tile"));
+                           _("only the source's part inside the image is held, too little "
+                             "for a tile of the blur to make its halo from"));
       ok = FALSE;
     }
   if (ok && stream != NULL && report->tiles == 1)
-    {
-      cblur_stream_band (stream, kernel->reach, src, dst, &halo, &read);
-      run = cblur_stream_start (stream, &read, dst);
-    }
+    run = cblur_stream_start (stream, &read, dst);
   else
     cblur_stream_read_all (stream, src);
 
   cblur_gl_stamps_init (&stamps);
-  if (ok)
-    cblur_gl_plan_tile (&plan, kernel->reach, &read, abyss, dst, 0, &largest);
-  ok = ok && cblur_gl_passes_init (gl, kernel, &largest, straight, &stamps, &passes, error);
+  ok = ok && cblur_gl_passes_init (gl, kernel, tiles, straight, &stamps, &passes, error);
   if (ok && run != NULL)
-    ok = cblur_gl_blur_streamed (gl, &passes, staged, run, &largest, &read, src, dst, &stamps,
-                                 error);
+    ok = cblur_gl_blur_streamed (gl, &passes, staged, run, &g_array_index (tiles, CblurGlTile, 0),
+                                 &read, src, dst, &stamps, error);
   else if (ok)
-    ok = cblur_gl_blur_tiles (gl, &passes, &plan, staged, src, abyss, dst, &stamps, error);
+    ok = cblur_gl_blur_tiles (gl, &passes, tiles, staged, src, dst, &stamps, error);
 
   if (run != NULL)
     cblur_stream_finish (run);

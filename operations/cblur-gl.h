@@ -55,14 +55,14 @@ gboolean cblur_gl_blur        (const CblurKernel *kernel,
 /* Pinned host memory, mapped for the CPU, for a band's source and output,
  * which the GPU copies from and into directly: with images from here,
  * cblur_gl_blur() makes no copies on the CPU.  Sets both images' data and
- * stride from their sizes, source shrunk first to `inside` (absolute, if
- * not NULL) where the GPU can make the rest; NULL where GL cannot provide
- * it. */
-CblurGlStaged *cblur_gl_staged_new  (const CblurKernel    *kernel,
-                                     const GeglRectangle  *inside,
-                                     CblurImage           *source,
-                                     CblurImage           *output,
-                                     GError              **error);
+ * stride from their sizes, source shrunk first to its part inside the
+ * stream's input where there is one and the GPU can make the rest; NULL
+ * where GL cannot provide it. */
+CblurGlStaged *cblur_gl_staged_new  (const CblurKernel  *kernel,
+                                     const CblurStream  *stream,
+                                     CblurImage         *source,
+                                     CblurImage         *output,
+                                     GError            **error);
 void           cblur_gl_staged_free (CblurGlStaged  *staged);
 
 void     cblur_gl_shutdown    (void);

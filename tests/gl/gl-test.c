@@ -139,8 +139,11 @@ copy_rect (const CblurImage *to,
 static void
 gegl_read (const CblurImage *src, gint x, gint y, gint width, gint height, gpointer data)
 {
-  GlTestGegl *gegl = data;
+  GlTestGegl   *gegl = data;
+  GeglRectangle asked = { src->x + x, src->y + y, width, height };
+  GeglRectangle held = { gegl->from->x, gegl->from->y, gegl->from->width, gegl->from->height };
 
+  g_assert_true (gegl_rectangle_contains (&held, &asked));
   g_usleep (gegl->read_delay_us);
   copy_rect (src, gegl->from, src->x + x, src->y + y, width, height);
 }

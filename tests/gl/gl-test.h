@@ -43,7 +43,8 @@ gdouble     gl_test_against_cpu  (const CblurKernel *kernel,
                                   CblurGlReport     *report);
 
 /* GEGL's side of a streamed band, in memory: reads come from `from`,
- * writes go to `to`, both at the band images' coordinates */
+ * which must hold all that is read, writes go to `to`, both at the band
+ * images' coordinates */
 typedef struct
 {
   const CblurImage *from;

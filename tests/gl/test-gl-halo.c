@@ -206,6 +206,86 @@ test_unstaged (gconstpointer data)
     }
 }
 
+/* the image and its abyss under loop over all of rect, as GEGL reads it */
+static CblurImage *
+looped (const CblurImage *image,
+        const CblurImage *rect)
+{
+  CblurImage *all = gl_test_blank_image (rect->x, rect->y, rect->width, rect->height);
+  gint        x, y;
+
+  for (y = 0; y < all->height; y++)
+    for (x = 0; x < all->width; x++)
+      memcpy (cblur_image_pixel (all, x, y),
+              cblur_image_pixel (image, cblur_floor_mod (all->x + x - image->x, image->width),
+                                 cblur_floor_mod (all->y + y - image->y, image->height)),
+              CBLUR_CHANNELS * sizeof (gfloat));
+  return all;
+}
+
+/* A band cut into tiles holds only the image too where every tile can make
+ * its halo from its part of it: clamp's edge or the colour from any part,
+ * loop's far side where the tile holds the image's whole width and height
+ * or needs none.  Where one cannot, under loop, GEGL reads all the band. */
+static void
+check_tiles (CblurMode mode,
+             gdouble   radius,
+             gint      width,
+             gint      height,
+             gint      max_tile,
+             gboolean  loop_held)
+{
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius, mode, 4, CBLUR_BACKEND_GL);
+  g_autofree gchar       *cap = g_strdup_printf ("%d", max_tile);
+  gsize                   i;
+
+  g_setenv ("CBLUR_GL_MAX_TILE", cap, TRUE);
+  for (i = 0; i < G_N_ELEMENTS (policies); i++)
+    {
+      gboolean           held = policies[i] != GEGL_ABYSS_LOOP || loop_held;
+      CblurImage        *image = gl_test_random_image (4, 1, width, height, i);
+      CblurImage        *handed_on = gl_test_blank_image (4, 1, width, height);
+      CblurImage        *on_cpu = gl_test_blank_image (4, 1, width, height);
+      CblurImage         dst = *on_cpu;
+      CblurImage         halo = halo_of (kernel, &dst);
+      CblurImage         src = halo;
+      CblurImage        *read = held ? image : looped (image, &halo);
+      GlTestGegl         gegl = { read, handed_on, 0 };
+      CblurStream        stream = stream_over (&gegl, policies[i]);
+      g_autoptr (GError) error = NULL;
+      CblurBand         *band;
+      CblurGlReport      report;
+
+      stream.inside = (GeglRectangle) { image->x, image->y, image->width, image->height };
+      band = cblur_band_new (CBLUR_BACKEND_GL, kernel, &stream, &src, &dst);
+      g_assert_cmpint (src.width < halo.width, ==, held);
+      g_assert_true (cblur_gl_blur (kernel, &src, &dst, &stream, &report, &error));
+      g_assert_no_error (error);
+      g_assert_cmpint (report.tiles, >, 1);
+      cblur_band_free (band);
+      cblur_cpu_blur (kernel, &halo, image, policies[i], FALSE, on_cpu);
+      g_assert_cmpfloat (gl_test_max_diff (handed_on, on_cpu), <=,
+                         mode == CBLUR_MODE_BOX ? BOX_TOLERANCE : 0.0);
+
+      if (read != image)
+        gl_test_image_free (read);
+      gl_test_image_free (image);
+      gl_test_image_free (handed_on);
+      gl_test_image_free (on_cpu);
+    }
+  g_unsetenv ("CBLUR_GL_MAX_TILE");
+}
+
+static void
+test_tiles (gconstpointer data)
+{
+  CblurMode mode = GPOINTER_TO_INT (data);
+
+  check_tiles (mode, 700.0, 40, 3, 16, TRUE);
+  check_tiles (mode, 40.0, 30, 20, 8, TRUE);
+  check_tiles (mode, 10.0, 100, 3, 16, FALSE);
+}
+
 static glong
 peak_kib (void)
 {
@@ -280,6 +360,9 @@ main (int    argc,
                         test_unstaged);
   g_test_add_data_func ("/gl/halo/unstaged-box", GINT_TO_POINTER (CBLUR_MODE_BOX),
                         test_unstaged);
+  g_test_add_data_func ("/gl/halo/tiles-direct", GINT_TO_POINTER (CBLUR_MODE_DIRECT),
+                        test_tiles);
+  g_test_add_data_func ("/gl/halo/tiles-box", GINT_TO_POINTER (CBLUR_MODE_BOX), test_tiles);
   g_test_add_func ("/gl/halo/proportional", test_proportional);
   return gl_test_run ();
 }
