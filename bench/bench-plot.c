@@ -96,13 +96,17 @@ bench_plot_write (BenchTable  *table,
 {
   GeglColor            *white;
   g_autoptr (GPtrArray) methods = g_ptr_array_new ();
-  GeglNode *graph, *top, *save;
-  gint      width = 0, height = 0;
-  Axes      axes = { INFINITY, -INFINITY, INFINITY, -INFINITY };
-  guint     i, m;
-  gdouble   decade;
+  GeglNode             *graph, *top, *save;
+  const gchar          *route = NULL;
+  gint                  width = 0, height = 0;
+  Axes                  axes = { INFINITY, -INFINITY, INFINITY, -INFINITY };
+  guint                 i, m;
+  gdouble               decade;
 
-  /* the plot shows the largest image that was measured */
+  /* the plot shows the largest image that was measured, along the first
+   * route */
+  if (bench_table_size (table) > 0)
+    route = bench_table_row (table, 0)->route;
   for (i = 0; i < bench_table_size (table); i++)
     {
       const BenchRow *row = bench_table_row (table, i);
@@ -114,7 +118,8 @@ bench_plot_write (BenchTable  *table,
     {
       const BenchRow *row = bench_table_row (table, i);
 
-      if (row->width != width || row->height != height || row->median_ms <= 0.0)
+      if (row->width != width || row->height != height || row->median_ms <= 0.0 ||
+          !g_str_equal (row->route, route))
         continue;
       axes.log_x0 = MIN (axes.log_x0, log10 (row->radius));
       axes.log_x1 = MAX (axes.log_x1, log10 (row->radius));
@@ -153,7 +158,8 @@ bench_plot_write (BenchTable  *table,
       const BenchRow   *row = bench_table_row (table, i);
       g_autofree gchar *text = g_strdup_printf ("r=%g", row->radius);
 
-      if (row->width == width && row->height == height && g_str_equal (row->method, g_ptr_array_index (methods, 0)))
+      if (row->width == width && row->height == height && g_str_equal (row->route, route) &&
+          g_str_equal (row->method, g_ptr_array_index (methods, 0)))
         top = label (graph, top, text, "black", to_x (&axes, row->radius) - 15,
                      PLOT_HEIGHT - BOTTOM + 10);
     }
@@ -168,7 +174,7 @@ bench_plot_write (BenchTable  *table,
         {
           const BenchRow *row = bench_table_row (table, i);
 
-          if (row->width == width && row->height == height &&
+          if (row->width == width && row->height == height && g_str_equal (row->route, route) &&
               g_str_equal (row->method, method) && row->median_ms > 0.0)
             g_string_append_printf (line, "%s %.1f %.1f ", line->len ? "L" : "M",
                                     to_x (&axes, row->radius), to_y (&axes, row->median_ms));
@@ -179,9 +185,9 @@ bench_plot_write (BenchTable  *table,
     }
 
   {
-    g_autofree gchar *title = g_strdup_printf ("Gaussian blur of a %d×%d RGBA float image: "
+    g_autofree gchar *title = g_strdup_printf ("Gaussian blur of a %d×%d image, %s: "
                                                "median ms against radius (log-log)",
-                                               width, height);
+                                               width, height, route);
     top = label (graph, top, title, "black", LEFT, 15);
   }
 

@@ -41,6 +41,7 @@ on_cblur_debug (const gchar    *domain,
   collected.sum.compute_ms += field (message, "compute=");
   collected.sum.download_ms += field (message, "download=");
   collected.sum.write_ms += field (message, "write=");
+  collected.sum.process_ms += field (message, "total=");
   g_mutex_unlock (&collected.lock);
 
   /* still shown under G_MESSAGES_DEBUG=cblur */
@@ -91,6 +92,7 @@ bench_report_split (BenchSplit *split)
   split->compute_ms = collected.sum.compute_ms / runs;
   split->download_ms = collected.sum.download_ms / runs;
   split->write_ms = collected.sum.write_ms / runs;
+  split->process_ms = collected.sum.process_ms / runs;
 }
 
 BenchTable *
@@ -122,7 +124,7 @@ bench_table_row (BenchTable *table,
   return &g_array_index (table->rows, BenchRow, i);
 }
 
-/* GEGL's IIR blur timed at the same size and radius, the baseline */
+/* GEGL's IIR blur timed at the same size, radius and route, the baseline */
 static const BenchRow *
 baseline (BenchTable     *table,
           const BenchRow *row,
@@ -135,7 +137,8 @@ baseline (BenchTable     *table,
       const BenchRow *other = bench_table_row (table, i);
 
       if (other->width == row->width && other->height == row->height &&
-          other->radius == row->radius && g_str_equal (other->method, method))
+          other->radius == row->radius && g_str_equal (other->route, row->route) &&
+          g_str_equal (other->method, method))
         return other;
     }
   return NULL;
@@ -159,20 +162,20 @@ bench_table_print_markdown (BenchTable *table)
 {
   guint i;
 
-  g_print ("| size | radius | method | ran on | median ms | vs gegl IIR | vs gegl FIR "
-           "| read | upload | compute | download | write |\n"
-           "|---|---:|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+  g_print ("| size | radius | route | method | ran on | median ms | vs gegl IIR | vs gegl FIR "
+           "| CPU ms | read | upload | compute | download | write | process |\n"
+           "|---|---:|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
   for (i = 0; i < table->rows->len; i++)
     {
       const BenchRow *row = bench_table_row (table, i);
 
-      g_print ("| %dx%d | %g | %s | %s | %.2f |", row->width, row->height, row->radius,
-               row->method, row->ran_on, row->median_ms);
+      g_print ("| %dx%d | %g | %s | %s | %s | %.2f |", row->width, row->height, row->radius,
+               row->route, row->method, row->ran_on, row->median_ms);
       print_ratio (table, row, "gegl-iir");
       print_ratio (table, row, "gegl-fir");
-      g_print (" %.2f | %.2f | %.2f | %.2f | %.2f |\n", row->split.read_ms,
+      g_print (" %.1f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", row->cpu_ms, row->split.read_ms,
                row->split.upload_ms, row->split.compute_ms, row->split.download_ms,
-               row->split.write_ms);
+               row->split.write_ms, row->split.process_ms);
     }
 }
 

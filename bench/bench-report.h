@@ -1,5 +1,6 @@
 /* What the benchmark collects: the op's own `cblur` debug lines (backend,
- * GEGL read/write and GL upload/compute/download times) and the table. */
+ * GEGL read/write, GL upload/compute/download and process() times) and
+ * the table. */
 #ifndef BENCH_REPORT_H
 #define BENCH_REPORT_H
 
@@ -12,6 +13,7 @@ typedef struct
   gdouble compute_ms;
   gdouble download_ms;
   gdouble write_ms;
+  gdouble process_ms;   /* all of process(): the rest of a run is GEGL's */
 } BenchSplit;
 
 typedef struct
@@ -20,7 +22,9 @@ typedef struct
   gint         height;
   gdouble      radius;
   const gchar *method;
+  const gchar *route;      /* the source's format and the destination */
   gdouble      median_ms;
+  gdouble      cpu_ms;     /* median CPU time of all threads */
   const gchar *ran_on;     /* cpu, gl, or gegl for GEGL's blur */
   BenchSplit   split;      /* mean per timed run */
 } BenchRow;

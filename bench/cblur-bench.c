@@ -1,20 +1,29 @@
 /* Times cblur:gaussian-blur per backend and mode against gegl:gaussian-blur
  * (IIR and FIR) at std-dev = radius / 3, end to end through fresh GEGL
- * graphs: buffer-source -> blur -> buffer-sink.  Prints a Markdown table
- * and writes the plot with GEGL itself.
+ * graphs, along routes: where the source comes from and where the result
+ * goes.  Prints a Markdown table and writes the plot with GEGL itself.
  *
- * gegl-io is no blur: gegl:convert-format into the blurs' working format
- * reads and writes every pixel as they do, so it times what GEGL's own
- * reading and writing of the image cost an operation that does nothing
- * else, in GEGL's chunks (the GL blur, streaming, can take less).
+ * The host routes are the path users take: a source in the image's own
+ * format, the result written by gegl:write-buffer into a buffer of that
+ * format (as the gegl CLI and hosts that render into an image do), or by
+ * GIMP-like gegl_node_blit_buffer() calls of 512×512 chunks into it.
+ * sink-float, an RGBA float source whose result a gegl:buffer-sink takes
+ * in whatever format the op gives, is the view of the blur alone.
+ *
+ * gegl-io and gegl-invert are no blurs: gegl:convert-format into the
+ * blurs' working format, and gegl:invert-linear, read and write every
+ * pixel as a blur does, so they time what GEGL's own reading, converting
+ * and writing of the image cost an operation that does nothing else.
  *
  *   cblur-bench [--sizes 1024x1024,3840x2160] [--radii 3,15] [--runs 5]
- *               [--methods cpu-direct,gl-box,gegl-iir,...] [--plot out.png]
+ *               [--methods cpu-direct,gl-box,gegl-iir,...]
+ *               [--routes sink-float,write-u8,blit-u8,...] [--plot out.png]
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <gegl.h>
 
 #include "bench-plot.h"
@@ -38,11 +47,39 @@ static const Method all_methods[] = {
   { "gegl-iir",   "gegl:gaussian-blur",  NULL,  "iir" },
   { "gegl-fir",   "gegl:gaussian-blur",  NULL,  "fir" },
   { "gegl-io",    "gegl:convert-format", NULL,  NULL },
+  { "gegl-invert", "gegl:invert-linear", NULL,  NULL },
 };
+
+typedef enum
+{
+  DESTINATION_SINK,
+  DESTINATION_WRITE,
+  DESTINATION_BLIT,
+} Destination;
+
+typedef struct
+{
+  const gchar *name;
+  const gchar *format;   /* the source's, and the destination buffer's */
+  Destination  destination;
+} Route;
+
+static const Route all_routes[] = {
+  { "sink-float",  "RGBA float",  DESTINATION_SINK },
+  { "write-u8",    "R'G'B'A u8",  DESTINATION_WRITE },
+  { "blit-u8",     "R'G'B'A u8",  DESTINATION_BLIT },
+  { "write-u16",   "R'G'B'A u16", DESTINATION_WRITE },
+  { "write-half",  "RGBA half",   DESTINATION_WRITE },
+  { "write-float", "RGBA float",  DESTINATION_WRITE },
+  { "blit-float",  "RGBA float",  DESTINATION_BLIT },
+};
+
+/* GIMP renders a filter's result in chunks of about this size */
+#define BLIT_CHUNK 512
 
 static const gchar *const needed_operations[] = {
   "gegl:simplex-noise", "gegl:gaussian-blur", "cblur:gaussian-blur", "gegl:convert-format",
-  NULL
+  "gegl:invert-linear", "gegl:write-buffer", NULL
 };
 
 /* The first of names that GEGL lacks: it would quietly put a pass-through
@@ -97,6 +134,17 @@ set_enum (GeglNode    *node,
   gegl_node_set (node, property, value->value, NULL);
 }
 
+/* input's pixels in format */
+static GeglBuffer *
+converted (GeglBuffer  *input,
+           const gchar *format)
+{
+  GeglBuffer *buffer = gegl_buffer_new (gegl_buffer_get_extent (input), babl_format (format));
+
+  gegl_buffer_copy (input, NULL, GEGL_ABYSS_NONE, buffer, NULL);
+  return buffer;
+}
+
 static GeglNode *
 blur_node (GeglNode     *graph,
            const Method *method,
@@ -111,7 +159,7 @@ blur_node (GeglNode     *graph,
       gegl_node_set (node, "std-dev-x", radius / 3.0, "std-dev-y", radius / 3.0, NULL);
       set_enum (node, "filter", method->mode);
     }
-  else
+  else if (method->backend != NULL)
     {
       g_setenv ("CBLUR_BACKEND", method->backend, TRUE);
       gegl_node_set (node, "radius", radius, NULL);
@@ -120,26 +168,75 @@ blur_node (GeglNode     *graph,
   return node;
 }
 
+static void
+blit_chunks (GeglNode   *node,
+             GeglBuffer *output)
+{
+  const GeglRectangle *extent = gegl_buffer_get_extent (output);
+  gint                 x, y;
+
+  for (y = extent->y; y < extent->y + extent->height; y += BLIT_CHUNK)
+    for (x = extent->x; x < extent->x + extent->width; x += BLIT_CHUNK)
+      {
+        GeglRectangle chunk = { x, y, MIN (BLIT_CHUNK, extent->x + extent->width - x),
+                                MIN (BLIT_CHUNK, extent->y + extent->height - y) };
+
+        gegl_node_blit_buffer (node, output, &chunk, 0, GEGL_ABYSS_NONE);
+      }
+}
+
+/* the process's CPU time, all threads, user and system */
+static gdouble
+cpu_ms (void)
+{
+  struct rusage usage;
+
+  getrusage (RUSAGE_SELF, &usage);
+  return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000.0 +
+         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000.0;
+}
+
+/* The destination buffer exists before the clock starts, as a host's
+ * image does; its tiles are allocated as the result is written.  Returns
+ * wall milliseconds; *cpu gets the CPU time of all threads, which other
+ * processes on a shared machine disturb less. */
 static gdouble
 run_once (GeglBuffer   *input,
+          const Route  *route,
           const Method *method,
-          gdouble       radius)
+          gdouble       radius,
+          gdouble      *cpu)
 {
   GeglNode   *graph = gegl_node_new ();
   GeglBuffer *output = NULL;
   GeglNode   *source = gegl_node_new_child (graph, "operation", "gegl:buffer-source",
                                             "buffer", input, NULL);
   GeglNode   *blur = blur_node (graph, method, radius);
-  GeglNode   *sink = gegl_node_new_child (graph, "operation", "gegl:buffer-sink",
-                                          "buffer", &output, NULL);
+  GeglNode   *sink = NULL;
   gint64      start;
   gdouble     ms;
 
-  gegl_node_link_many (source, blur, sink, NULL);
+  gegl_node_link (source, blur);
+  if (route->destination == DESTINATION_SINK)
+    sink = gegl_node_new_child (graph, "operation", "gegl:buffer-sink",
+                                "buffer", &output, NULL);
+  else
+    output = gegl_buffer_new (gegl_buffer_get_extent (input), babl_format (route->format));
+  if (route->destination == DESTINATION_WRITE)
+    sink = gegl_node_new_child (graph, "operation", "gegl:write-buffer",
+                                "buffer", output, NULL);
+  if (sink != NULL)
+    gegl_node_link (blur, sink);
+
   bench_report_begin_run ();
+  *cpu = cpu_ms ();
   start = g_get_monotonic_time ();
-  gegl_node_process (sink);
+  if (route->destination == DESTINATION_BLIT)
+    blit_chunks (blur, output);
+  else
+    gegl_node_process (sink);
   ms = (g_get_monotonic_time () - start) / 1000.0;
+  *cpu = cpu_ms () - *cpu;
 
   g_clear_object (&output);
   g_object_unref (graph);
@@ -177,10 +274,39 @@ print_peak_memory (void)
 }
 
 static gboolean
-method_selected (const Method *method,
-                 gchar       **names)
+selected (const gchar *name,
+          gchar      **names)
 {
-  return names == NULL || g_strv_contains ((const gchar * const *) names, method->name);
+  return names == NULL || g_strv_contains ((const gchar * const *) names, name);
+}
+
+static void
+time_method (BenchTable   *table,
+             GeglBuffer   *input,
+             const Route  *route,
+             const Method *method,
+             gdouble       radius,
+             gint          runs)
+{
+  const GeglRectangle *extent = gegl_buffer_get_extent (input);
+  g_autofree gdouble  *times = g_new (gdouble, runs);
+  g_autofree gdouble  *cpu_times = g_new (gdouble, runs);
+  BenchRow             row = { extent->width, extent->height, radius, method->name,
+                               route->name };
+  gint                 i;
+
+  run_once (input, route, method, radius, cpu_times);
+  bench_report_reset ();
+  for (i = 0; i < runs; i++)
+    times[i] = run_once (input, route, method, radius, cpu_times + i);
+
+  row.median_ms = median (times, runs);
+  row.cpu_ms = median (cpu_times, runs);
+  row.ran_on = bench_report_backend ();
+  bench_report_split (&row.split);
+  bench_table_add (table, &row);
+  g_printerr ("%dx%d r=%g %-11s %-11s %9.2f ms, CPU %9.2f ms (%s)\n", row.width, row.height,
+              radius, route->name, method->name, row.median_ms, row.cpu_ms, row.ran_on);
 }
 
 gint
@@ -190,23 +316,25 @@ main (gint    argc,
   g_autofree gchar *sizes_arg = g_strdup ("1024x1024,3840x2160,7680x4320");
   g_autofree gchar *radii_arg = g_strdup ("3,15,30,150,600");
   g_autofree gchar *methods_arg = NULL;
+  g_autofree gchar *routes_arg = g_strdup ("sink-float,write-u8,blit-u8,write-float,blit-float");
   g_autofree gchar *plot_path = g_strdup ("cblur-bench.png");
   gint              runs = 5;
   GOptionEntry      entries[] = {
     { "sizes", 0, 0, G_OPTION_ARG_STRING, &sizes_arg, "image sizes, WxH,...", NULL },
     { "radii", 0, 0, G_OPTION_ARG_STRING, &radii_arg, "radii in pixels, ...", NULL },
     { "methods", 0, 0, G_OPTION_ARG_STRING, &methods_arg, "methods to time (default all)", NULL },
+    { "routes", 0, 0, G_OPTION_ARG_STRING, &routes_arg, "sources and destinations, ...", NULL },
     { "runs", 0, 0, G_OPTION_ARG_INT, &runs, "timed runs after one warm-up (median)", NULL },
     { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot_path, "PNG plot to write", NULL },
     { NULL }
   };
   g_autoptr (GOptionContext) options = g_option_context_new ("- time Gaussian blurs");
   g_autoptr (GError)         error = NULL;
-  g_auto (GStrv)             sizes = NULL, radii = NULL, methods = NULL;
+  g_auto (GStrv)             sizes = NULL, radii = NULL, methods = NULL, routes = NULL;
   BenchTable                *table;
   const gchar               *missing;
   gint                       s, r;
-  gsize                      m;
+  gsize                      m, d;
 
   g_option_context_add_main_entries (options, entries, NULL);
   if (!g_option_context_parse (options, &argc, &argv, &error))
@@ -228,6 +356,7 @@ main (gint    argc,
   radii = g_strsplit (radii_arg, ",", -1);
   if (methods_arg)
     methods = g_strsplit (methods_arg, ",", -1);
+  routes = g_strsplit (routes_arg, ",", -1);
   table = bench_table_new ();
 
   for (s = 0; sizes[s]; s++)
@@ -242,31 +371,21 @@ main (gint    argc,
         }
       input = random_image (width, height);
 
-      for (r = 0; radii[r]; r++)
-        for (m = 0; m < G_N_ELEMENTS (all_methods); m++)
-          {
-            const Method *method = &all_methods[m];
-            gdouble       radius = g_ascii_strtod (radii[r], NULL);
-            gdouble      *times = g_new (gdouble, runs);
-            BenchRow      row = { width, height, radius, method->name };
-            gint          i;
+      for (d = 0; d < G_N_ELEMENTS (all_routes); d++)
+        {
+          const Route *route = &all_routes[d];
+          GeglBuffer  *source;
 
-            if (!method_selected (method, methods))
-              continue;
-
-            run_once (input, method, radius);
-            bench_report_reset ();
-            for (i = 0; i < runs; i++)
-              times[i] = run_once (input, method, radius);
-
-            row.median_ms = median (times, runs);
-            row.ran_on = bench_report_backend ();
-            bench_report_split (&row.split);
-            bench_table_add (table, &row);
-            g_printerr ("%dx%d r=%g %-10s %9.2f ms (%s)\n", width, height, radius,
-                        method->name, row.median_ms, row.ran_on);
-            g_free (times);
-          }
+          if (!selected (route->name, routes))
+            continue;
+          source = converted (input, route->format);
+          for (r = 0; radii[r]; r++)
+            for (m = 0; m < G_N_ELEMENTS (all_methods); m++)
+              if (selected (all_methods[m].name, methods))
+                time_method (table, source, route, &all_methods[m],
+                             g_ascii_strtod (radii[r], NULL), runs);
+          g_object_unref (source);
+        }
       g_object_unref (input);
     }
 

@@ -108,7 +108,8 @@ static gboolean
 heap_image (CblurImage *image,
             CblurImage *kept)
 {
-  image->stride = (gsize) image->width * CBLUR_CHANNELS;
+  image->stride = ((gsize) image->width * cblur_image_pixel_bytes (image) + sizeof (gfloat) - 1) /
+                  sizeof (gfloat);
   image->data = cblur_pixels_alloc (image_bytes (image));
   *kept = *image;
   return image->data != NULL;
@@ -144,7 +145,7 @@ cblur_band_new (CblurBackendKind   backend,
   if (backend == CBLUR_BACKEND_GL)
     band->staged = cblur_gl_staged_new (kernel, makes_abyss ? stream : NULL, src, dst, NULL);
   else if (makes_abyss)
-    *src = (CblurImage) { NULL, inside.x, inside.y, inside.width, inside.height, 0 };
+    cblur_stream_shrink (src, &inside);
   if (band->staged == NULL &&
       !(heap_image (src, &band->heap[0]) && heap_image (dst, &band->heap[1])))
     return NULL;

@@ -36,11 +36,12 @@ void             cblur_backend_blur      (CblurBackendKind   backend,
 
 void             cblur_run_report_clear  (CblurRunReport    *report);
 
-/* Fills src's and dst's data and stride for their rectangles, src being
- * dst's grown by kernel's reach.  Where the backend makes the abyss beyond
- * stream's input itself, src first shrinks to its part inside the input,
- * all that GEGL reads: the rest is never held.  NULL when even the heap
- * has no room. */
+/* Fills src's and dst's data and stride for their rectangles and
+ * formats, src being dst's grown by kernel's reach.  Where the backend
+ * makes the abyss beyond stream's input itself, src first shrinks to its
+ * part inside the input, all that GEGL reads: the rest is never held.
+ * NULL when even the heap has no room.  GL stages RGBA float only: images
+ * in other formats are for the CPU. */
 CblurBand       *cblur_band_new          (CblurBackendKind   backend,
                                           const CblurKernel *kernel,
                                           const CblurStream *stream,

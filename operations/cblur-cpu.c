@@ -370,6 +370,21 @@ transpose_out (const Pixel *line,
         targets[r][i] = line[(gsize) i * rows + r];
 }
 
+/* Row y of GEGL's pixels in RGBA float, from column `left`: their own, or
+ * decoded into `into` where they are stored in another format. */
+static const Pixel *
+source_row (const Job *job,
+            gint       y,
+            Pixel     *into)
+{
+  if (job->pixels->format == NULL)
+    return (const Pixel *) cblur_image_row (job->pixels, y);
+
+  cblur_format_decode (job->pixels->format, cblur_image_bytes (job->pixels, 0, y),
+                       (gfloat *) into, job->right - job->left);
+  return into;
+}
+
 /* Rows are blurred ROW_GROUP at a time, interleaved so that element x of
  * the line holds pixel x of each row: the same wide loops as the column
  * strips, instead of one pixel at a time.  Only rows with GEGL's pixels:
@@ -384,6 +399,8 @@ horizontal_rows (gsize    first,
   gint        n_out = job->dst->width;
   Pixel      *gathered = gegl_malloc ((gsize) n_in * ROW_GROUP * sizeof (Pixel));
   Pixel      *blurred = gegl_malloc ((gsize) n_out * ROW_GROUP * sizeof (Pixel));
+  Pixel      *decoded = job->pixels->format != NULL
+                          ? gegl_malloc ((gsize) n_in * ROW_GROUP * sizeof (Pixel)) : NULL;
   BoxScratch  scratch = { 0 };
   gsize       group;
 
@@ -399,7 +416,7 @@ horizontal_rows (gsize    first,
 
       for (r = 0; r < rows; r++)
         {
-          const Pixel *src = (const Pixel *) cblur_image_row (job->pixels, row0 + r);
+          const Pixel *src = source_row (job, row0 + r, decoded + (gsize) r * n_in);
 
           sources[r] = src;
           for (x = 0; x < job->left; x++)
@@ -423,6 +440,7 @@ horizontal_rows (gsize    first,
   box_scratch_clear (&scratch);
   gegl_free (gathered);
   gegl_free (blurred);
+  g_clear_pointer (&decoded, gegl_free);
 }
 
 /* A row of the colour, blurred as GEGL's own pixels would be: made rows
@@ -477,6 +495,8 @@ strip_column (const Job *job,
   return (Line) { column, pixels };
 }
 
+/* Column strips end in dst, or, where dst is stored in another format,
+ * in a strip of their own, encoded whole and copied into dst's rows. */
 static void
 vertical_strips (gsize    first,
                  gsize    count,
@@ -489,8 +509,15 @@ vertical_strips (gsize    first,
   Pixel      *column = has_made_rows (job) ? gegl_malloc ((gsize) n_in * STRIP_PIXELS *
                                                        sizeof (Pixel))
                                          : NULL;
+  gsize       strip_pixels = (gsize) job->dst->height * STRIP_PIXELS;
+  Pixel      *encoding = job->dst->format != NULL ? gegl_malloc (strip_pixels * sizeof (Pixel))
+                                                  : NULL;
+  guint8     *encoded = job->dst->format != NULL
+                          ? gegl_malloc (strip_pixels * cblur_image_pixel_bytes (job->dst))
+                          : NULL;
   BoxScratch  scratch = { 0 };
   gsize       strip;
+  gint        y;
 
   box_scratch_init (&scratch, job->kernel, n_in, STRIP_PIXELS);
 
@@ -500,25 +527,53 @@ vertical_strips (gsize    first,
       gint    pixels = MIN (STRIP_PIXELS, width - x);
       LineOut out = { (Pixel *) job->dst->data + x, out_step };
 
+      if (encoding != NULL)
+        out = (LineOut) { encoding, pixels };
       blur_line (job->kernel, strip_column (job, x, pixels, column), n_in, job->src->y,
                  out, pixels, &scratch);
+      if (encoding != NULL)
+        {
+          gsize bytes = pixels * cblur_image_pixel_bytes (job->dst);
+
+          /* the whole strip at once: a call a row cost more than the
+           * encoding */
+          cblur_format_encode (job->dst->format, (const gfloat *) encoding, encoded,
+                               (gsize) pixels * job->dst->height);
+          for (y = 0; y < job->dst->height; y++)
+            memcpy (cblur_image_bytes (job->dst, x, y), encoded + y * bytes, bytes);
+        }
     }
 
   box_scratch_clear (&scratch);
   g_clear_pointer (&column, gegl_free);
+  g_clear_pointer (&encoding, gegl_free);
+  g_clear_pointer (&encoded, gegl_free);
 }
 
 /* radius 0: src and dst have the same size */
 static void
 copy_interior (const CblurImage *src,
+               gboolean          straight,
                const CblurImage *dst)
 {
-  gint row;
+  gsize   bytes = (gsize) dst->width * sizeof (Pixel);
+  gfloat *line = gegl_malloc (bytes);
+  gint    row;
 
   for (row = 0; row < dst->height; row++)
-    memcpy (cblur_image_row (dst, row),
-            cblur_image_row (src, row),
-            (gsize) dst->width * CBLUR_CHANNELS * sizeof (gfloat));
+    {
+      if (src->format != NULL)
+        cblur_format_decode (src->format, cblur_image_bytes (src, 0, row), line, dst->width);
+      else
+        memcpy (line, cblur_image_row (src, row), bytes);
+      if (straight)
+        cblur_premultiply_pixels (line, dst->width);
+      if (dst->format != NULL)
+        cblur_format_encode (dst->format, line, cblur_image_bytes (dst, 0, row), dst->width);
+      else
+        memcpy (cblur_image_row (dst, row), line, bytes);
+    }
+  gegl_free (line);
 }
 
 static Pixel
@@ -551,9 +606,7 @@ cblur_cpu_blur (const CblurKernel *kernel,
 
   if (cblur_kernel_is_identity (kernel))
     {
-      copy_interior (src, dst);
-      if (straight)
-        cblur_premultiply (dst);
+      copy_interior (src, straight, dst);
       return;
     }
 

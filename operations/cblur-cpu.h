@@ -15,7 +15,9 @@ G_BEGIN_DECLS
  * inside's are read (src's data may be NULL); the rest is GEGL's abyss
  * under `abyss`, which the blur makes rather than reads (the same bits).  straight: src's pixels are straight
  * alpha (RGBA float), premultiplied as they go into the blur
- * (cblur_premultiply_pixels), where GEGL would have on its read. */
+ * (cblur_premultiply_pixels), where GEGL would have on its read.  src
+ * and dst may be stored in a cblur-format (then src is straight): the
+ * blur decodes rows as it gathers them and encodes its results. */
 void cblur_cpu_blur (const CblurKernel *kernel,
                      const CblurImage  *src,
                      const CblurImage  *inside,

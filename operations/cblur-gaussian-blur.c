@@ -57,6 +57,8 @@ property_boolean (clip_extent, _("Clip to the input extent"), TRUE)
 #include "gegl-op.h"
 
 #include "cblur-backend.h"
+#include "cblur-format.h"
+#include "cblur-log.h"
 #include "cblur-settings.h"
 
 G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_AUTO == (gint) CBLUR_MODE_AUTO);
@@ -116,13 +118,29 @@ mode_at_level (GeglProperties *o,
                                     state->backend);
 }
 
+/* The source's own format where cblur-format covers it: the op reads it
+ * as GEGL stores it and writes its result in it, converting inside its
+ * own threaded reads and writes, so that a host writing into an image of
+ * that format (GIMP, gegl:write-buffer) copies tiles rather than having
+ * babl convert every pixel after process() on GEGL's side.  Anything
+ * else goes through premultiplied linear float, the blur's own pixels. */
+static const Babl *
+output_format (GeglOperation *operation)
+{
+  const Babl *source = gegl_operation_get_source_format (operation, "input");
+  const Babl *space = gegl_operation_get_source_space (operation, "input");
+
+  if (source != NULL && cblur_format_get (source) != NULL)
+    return source;
+  return babl_format_with_space ("RaGaBaA float", space);
+}
+
 static void
 prepare (GeglOperation *operation)
 {
   GeglOperationAreaFilter *area = GEGL_OPERATION_AREA_FILTER (operation);
   GeglProperties          *o = GEGL_PROPERTIES (operation);
-  const Babl              *space = gegl_operation_get_source_space (operation, "input");
-  const Babl              *format = babl_format_with_space ("RaGaBaA float", space);
+  const Babl              *format = output_format (operation);
   State                   *state = o->user_data;
   gint                     reach;
 
@@ -246,15 +264,20 @@ warn_once (const gchar *why)
     }
 }
 
-/* GEGL's side of a band */
+/* GEGL's side of a band.  Pixels go in and out as premultiplied float,
+ * or, where native formats are set, as GEGL stores
+ * them: converted here, on GEGL's threads, in the band's own memory (the
+ * GPU's), or by the CPU's blur in its own loops, where the band holds them
+ * as they are. */
 typedef struct
 {
-  GeglBuffer      *input;
-  GeglBuffer      *output;
-  const Babl      *read_format;
-  const Babl      *format;
-  gint             level;
-  GeglAbyssPolicy  abyss;
+  GeglBuffer        *input;
+  GeglBuffer        *output;
+  const Babl        *premultiplied;
+  const CblurFormat *read_native;
+  const CblurFormat *write_native;
+  gint               level;
+  GeglAbyssPolicy    abyss;
 } BandIo;
 
 static void
@@ -267,10 +290,19 @@ read_part (const CblurImage *src,
 {
   const BandIo *io = user_data;
   GeglRectangle part = { src->x + x, src->y + y, width, height };
+  gboolean      decode = src->format == NULL && io->read_native != NULL;
+  gint          row;
 
-  gegl_buffer_get (io->input, &part, 1.0 / (1 << io->level), io->read_format,
-                   cblur_image_pixel (src, x, y),
-                   src->stride * sizeof (gfloat), io->abyss);
+  gegl_buffer_get (io->input, &part, 1.0 / (1 << io->level),
+                   src->format != NULL ? src->format->babl
+                                       : decode ? io->read_native->babl : io->premultiplied,
+                   cblur_image_bytes (src, x, y), src->stride * sizeof (gfloat), io->abyss);
+  for (row = 0; decode && row < height; row++)
+    {
+      gfloat *pixels = cblur_image_pixel (src, x, y + row);
+
+      cblur_format_decode (io->read_native, (const guint8 *) pixels, pixels, width);
+    }
 }
 
 static void
@@ -283,12 +315,24 @@ write_part (const CblurImage *dst,
 {
   const BandIo *io = user_data;
   GeglRectangle part = { dst->x + x, dst->y + y, width, height };
+  gboolean      encode = dst->format == NULL && io->write_native != NULL;
+  gint          row;
 
-  gegl_buffer_set (io->output, &part, io->level, io->format,
-                   cblur_image_pixel (dst, x, y),
-                   dst->stride * sizeof (gfloat));
+  for (row = 0; encode && row < height; row++)
+    {
+      gfloat *pixels = cblur_image_pixel (dst, x, y + row);
+
+      cblur_format_encode (io->write_native, pixels, (guint8 *) pixels, width);
+    }
+  gegl_buffer_set (io->output, &part, io->level,
+                   dst->format != NULL ? dst->format->babl
+                                       : encode ? io->write_native->babl : io->premultiplied,
+                   cblur_image_bytes (dst, x, y), dst->stride * sizeof (gfloat));
 }
 
+/* The CPU's bands hold GEGL's pixels as they are stored, a quarter of the
+ * memory in 8 bits, which its blur converts as it goes (a straight RGBA
+ * float source it reads as its own pixels); the GPU's hold float. */
 static gboolean
 blur_band (const CblurKernel   *kernel,
            CblurBackendKind     backend,
@@ -296,10 +340,15 @@ blur_band (const CblurKernel   *kernel,
            CblurRunReport      *report,
            CblurStream         *stream)
 {
+  const BandIo         *io = stream->user_data;
+  gboolean              cpu = backend == CBLUR_BACKEND_CPU;
   gint                  reach = kernel->reach;
   CblurImage            src = { NULL, band->x - reach, band->y - reach,
-                                band->width + 2 * reach, band->height + 2 * reach, 0 };
-  CblurImage            dst = { NULL, band->x, band->y, band->width, band->height, 0 };
+                                band->width + 2 * reach, band->height + 2 * reach, 0,
+                                cpu && !cblur_format_is_rgba_float (io->read_native)
+                                  ? io->read_native : NULL };
+  CblurImage            dst = { NULL, band->x, band->y, band->width, band->height, 0,
+                                cpu ? io->write_native : NULL };
   g_autoptr (CblurBand) memory = cblur_band_new (backend, kernel, stream, &src, &dst);
 
   if (memory == NULL)
@@ -340,9 +389,10 @@ process (GeglOperation       *operation,
   g_autoptr (CblurKernel) kernel = NULL;
   CblurRunReport          report = { 0 };
   const Babl             *format = gegl_operation_get_format (operation, "output");
-  const Babl             *straight = babl_format_with_space ("RGBA float",
-                                                             babl_format_get_space (format));
-  BandIo                  io = { input, output, format, format, level, o->abyss_policy };
+  const Babl             *premultiplied =
+    babl_format_with_space ("RaGaBaA float", babl_format_get_space (format));
+  BandIo                  io = { input, output, premultiplied, NULL, cblur_format_get (format),
+                                 level, o->abyss_policy };
   CblurStream             stream = { read_part, write_part, &io };
   gint                    rows;
   gint                    y;
@@ -360,16 +410,15 @@ process (GeglOperation       *operation,
       stream.inside = *gegl_buffer_get_abyss (input);
       stream.abyss = o->abyss_policy;
     }
-  /* A straight RGBA float source GEGL copies as it is, and the backend
-   * premultiplies it on the way in: babl premultiplying it on GEGL's
-   * threads took 2-3 times as long as the copy (4K on the H100: 8-11 ms
-   * against 3-4, more than the GPU's part).  Level 0 only: other levels
-   * are GIMP's previews. */
-  if (level == 0 && gegl_buffer_get_format (input) == straight)
-    {
-      io.read_format = straight;
-      stream.straight_alpha = TRUE;
-    }
+  /* A source in a covered format GEGL copies as it is, and the op
+   * converts it, the backend premultiplying it on the way in: babl
+   * converting it on GEGL's threads took 2-3 times as long as the copy
+   * even from straight RGBA float.  Level 0 only: other levels are GIMP's
+   * previews, whose mipmaps GEGL would make from the stored pixels rather
+   * than from premultiplied linear ones. */
+  if (level == 0)
+    io.read_native = cblur_format_get (gegl_buffer_get_format (input));
+  stream.straight_alpha = io.read_native != NULL;
   rows = band_height (state->backend, kernel, roi.width, roi.height);
 
   for (y = roi.y; y < roi.y + roi.height; y += rows)
@@ -388,13 +437,14 @@ process (GeglOperation       *operation,
 
       /* one line a band, each with only its own figures, so that the
        * benchmark's sums over the lines are a region's */
-      g_debug ("backend=%s mode=%s radius=%g band=%dx%d+%d+%d level=%d "
-               "read=%.2fms write=%.2fms %s total=%.1fms",
-               report.ran_on == CBLUR_BACKEND_GL ? "gl" : "cpu",
-               cblur_mode_name (kernel->mode), kernel->radius,
-               band.width, band.height, band.x, band.y, level,
-               stream.read_ms - read_before, stream.write_ms - write_before,
-               report.detail, (g_get_monotonic_time () - started) / 1000.0);
+      cblur_log_band (&report,
+                      "backend=%s mode=%s radius=%g band=%dx%d+%d+%d level=%d "
+                      "read=%.2fms write=%.2fms %s total=%.1fms",
+                      report.ran_on == CBLUR_BACKEND_GL ? "gl" : "cpu",
+                      cblur_mode_name (kernel->mode), kernel->radius,
+                      band.width, band.height, band.x, band.y, level,
+                      stream.read_ms - read_before, stream.write_ms - write_before,
+                      report.detail, (g_get_monotonic_time () - started) / 1000.0);
       cblur_run_report_clear (&report);
 
       if (roi.height > rows)

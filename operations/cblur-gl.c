@@ -69,7 +69,8 @@ stage_inside (CblurGl           *gl,
   if (!cblur_stream_inside_rect (stream, &all, &part) ||
       !cblur_gl_plan (gl, kernel, output, &plan, NULL))
     return;
-  inside = (CblurImage) { NULL, part.x, part.y, part.width, part.height, 0 };
+  inside = *source;
+  cblur_stream_shrink (&inside, &part);
   tiles = cblur_gl_tiles_new (&plan, kernel->reach, &inside, stream->abyss, output);
   if (cblur_gl_tiles_make_abyss (tiles, &inside))
     *source = inside;

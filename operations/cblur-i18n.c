@@ -1,19 +1,46 @@
+/* dladdr() */
+#define _GNU_SOURCE
 #include "config.h"
 
+#include <dlfcn.h>
 #include <locale.h>
 #include <libintl.h>
 #include <glib/gi18n-lib.h>
 
 #include "cblur-i18n.h"
 
+static void bind_text_domain (void);
+
+/* A per-user install (scripts/install-user.sh) puts the catalogues in a
+ * folder "locale" beside the module, since the compiled-in prefix is not
+ * the user's; NULL where there is none. */
+static gchar *
+localedir_beside_module (void)
+{
+  Dl_info           info;
+  g_autofree gchar *module_dir = NULL;
+  gchar            *dir;
+
+  if (dladdr ((gpointer) bind_text_domain, &info) == 0 || info.dli_fname == NULL)
+    return NULL;
+  module_dir = g_path_get_dirname (info.dli_fname);
+  dir = g_build_filename (module_dir, "locale", NULL);
+  if (!g_file_test (dir, G_FILE_TEST_IS_DIR))
+    g_clear_pointer (&dir, g_free);
+  return dir;
+}
+
 /* GEGL evaluates the property labels while it registers the operation, so
  * the text domain must be bound when the module is loaded, before that. */
 __attribute__ ((constructor)) static void
 bind_text_domain (void)
 {
-  const gchar *dir = g_getenv ("CBLUR_LOCALEDIR");
+  const gchar      *chosen = g_getenv ("CBLUR_LOCALEDIR");
+  g_autofree gchar *beside = chosen == NULL ? localedir_beside_module () : NULL;
 
-  bindtextdomain (GETTEXT_PACKAGE, dir != NULL ? dir : LOCALEDIR);
+  if (chosen == NULL)
+    chosen = beside != NULL ? beside : LOCALEDIR;
+  bindtextdomain (GETTEXT_PACKAGE, chosen);
   bind_textdomain_codeset (GETTEXT_PACKAGE, "UTF-8");
 }
 
@@ -25,8 +52,8 @@ is_c_locale (const gchar *name)
 }
 
 /* The locale the environment asks for, where the host program never called
- * setlocale() (the gegl command line): gettext ignores LANGUAGE under "C",
- * but honours it under C.UTF-8. */
+ * setlocale() (the gegl command line).  Without one gettext ignores
+ * LANGUAGE under "C", and since glibc 2.41 under C.UTF-8 as well. */
 static locale_t
 environment_locale (void)
 {

@@ -1,10 +1,13 @@
 /* A rectangle of premultiplied linear RGBA float pixels, as both backends
- * read and write it. x and y are the absolute image coordinates of the
- * first pixel: the box filter aligns its running sums to them. */
+ * read and write it, or, on the CPU, of pixels as GEGL stores them, which
+ * the blur converts as it goes. x and y are the absolute image coordinates
+ * of the first pixel: the box filter aligns its running sums to them. */
 #ifndef CBLUR_IMAGE_H
 #define CBLUR_IMAGE_H
 
 #include <glib.h>
+
+#include "cblur-format.h"
 
 G_BEGIN_DECLS
 
@@ -12,12 +15,15 @@ G_BEGIN_DECLS
 
 typedef struct
 {
-  gfloat *data;
-  gint    x;
-  gint    y;
-  gint    width;
-  gint    height;
-  gsize   stride;   /* floats from one row to the next */
+  gfloat            *data;
+  gint               x;
+  gint               y;
+  gint               width;
+  gint               height;
+  gsize              stride;   /* floats (4-byte words) from one row to the next */
+  /* NULL: RGBA float, premultiplied (or straight where the stream says);
+   * else pixels as stored in this format (on the CPU only) */
+  const CblurFormat *format;
 } CblurImage;
 
 static inline gfloat *
@@ -34,6 +40,22 @@ cblur_image_pixel (const CblurImage *image,
                    gint              y)
 {
   return cblur_image_row (image, y) + (gsize) x * CBLUR_CHANNELS;
+}
+
+static inline gsize
+cblur_image_pixel_bytes (const CblurImage *image)
+{
+  return image->format != NULL ? (gsize) image->format->bytes_per_pixel
+                               : CBLUR_CHANNELS * sizeof (gfloat);
+}
+
+/* pixel x of row y, in any format */
+static inline guint8 *
+cblur_image_bytes (const CblurImage *image,
+                   gint              x,
+                   gint              y)
+{
+  return (guint8 *) cblur_image_row (image, y) + (gsize) x * cblur_image_pixel_bytes (image);
 }
 
 G_END_DECLS

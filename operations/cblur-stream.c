@@ -325,7 +325,7 @@ sub_image (const CblurImage    *image,
 {
   CblurImage sub = *image;
 
-  sub.data = cblur_image_pixel (image, rect->x - image->x, rect->y - image->y);
+  sub.data = (gfloat *) cblur_image_bytes (image, rect->x - image->x, rect->y - image->y);
   sub.x = rect->x;
   sub.y = rect->y;
   sub.width = rect->width;
@@ -367,6 +367,18 @@ cblur_stream_inside (const CblurStream *stream,
   return TRUE;
 }
 
+void
+cblur_stream_shrink (CblurImage          *src,
+                     const GeglRectangle *inside)
+{
+  src->data = NULL;
+  src->stride = 0;
+  src->x = inside->x;
+  src->y = inside->y;
+  src->width = inside->width;
+  src->height = inside->height;
+}
+
 gboolean
 cblur_stream_band (const CblurStream *stream,
                    gint               reach,
@@ -381,7 +393,7 @@ cblur_stream_band (const CblurStream *stream,
       return cblur_stream_inside (stream, src, inside);
     }
   *halo = (CblurImage) { NULL, dst->x - reach, dst->y - reach,
-                         dst->width + 2 * reach, dst->height + 2 * reach, 0 };
+                         dst->width + 2 * reach, dst->height + 2 * reach, 0, src->format };
   *inside = *src;
   return TRUE;
 }

@@ -54,6 +54,11 @@ gboolean cblur_stream_inside_rect (const CblurStream   *stream,
                                    const GeglRectangle *all,
                                    GeglRectangle       *part);
 
+/* src, its pixels yet to come, shrunk to `inside`: for a band that holds
+ * only what GEGL reads */
+void     cblur_stream_shrink      (CblurImage          *src,
+                                   const GeglRectangle *inside);
+
 /* src as cblur_band_new() leaves it: dst grown by reach, or only its part
  * inside the input.  halo gets the former, without pixels in the second
  * case; TRUE where the backend makes the abyss, with `inside` the part of

@@ -10,11 +10,9 @@
 # 4. fail while de.po has untranslated or fuzzy messages,
 # 5. load the module in German and print its translated labels.
 #
-# Needs a de_DE.UTF-8 locale (Debian: `locales`, uncomment de_DE.UTF-8 in
-# /etc/locale.gen, run locale-gen) or C.UTF-8 with LANGUAGE=de.  The `gegl`
-# command line tool never calls setlocale(), so `gegl --info` prints English
-# for every operation; the check program below calls setlocale() the way
-# GIMP does.
+# Needs Debian's `locales` (de_DE.UTF-8 is made in a temporary folder if
+# the system has not generated it).  The `gegl` command line tool never
+# calls setlocale(); the check program below calls it the way GIMP does.
 set -eu
 
 cd "$(dirname "$0")/.."
@@ -30,8 +28,10 @@ case $stats in
   *untranslated*|*fuzzy*) echo "po/de.po is incomplete" >&2; exit 1 ;;
 esac
 
+. tests/german-locale.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+german_locale "$tmp"
 cat > "$tmp/show.c" <<'C'
 #include <locale.h>
 #include <stdio.h>
@@ -77,9 +77,7 @@ main (int argc, char **argv)
 C
 cc -o "$tmp/show" "$tmp/show.c" $(pkg-config --cflags --libs gegl-0.4)
 
-lang=C.UTF-8
-locale -a 2>/dev/null | grep -qi '^de_DE\.utf-\?8$' && lang=de_DE.UTF-8
-LANGUAGE=de LANG=$lang LC_ALL= \
+LANGUAGE= LANG=de_DE.UTF-8 LC_ALL= \
 CBLUR_LOCALEDIR="$PWD/$build/po" \
 GEGL_PATH="$PWD/$build/operations" \
   "$tmp/show"

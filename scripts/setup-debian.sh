@@ -4,7 +4,7 @@
 set -eu
 
 packages="build-essential meson ninja-build pkg-config gettext python3
-  libgegl-dev gegl libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri"
+  libgegl-dev gegl libepoxy-dev libegl-dev libegl-mesa0 libgl1-mesa-dri locales"
 [ "${CBLUR_SANITIZE:-}" ] && packages="$packages libclang-rt-14-dev clang-14"
 
 missing=""

@@ -2,8 +2,11 @@
 # The whole test suite from nothing: installs what it needs, builds, and
 # runs every test, the GL ones on whatever GL the machine has (Mesa's
 # llvmpipe without a GPU); then the CPU and GL suites once more under
-# AddressSanitizer and UndefinedBehaviorSanitizer.  Ends with
-# "N passed, N failed".
+# AddressSanitizer and UndefinedBehaviorSanitizer; then, in a Debian 13
+# chroot (made on first use, kept at $CBLUR_CHROOT, default /srv/trixie),
+# every suite against Debian 13's GEGL and GLib, with the real clients:
+# GIMP 3 applying the op, and GEGL's gegl-tester.  Ends with
+# "N passed, N failed" over all of them.  As root or with sudo.
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=$root/build
@@ -27,10 +30,27 @@ UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
   meson test -C "$asan" --suite cpu --suite gl --print-errorlogs \
     --num-processes 2 --timeout-multiplier 4 || status=$?
 
-python3 - "$build/meson-logs/testlog.json" "$asan/meson-logs/testlog.json" <<'PY'
-import json, sys
-results = [json.loads(line)["result"]
-           for path in sys.argv[1:] for line in open(path) if line.strip()]
+# As the caller, inside: what it builds in the tree stays the caller's.
+chroot=${CBLUR_CHROOT:-/srv/trixie}
+trixie_log=$root/build-trixie/meson-logs/testlog.json
+rm -f "$trixie_log"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo=sudo
+$sudo sh "$root/scripts/make-chroot.sh" "$chroot" &&
+  $sudo env CBLUR_CHROOT_USER="$(id -u):$(id -g)" \
+    sh "$root/scripts/chroot-run.sh" "$chroot" sh scripts/test-trixie.sh || status=$?
+
+# a suite whose log is missing (its build failed) counts as one failure
+python3 - "$build/meson-logs/testlog.json" "$asan/meson-logs/testlog.json" \
+  "$trixie_log" <<'PY'
+import json, os, sys
+results = []
+for path in sys.argv[1:]:
+    if not os.path.exists(path):
+        print(f"no results: {path}")
+        results.append("MISSING")
+        continue
+    results += [json.loads(line)["result"] for line in open(path) if line.strip()]
 passed = sum(r == "OK" for r in results)
 print(f"{passed} passed, {len(results) - passed} failed")
 PY

@@ -58,6 +58,14 @@ test_assert_ran_on_backend (void)
   g_mutex_unlock (&ran.lock);
 }
 
+void
+test_forget_backends (void)
+{
+  g_mutex_lock (&ran.lock);
+  ran.gl = ran.cpu = 0;
+  g_mutex_unlock (&ran.lock);
+}
+
 GeglBuffer *
 test_random_buffer (gint    width,
                     gint    height,
@@ -142,25 +150,52 @@ test_blur_graph (GeglNode   *parent,
   return source;
 }
 
+static gfloat *
+blur_valist (const Babl          *format,
+             GeglBuffer          *input,
+             const GeglRectangle *roi,
+             const gchar         *first_property,
+             va_list              args)
+{
+  GeglNode *graph = gegl_node_new ();
+  GeglNode *blur;
+  gfloat   *pixels = g_new (gfloat, (gsize) roi->width * roi->height * 4);
+
+  test_blur_graph (graph, input, &blur);
+  gegl_node_set_valist (blur, first_property, args);
+  gegl_node_blit (blur, 1.0, roi, format, pixels, GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
+  g_object_unref (graph);
+  return pixels;
+}
+
 gfloat *
 test_blur (GeglBuffer          *input,
            const GeglRectangle *roi,
            const gchar         *first_property,
            ...)
 {
-  GeglNode *graph = gegl_node_new ();
-  GeglNode *blur;
-  gfloat   *pixels = g_new (gfloat, (gsize) roi->width * roi->height * 4);
-  va_list   args;
+  gfloat *pixels;
+  va_list args;
 
-  test_blur_graph (graph, input, &blur);
   va_start (args, first_property);
-  gegl_node_set_valist (blur, first_property, args);
+  pixels = blur_valist (babl_format (TEST_FORMAT), input, roi, first_property, args);
   va_end (args);
+  return pixels;
+}
 
-  gegl_node_blit (blur, 1.0, roi, babl_format (TEST_FORMAT), pixels,
-                  GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
-  g_object_unref (graph);
+gfloat *
+test_blur_as (const Babl          *format,
+              GeglBuffer          *input,
+              const GeglRectangle *roi,
+              const gchar         *first_property,
+              ...)
+{
+  gfloat *pixels;
+  va_list args;
+
+  va_start (args, first_property);
+  pixels = blur_valist (format, input, roi, first_property, args);
+  va_end (args);
   return pixels;
 }
 

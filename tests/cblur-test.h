@@ -23,6 +23,12 @@ gfloat     *test_blur          (GeglBuffer           *input,
                                 const GeglRectangle  *roi,
                                 const gchar          *first_property,
                                 ...) G_GNUC_NULL_TERMINATED;
+/* the same, read in format (4 floats a pixel) */
+gfloat     *test_blur_as       (const Babl           *format,
+                                GeglBuffer           *input,
+                                const GeglRectangle  *roi,
+                                const gchar          *first_property,
+                                ...) G_GNUC_NULL_TERMINATED;
 GeglNode   *test_blur_graph    (GeglNode             *parent,
                                 GeglBuffer           *input,
                                 GeglNode            **blur);
@@ -30,6 +36,8 @@ GeglNode   *test_blur_graph    (GeglNode             *parent,
 gboolean    test_backend_is_gl (void);
 /* every blur since the last call ran on the backend under test */
 void        test_assert_ran_on_backend (void);
+/* blurs so far count for neither */
+void        test_forget_backends       (void);
 gdouble     test_max_abs_diff  (const gfloat         *a,
                                 const gfloat         *b,
                                 gsize                 n);

@@ -249,8 +249,10 @@ test_abyss_against_reference (void)
   g_unsetenv ("CBLUR_BAND_PIXELS");
 }
 
-/* the op's blur of the straight input in roi, bit for bit its blur of the
- * premultiplied copy */
+/* The op's blur of the straight input in roi, bit for bit its blur of the
+ * premultiplied copy.  Each comes in its source's format (cblur-format),
+ * so both are read as straight RGBA float: the op's own unpremultiplying
+ * of the one and babl's of the other must agree too. */
 static void
 check_straight_case (GeglBuffer          *input,
                      GeglBuffer          *premultiplied,
@@ -261,11 +263,12 @@ check_straight_case (GeglBuffer          *input,
                      const gchar         *tiles,
                      gsize                part)
 {
+  const Babl        *straight = babl_format ("RGBA float");
   gsize              bytes = (gsize) roi->width * roi->height * 4 * sizeof (gfloat);
-  g_autofree gfloat *ours = test_blur (input, roi, "radius", radius, "mode", mode,
-                                       "abyss-policy", policy, NULL);
-  g_autofree gfloat *gegls = test_blur (premultiplied, roi, "radius", radius, "mode", mode,
-                                        "abyss-policy", policy, NULL);
+  g_autofree gfloat *ours = test_blur_as (straight, input, roi, "radius", radius, "mode", mode,
+                                          "abyss-policy", policy, NULL);
+  g_autofree gfloat *gegls = test_blur_as (straight, premultiplied, roi, "radius", radius,
+                                           "mode", mode, "abyss-policy", policy, NULL);
 
   g_test_message ("tiles of %s, part %zu, policy %d, %s %g: max %.3g", tiles, part, policy,
                   cblur_mode_name (mode), radius,

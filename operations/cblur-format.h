@@ -1,0 +1,88 @@
+/* The pixel formats the op reads and writes as GEGL stores them, and the
+ * conversions between those and the blur's own pixels: straight linear
+ * RGBA float on the way in (the backends premultiply it, babl's rule),
+ * premultiplied linear RGBA float on the way out.
+ *
+ * The curves come from babl, in the format's own space, as tables: a
+ * decode table (code -> linear value) and, for the way back, thresholds
+ * (the least linear value that encodes to each code), which round as
+ * exactly as babl's double-precision conversion does.  Both are plain
+ * arrays of floats, for any backend that converts pixels itself. */
+#ifndef CBLUR_FORMAT_H
+#define CBLUR_FORMAT_H
+
+#include <gegl.h>
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  CBLUR_SAMPLE_U8,
+  CBLUR_SAMPLE_U16,
+  CBLUR_SAMPLE_HALF,    /* linear only */
+  CBLUR_SAMPLE_FLOAT    /* linear only */
+} CblurSampleType;
+
+/* the code of the least float of a bucket, and the next code's threshold */
+typedef struct
+{
+  gfloat  next;
+  guint32 code;
+} CblurBucket;
+
+/* one component's transfer curve, for the integer types */
+typedef struct
+{
+  guint              max;          /* the largest code: 255 or 65535 */
+  const gfloat      *decode;       /* code -> linear value: max + 1 of them */
+  const gfloat      *thresholds;   /* [k]: the least value that encodes to k;
+                                    * [0] is -inf and [max + 1] +inf */
+  /* the CPU's way into thresholds: values from thresholds[max] on are
+   * max; the rest, clamped to [low, high] (which encode to 0 and max - 1),
+   * find buckets[b] by their bits >> bucket_shift, first_bucket + b;
+   * one_step where no bucket holds more than one threshold */
+  gfloat             low;
+  gfloat             high;
+  const CblurBucket *buckets;
+  guint32            first_bucket;
+  gint               bucket_shift;
+  gboolean           one_step;
+} CblurCurve;
+
+typedef struct
+{
+  const Babl       *babl;
+  CblurSampleType   type;
+  gint              n_components;      /* stored; alpha is the last */
+  gboolean          has_alpha;
+  gboolean          grey;              /* one colour component: R = G = B */
+  gint              bytes_per_pixel;
+  const CblurCurve *curves[4];         /* per stored component, integer types */
+} CblurFormat;
+
+/* The conversions for format, made once a process; NULL where the op does
+ * not read and write it as it is (the caller falls back to RaGaBaA float). */
+const CblurFormat *cblur_format_get    (const Babl        *format);
+
+/* whether format is the blur's own RGBA float, straight, which decodes as
+ * it is */
+gboolean           cblur_format_is_rgba_float (const CblurFormat *format);
+
+/* n_pixels of format into straight linear RGBA float (alpha 1 where the
+ * format has none); dst may start where src does. */
+void               cblur_format_decode (const CblurFormat *format,
+                                        const guint8      *src,
+                                        gfloat            *dst,
+                                        gsize              n_pixels);
+
+/* n_pixels of premultiplied linear RGBA float into format: unpremultiplied
+ * as babl does (its alpha floor), curve, rounding; dst may start where
+ * src does. */
+void               cblur_format_encode (const CblurFormat *format,
+                                        const gfloat      *src,
+                                        guint8            *dst,
+                                        gsize              n_pixels);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,118 @@
+#include "cblur-log.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+#include <glib/gi18n-lib.h>
+#include "cblur-i18n.h"
+
+#include "cblur-gl.h"
+
+/* CBLUR_LOG, read once: "stderr", or a file to append to; -1 for neither */
+static gint
+log_fd (void)
+{
+  static gsize once = 0;
+  static gint  fd = -1;
+
+  if (g_once_init_enter (&once))
+    {
+      const gchar *where = g_getenv ("CBLUR_LOG");
+
+      if (g_strcmp0 (where, "stderr") == 0)
+        fd = STDERR_FILENO;
+      else if (where != NULL && *where != '\0')
+        {
+          fd = open (where, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+          if (fd < 0)
+            g_warning (_("CBLUR_LOG=%s cannot be opened (%s); nothing is logged there"),
+                       where, g_strerror (errno));
+        }
+      g_once_init_leave (&once, 1);
+    }
+  return fd;
+}
+
+/* one write() a line, so that lines from several threads or processes
+ * sharing the file never interleave */
+static void
+write_line (gint         fd,
+            const gchar *message)
+{
+  g_autofree gchar *line = g_strconcat ("cblur: ", message, "\n", NULL);
+  const gchar      *rest = line;
+  gsize             left = strlen (line);
+
+  while (left > 0)
+    {
+      gssize written = write (fd, rest, left);
+
+      if (written < 0 && errno == EINTR)
+        continue;
+      if (written <= 0)
+        return;
+      rest += written;
+      left -= written;
+    }
+}
+
+/* Why CBLUR_BACKEND=auto chose the CPU: that is decided per process by
+ * what GL the machine has, so it is asked once. */
+static const gchar *
+why_auto_chose_cpu (void)
+{
+  static gsize  once = 0;
+  static gchar *why = NULL;
+
+  if (g_once_init_enter (&once))
+    {
+      g_autoptr (GError) error = NULL;
+      gboolean           is_software = FALSE;
+
+      if (!cblur_gl_available (&is_software, &error))
+        why = g_strdup (error->message);
+      else if (is_software)
+        why = g_strdup (_("the only OpenGL is a software renderer, slower than "
+                          "the CPU (CBLUR_BACKEND=gl uses it)"));
+      g_once_init_leave (&once, 1);
+    }
+  return why;
+}
+
+/* NULL where the band ran on GL */
+static const gchar *
+why_cpu (const CblurRunReport *report)
+{
+  const gchar *choice = g_getenv ("CBLUR_BACKEND");
+
+  if (report->ran_on == CBLUR_BACKEND_GL)
+    return NULL;
+  if (report->gl_failure != NULL)
+    return report->gl_failure;
+  if (choice != NULL && g_ascii_strcasecmp (choice, "cpu") == 0)
+    return "CBLUR_BACKEND=cpu";
+  return why_auto_chose_cpu ();
+}
+
+void
+cblur_log_band (const CblurRunReport *report,
+                const gchar          *format,
+                ...)
+{
+  g_autofree gchar *figures = NULL;
+  g_autofree gchar *message = NULL;
+  const gchar      *why = why_cpu (report);
+  gint              fd = log_fd ();
+  va_list           args;
+
+  va_start (args, format);
+  figures = g_strdup_vprintf (format, args);
+  va_end (args);
+  message = why != NULL ? g_strdup_printf ("%s fallback=\"%s\"", figures, why)
+                        : g_steal_pointer (&figures);
+
+  g_debug ("%s", message);
+  if (fd >= 0)
+    write_line (fd, message);
+}

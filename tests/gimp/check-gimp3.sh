@@ -1,0 +1,44 @@
+#!/bin/sh
+# GIMP 3 applies cblur:gaussian-blur as a user's OK does, in batch mode:
+# the module installed by scripts/install-user.sh into a fresh HOME (GEGL
+# finds it there on its own), tests/data/coffee.png at PRECISION (u8 or
+# float), Gimp.DrawableFilter + merge_filter, CBLUR_BACKEND=BACKEND.  The
+# result must match the double-precision reference (check-gimp-result),
+# and CBLUR_LOG must show that every band ran on BACKEND.
+#   check-gimp3.sh BUILD_DIR CHECK_RESULT u8|float cpu|gl
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=$1
+check=$2
+precision=$3
+backend=$4
+radius=12
+. "$here/ran-on.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+mkdir "$tmp/home" "$tmp/out"
+
+# as a user would have it: no GEGL_PATH, no test settings (and GIMP's
+# temporary files in ours)
+user_env="env -u GEGL_PATH -u G_DEBUG -u CBLUR_LOCALEDIR -u XDG_DATA_HOME
+  -u XDG_CONFIG_HOME -u XDG_CACHE_HOME HOME=$tmp/home TMPDIR=$tmp"
+$user_env sh "$root/scripts/install-user.sh" --build "$build"
+
+status=0
+$user_env CBLUR_BACKEND="$backend" CBLUR_LOG="$tmp/log" \
+  CBLUR_IMAGE="$root/tests/data/coffee.png" CBLUR_PRECISION="$precision" \
+  CBLUR_RADIUS=$radius CBLUR_OUT="$tmp/out" \
+  gimp-console-3.0 -i -n --batch-interpreter=python-fu-eval \
+    -b "exec(open('$here/apply-filter.py').read())" --quit \
+    >"$tmp/gimp.log" 2>&1 || status=$?
+if [ $status != 0 ] || [ ! -f "$tmp/out/output.raw" ]; then
+  cat "$tmp/gimp.log"
+  echo "GIMP (exit status $status) wrote no result" >&2
+  exit 1
+fi
+
+ran_on "$tmp/log" "$backend"
+# shellcheck disable=SC2046 # WIDTH HEIGHT
+"$check" "$tmp/out/input.raw" "$tmp/out/output.raw" $(cat "$tmp/out/size") \
+  "$precision" $radius

@@ -1,0 +1,530 @@
+/* Sources in the formats GEGL stores, which the op reads and writes as they
+ * are (cblur-format): its curves against babl's, each covered format's
+ * blur against babl's conversion of the double-precision reference, in
+ * other babl spaces, with transparent areas, split into bands and chunks,
+ * on the GPU against the CPU, and a format it does not cover. */
+#include <math.h>
+#include <string.h>
+
+#include "cblur-format.h"
+#include "cblur-kernel.h"
+#include "cblur-test.h"
+#include "reference.h"
+
+typedef struct
+{
+  const gchar *encoding;
+  const gchar *space;
+} Case;
+
+/* every layout and sample type, and the curves of other spaces: ProPhoto
+ * and Apple have pure power curves (1.8), without sRGB's linear toe */
+static const Case covered[] = {
+  { "R'G'B'A u8",  "sRGB" },
+  { "R'G'B'A u8",  "ProPhoto" },
+  { "R'G'B' u8",   "Apple" },
+  { "Y'A u8",      "sRGB" },
+  { "Y' u8",       "Adobish" },
+  { "RGBA u8",     "sRGB" },
+  { "R~G~B~A u8",  "ProPhoto" },
+  { "R'G'B'A u16", "sRGB" },
+  { "R'G'B'A u16", "ProPhoto" },
+  { "Y u16",       "sRGB" },
+  { "RGBA half",   "sRGB" },
+  { "YA half",     "Rec2020" },
+  { "RGBA float",  "sRGB" },
+  { "RGB float",   "ProPhoto" },
+  { "Y float",     "sRGB" },
+};
+
+static const Babl *
+case_format (const Case *c)
+{
+  return babl_format_with_space (c->encoding, babl_space (c->space));
+}
+
+/* Straight colours over a transparent block whose hidden colour is green,
+ * an opaque block, a block of alpha at and below babl's floor, and noise;
+ * the bands of the region (CBLUR_BAND_PIXELS) split these. */
+static GeglBuffer *
+source_in (const Babl *format,
+           gint        width,
+           gint        height,
+           guint32     seed)
+{
+  GeglRectangle rect = { 0, 0, width, height };
+  GeglBuffer   *buffer = gegl_buffer_new (&rect, format);
+  const Babl   *straight = babl_format_with_space ("RGBA float", babl_format_get_space (format));
+  gfloat       *pixels = g_new (gfloat, (gsize) width * height * 4);
+  GRand        *rand = g_rand_new_with_seed (seed);
+  gint          x, y, c;
+
+  for (y = 0; y < height; y++)
+    for (x = 0; x < width; x++)
+      {
+        gfloat *p = pixels + ((gsize) y * width + x) * 4;
+
+        for (c = 0; c < 3; c++)
+          p[c] = g_rand_double (rand);
+        p[3] = g_rand_double (rand);
+        if (x < width / 3 && y < height / 2)
+          {
+            p[0] = p[2] = 0.0f;
+            p[1] = 1.0f;
+            p[3] = 0.0f;
+          }
+        else if (x >= 2 * width / 3 && y < height / 2)
+          p[3] = 1.0f;
+        else if (x < width / 3 && (x + y) % 3 == 0)
+          p[3] = (x % 2) * (1.0f / 65536.0f);
+      }
+  gegl_buffer_set (buffer, &rect, 0, straight, pixels, GEGL_AUTO_ROWSTRIDE);
+  g_rand_free (rand);
+  g_free (pixels);
+  return buffer;
+}
+
+/* The blur as a host gets it: gegl:write-buffer into an image of format,
+ * through GEGL's chunks of chunk_size pixels, read back as stored. */
+static guint8 *
+blur_into (GeglBuffer *input,
+           const Babl *format,
+           CblurMode   mode,
+           gdouble     radius,
+           gint        chunk_size)
+{
+  const GeglRectangle   *extent = gegl_buffer_get_extent (input);
+  g_autoptr (GeglBuffer) out = gegl_buffer_new (extent, format);
+  GeglNode              *graph = gegl_node_new ();
+  GeglNode              *blur, *write;
+  GeglProcessor         *processor;
+  guint8                *pixels = g_malloc ((gsize) extent->width * extent->height *
+                                            babl_format_get_bytes_per_pixel (format));
+
+  test_blur_graph (graph, input, &blur);
+  gegl_node_set (blur, "radius", radius, "mode", mode, NULL);
+  write = gegl_node_new_child (graph, "operation", "gegl:write-buffer", "buffer", out, NULL);
+  gegl_node_link (blur, write);
+  g_object_set (gegl_config (), "chunk-size", chunk_size, NULL);
+  processor = gegl_node_new_processor (write, extent);
+  while (gegl_processor_work (processor, NULL))
+    ;
+  g_object_unref (processor);
+  g_object_set (gegl_config (), "chunk-size", 1024 * 1024, NULL);
+  g_object_unref (graph);
+
+  gegl_buffer_get (out, extent, 1.0, format, pixels, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+  return pixels;
+}
+
+/* babl's conversion into format of the reference blur of babl's
+ * premultiplied doubles of the source */
+static guint8 *
+reference_into (GeglBuffer *input,
+                const Babl *format,
+                CblurMode   mode,
+                gdouble     radius)
+{
+  const GeglRectangle  *extent = gegl_buffer_get_extent (input);
+  const Babl           *doubles = babl_format_with_space ("RaGaBaA double",
+                                                          babl_format_get_space (format));
+  g_autoptr (RefImage)  src = ref_image_new (extent->width, extent->height);
+  g_autoptr (RefImage)  blurred = NULL;
+  gsize                 n = (gsize) extent->width * extent->height;
+  guint8               *pixels = g_malloc (n * babl_format_get_bytes_per_pixel (format));
+
+  gegl_buffer_get (input, extent, 1.0, doubles, src->data, GEGL_AUTO_ROWSTRIDE,
+                   GEGL_ABYSS_NONE);
+  blurred = mode == CBLUR_MODE_DIRECT ? ref_blur_direct (src, radius)
+                                      : ref_blur_box (src, radius, 4);
+  babl_process (babl_fish (doubles, format), blurred->data, pixels, n);
+  return pixels;
+}
+
+static gint64
+ordered_half (const guint8 *sample)
+{
+  guint16 bits;
+
+  memcpy (&bits, sample, sizeof bits);
+  return bits & 0x8000 ? -(gint64) (bits & 0x7fff) : bits;
+}
+
+/* How far apart two pixels of format are: integer and half samples in
+ * steps of their own, float ones premultiplied (alpha as it is), so that
+ * colours under alpha near zero count as much as they show. */
+static gdouble
+pixel_distance (const CblurFormat *format,
+                const guint8      *a,
+                const guint8      *b)
+{
+  gint    n = format->n_components;
+  gdouble worst = 0.0;
+  gint    c;
+
+  for (c = 0; c < n; c++)
+    {
+      gdouble d;
+
+      if (format->type == CBLUR_SAMPLE_U8)
+        d = ABS (a[c] - b[c]);
+      else if (format->type == CBLUR_SAMPLE_U16)
+        d = ABS (((const guint16 *) a)[c] - ((const guint16 *) b)[c]);
+      else if (format->type == CBLUR_SAMPLE_HALF)
+        d = ABS (ordered_half (a + 2 * c) - ordered_half (b + 2 * c));
+      else
+        {
+          const gfloat *fa = (const gfloat *) a, *fb = (const gfloat *) b;
+          gboolean      colour = !format->has_alpha || c < n - 1;
+          gdouble       alpha_a = format->has_alpha ? fa[n - 1] : 1.0;
+          gdouble       alpha_b = format->has_alpha ? fb[n - 1] : 1.0;
+
+          d = colour ? fabs (fa[c] * alpha_a - fb[c] * alpha_b) : fabs (fa[c] - fb[c]);
+        }
+      if (!(d <= worst))
+        worst = isnan (d) ? INFINITY : d;
+    }
+  return worst;
+}
+
+/* The largest distance between two images' pixels; *n_off counts the
+ * pixels that differ at all. */
+static gdouble
+image_distance (const CblurFormat *format,
+                const guint8      *a,
+                const guint8      *b,
+                gsize              n,
+                gsize             *n_off)
+{
+  gint    bytes = format->bytes_per_pixel;
+  gdouble worst = 0.0;
+  gsize   i;
+
+  *n_off = 0;
+  for (i = 0; i < n; i++)
+    {
+      gdouble d = pixel_distance (format, a + i * bytes, b + i * bytes);
+
+      worst = MAX (worst, d);
+      *n_off += d > 0.0;
+    }
+  return worst;
+}
+
+/* the accuracy of the float blur itself */
+static gdouble
+float_tolerance (CblurMode mode)
+{
+  return test_backend_is_gl () && mode == CBLUR_MODE_BOX ? 1.5e-4 : 1e-5;
+}
+
+/* Within a step of babl's conversion for integers and half, rounding as it
+ * does but for a few pixels (a rule that rounded otherwise would be off in
+ * half of them), and as close as the float blur itself (the reference
+ * tests' 1e-5, GL's box 1.5e-4). */
+static void
+assert_close (const CblurFormat *format,
+              CblurMode          mode,
+              gdouble            distance,
+              gsize              n_off,
+              gsize              n)
+{
+  if (format->type == CBLUR_SAMPLE_FLOAT)
+    g_assert_cmpfloat (distance, <=, float_tolerance (mode));
+  else
+    {
+      g_assert_cmpfloat (distance, <=, 1.0);
+      g_assert_cmpuint (n_off, <=, n / 20);
+    }
+}
+
+static void
+test_coverage (void)
+{
+  static const gchar *uncovered[] = {
+    "RaGaBaA float", "R'G'B'A float", "R'G'B'A half", "Y u32", "CMYKA u8", "R'aG'aB'aA u8",
+  };
+  gsize i;
+
+  for (i = 0; i < G_N_ELEMENTS (covered); i++)
+    {
+      const CblurFormat *format = cblur_format_get (case_format (&covered[i]));
+
+      g_assert_nonnull (format);
+      g_assert_true (format->babl == case_format (&covered[i]));
+    }
+  for (i = 0; i < G_N_ELEMENTS (uncovered); i++)
+    g_assert_null (cblur_format_get (babl_format (uncovered[i])));
+}
+
+/* the code cblur_format_encode() gives an opaque grey of value */
+static guint
+encode_grey (const CblurFormat *format,
+             gfloat             value)
+{
+  gfloat  rgba[4] = { value, value, value, 1.0f };
+  guint8  pixel[16];
+  guint16 code;
+
+  cblur_format_encode (format, rgba, pixel, 1);
+  if (format->type == CBLUR_SAMPLE_U8)
+    return pixel[0];
+  memcpy (&code, pixel, sizeof code);
+  return code;
+}
+
+/* The curves are babl's: decoding every code gives babl's own conversion
+ * of it (which babl may come to do through tables of its own, within
+ * 1e-5), and each threshold is the least float that babl's
+ * double-precision curve rounds to its code, so that encoding rounds that
+ * curve to nearest; encoding finds each threshold exactly, and takes what
+ * lies beyond the curve's ends to them. */
+static void
+test_curves (void)
+{
+  static const Case cases[] = {
+    { "R'G'B'A u8", "sRGB" }, { "R'G'B'A u8", "Apple" }, { "Y'A u16", "ProPhoto" },
+    { "R'G'B' u16", "sRGB" }, { "RGBA u8", "sRGB" },
+  };
+  gsize i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const Babl        *babl = case_format (&cases[i]);
+      const Babl        *space = babl_format_get_space (babl);
+      const CblurFormat *format = cblur_format_get (babl);
+      g_auto (GStrv)     words = g_strsplit (cases[i].encoding, " ", 2);
+      g_autofree gchar  *curved_name = g_strconcat (words[0], " double", NULL);
+      g_autoptr (GString) exact_name = g_string_new (curved_name);
+      const Babl        *curved = babl_format_with_space (curved_name, space);
+      const Babl        *exact;
+      const CblurCurve  *curve = format->curves[0];
+      gint               n = format->n_components;
+      guint              k;
+
+      g_string_replace (exact_name, "'", "", 0);
+      exact = babl_format_with_space (exact_name->str, space);
+
+      for (k = 0; k <= curve->max; k++)
+        {
+          guint16 codes[4] = { k, k, k, k };
+          guint8  bytes[4] = { k, k, k, k };
+          gdouble theirs[4];
+
+          babl_process (babl_fish (babl, exact), curve->max == 255 ? (gpointer) bytes
+                                                                   : (gpointer) codes,
+                        theirs, 1);
+          g_assert_cmpfloat (fabs (curve->decode[k] - theirs[0]), <=, 1e-5 * fabs (theirs[0]));
+        }
+      for (k = 1; k <= curve->max; k++)
+        {
+          gfloat  at = curve->thresholds[k];
+          gfloat  below = nextafterf (at, -1.0f);
+          gdouble in[8], out[8];
+          gint    c;
+
+          for (c = 0; c < n; c++)
+            {
+              in[c] = at;
+              in[n + c] = below;
+            }
+          babl_process (babl_fish (exact, curved), in, out, 2);
+          g_assert_cmpfloat (out[0] * curve->max, >=, k - 0.5);
+          g_assert_cmpfloat (out[n] * curve->max, <, k - 0.5);
+          g_assert_cmpuint (encode_grey (format, at), ==, k);
+          g_assert_cmpuint (encode_grey (format, below), ==, k - 1);
+        }
+      g_assert_cmpuint (encode_grey (format, NAN), ==, 0);
+      g_assert_cmpuint (encode_grey (format, -1.0f), ==, 0);
+      g_assert_cmpuint (encode_grey (format, 2.0f), ==, curve->max);
+      g_assert_cmpuint (encode_grey (format, INFINITY), ==, curve->max);
+    }
+}
+
+static void
+check_case (const Case *c,
+            CblurMode   mode,
+            gdouble     radius)
+{
+  const Babl           *babl = case_format (c);
+  const CblurFormat    *format = cblur_format_get (babl);
+  g_autoptr (GeglBuffer) input = source_in (babl, 53, 41, 7);
+  g_autofree guint8    *ours = blur_into (input, babl, mode, radius, 1024 * 1024);
+  g_autofree guint8    *expected = reference_into (input, babl, mode, radius);
+  gsize                 n_off;
+  gdouble               distance = image_distance (format, ours, expected, 53 * 41, &n_off);
+
+  g_test_message ("%s in %s, %s %g: %g from babl's reference, %zu of %d pixels off",
+                  c->encoding, c->space, cblur_mode_name (mode), radius, distance, n_off,
+                  53 * 41);
+  assert_close (format, mode, distance, n_off, 53 * 41);
+}
+
+/* Each covered format, blurred into an image of its own format, within a
+ * step of babl's conversion of the exact blur (integers and half) or as
+ * accurate as the blur itself is (float); bands of a few rows on the CPU
+ * cut through the transparent block. */
+static void
+test_against_reference (void)
+{
+  const gchar *band_pixels[] = { NULL, "600" };
+  gsize        i, b;
+
+  for (b = 0; b < G_N_ELEMENTS (band_pixels); b++)
+    {
+      if (band_pixels[b] != NULL)
+        g_setenv ("CBLUR_BAND_PIXELS", band_pixels[b], TRUE);
+      for (i = 0; i < G_N_ELEMENTS (covered); i++)
+        {
+          check_case (&covered[i], CBLUR_MODE_DIRECT, 5.5);
+          check_case (&covered[i], CBLUR_MODE_BOX, 13.0);
+        }
+      g_unsetenv ("CBLUR_BAND_PIXELS");
+    }
+  test_assert_ran_on_backend ();
+}
+
+/* The op gives its result in the source's format where it covers it, so
+ * that a host's write of it into an image of that format copies tiles. */
+static void
+test_output_format (void)
+{
+  static const gchar *sources[][2] = {
+    { "R'G'B'A u8", "R'G'B'A u8" }, { "RGBA float", "RGBA float" },
+    { "Y'A u16", "Y'A u16" }, { "R'G'B'A float", "RaGaBaA float" },
+  };
+  gsize i;
+
+  for (i = 0; i < G_N_ELEMENTS (sources); i++)
+    {
+      const Babl            *space = babl_space ("ProPhoto");
+      g_autoptr (GeglBuffer) input = source_in (babl_format_with_space (sources[i][0], space),
+                                                 20, 10, 3);
+      GeglBuffer            *output = NULL;
+      GeglNode              *graph = gegl_node_new ();
+      GeglNode              *blur, *sink;
+
+      test_blur_graph (graph, input, &blur);
+      gegl_node_set (blur, "radius", 3.0, NULL);
+      sink = gegl_node_new_child (graph, "operation", "gegl:buffer-sink", "buffer", &output, NULL);
+      gegl_node_link (blur, sink);
+      gegl_node_process (sink);
+      g_assert_true (gegl_buffer_get_format (output) ==
+                     babl_format_with_space (sources[i][1], space));
+      g_object_unref (output);
+      g_object_unref (graph);
+    }
+}
+
+/* A source the op does not cover (GIMP's perceptual float) goes through
+ * premultiplied float, as accurate as ever. */
+static void
+test_uncovered_falls_back (void)
+{
+  const Babl            *babl = babl_format_with_space ("R'G'B'A float", babl_space ("Apple"));
+  const Babl            *premultiplied = babl_format_with_space ("RaGaBaA float",
+                                                                  babl_space ("Apple"));
+  g_autoptr (GeglBuffer) input = source_in (babl, 45, 37, 5);
+  const GeglRectangle   *extent = gegl_buffer_get_extent (input);
+  gsize                  m;
+
+  g_assert_null (cblur_format_get (babl));
+  for (m = 0; m < 2; m++)
+    {
+      CblurMode            mode = m == 0 ? CBLUR_MODE_DIRECT : CBLUR_MODE_BOX;
+      g_autoptr (RefImage) src = ref_image_new (extent->width, extent->height);
+      g_autoptr (RefImage) expected = NULL;
+      g_autofree gfloat   *ours = test_blur_as (premultiplied, input, extent, "radius", 9.0,
+                                                "mode", mode, NULL);
+      gdouble              max_abs, rms;
+
+      gegl_buffer_get (input, extent, 1.0,
+                       babl_format_with_space ("RaGaBaA double", babl_space ("Apple")),
+                       src->data, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+      expected = mode == CBLUR_MODE_DIRECT ? ref_blur_direct (src, 9.0)
+                                           : ref_blur_box (src, 9.0, 4);
+      ref_compare_floats (expected, ours, &max_abs, &rms);
+      g_test_message ("%s: max %.3g", cblur_mode_name (mode), max_abs);
+      g_assert_cmpfloat (max_abs, <=, float_tolerance (mode));
+    }
+  test_assert_ran_on_backend ();
+}
+
+/* GEGL's chunks of a few hundred pixels and the op's bands give the bits
+ * of one whole render: the conversions are per pixel, wherever a piece
+ * starts. */
+static void
+test_chunks_and_bands (void)
+{
+  static const Case cases[] = { { "R'G'B'A u8", "sRGB" }, { "YA half", "sRGB" } };
+  gsize i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const Babl            *babl = case_format (&cases[i]);
+      g_autoptr (GeglBuffer) input = source_in (babl, 70, 50, 9);
+      gsize                  bytes = (gsize) 70 * 50 * babl_format_get_bytes_per_pixel (babl);
+      g_autofree guint8     *whole = blur_into (input, babl, CBLUR_MODE_DIRECT, 4.0, 1024 * 1024);
+      g_autofree guint8     *chunked = blur_into (input, babl, CBLUR_MODE_DIRECT, 4.0, 300);
+      g_autofree guint8     *banded = NULL;
+
+      g_setenv ("CBLUR_BAND_PIXELS", "500", TRUE);
+      banded = blur_into (input, babl, CBLUR_MODE_DIRECT, 4.0, 1024 * 1024);
+      g_unsetenv ("CBLUR_BAND_PIXELS");
+      g_assert_cmpmem (chunked, bytes, whole, bytes);
+      g_assert_cmpmem (banded, bytes, whole, bytes);
+    }
+}
+
+/* On the GL suite: the GPU's result, converted on GEGL's threads, within a
+ * step of the CPU's, converted in its own loops. */
+static void
+test_gl_against_cpu (void)
+{
+  gsize i, m;
+
+  if (!test_backend_is_gl ())
+    {
+      g_test_skip ("the GL suite compares GL with the CPU");
+      return;
+    }
+  for (i = 0; i < G_N_ELEMENTS (covered); i++)
+    for (m = 0; m < 2; m++)
+      {
+        const Babl            *babl = case_format (&covered[i]);
+        const CblurFormat     *format = cblur_format_get (babl);
+        CblurMode              mode = m == 0 ? CBLUR_MODE_DIRECT : CBLUR_MODE_BOX;
+        g_autoptr (GeglBuffer) input = source_in (babl, 47, 39, 13);
+        g_autofree guint8     *gl = blur_into (input, babl, mode, 8.0, 1024 * 1024);
+        g_autofree guint8     *cpu = NULL;
+        gsize                  n_off;
+        gdouble                distance;
+
+        test_assert_ran_on_backend ();
+        g_setenv ("CBLUR_BACKEND", "cpu", TRUE);
+        cpu = blur_into (input, babl, mode, 8.0, 1024 * 1024);
+        g_setenv ("CBLUR_BACKEND", "gl", TRUE);
+        test_forget_backends ();
+        distance = image_distance (format, gl, cpu, 47 * 39, &n_off);
+        g_test_message ("%s in %s, %s: GL %g from the CPU", covered[i].encoding,
+                        covered[i].space, cblur_mode_name (mode), distance);
+        assert_close (format, mode, distance, n_off, 47 * 39);
+      }
+}
+
+gint
+main (gint    argc,
+      gchar **argv)
+{
+  test_init (&argc, &argv);
+
+  g_test_add_func ("/format/coverage", test_coverage);
+  g_test_add_func ("/format/curves", test_curves);
+  g_test_add_func ("/format/against-reference", test_against_reference);
+  g_test_add_func ("/format/output-format", test_output_format);
+  g_test_add_func ("/format/uncovered-falls-back", test_uncovered_falls_back);
+  g_test_add_func ("/format/chunks-and-bands", test_chunks_and_bands);
+  g_test_add_func ("/format/gl-against-cpu", test_gl_against_cpu);
+
+  return g_test_run ();
+}
