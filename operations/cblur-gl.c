@@ -1,8 +1,9 @@
 /* The GL backend's entry points.  A band's source and output live in
  * pinned staging buffers that GEGL reads into and writes from in place
  * (cblur_gl_staged_new); the band is cut into tiles that fit the GPU, and
- * each tile's input (its output grown by the kernel's reach) is copied from
- * the staging buffer into a texture, blurred along rows then columns, and
+ * each tile's input (its output grown by the kernel's reach), or only its
+ * part inside the image where the GPU makes the rest, is copied from the
+ * staging buffer into a texture, blurred along rows then columns, and
  * copied back, all without the CPU waiting until the band is done. */
 #include "cblur-gl-private.h"
 #include "cblur-stream.h"
