@@ -394,7 +394,7 @@ blur_band (const CblurKernel   *kernel,
                                   ? io->read_native : NULL };
   CblurImage            dst = { NULL, band->x, band->y, band->width, band->height, 0,
                                 cpu ? io->write_native : NULL };
-  g_autoptr (CblurBand) memory = cblur_band_new (backend, &src, &dst);
+  g_autoptr (CblurBand) memory = cblur_band_new (backend, kernel, stream, &src, &dst);
 
   if (memory == NULL)
     return FALSE;

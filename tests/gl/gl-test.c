@@ -24,15 +24,13 @@ image_new (gint x,
 }
 
 CblurImage *
-gl_test_random_input (const CblurKernel *kernel,
-                      gint               x,
-                      gint               y,
-                      gint               width,
-                      gint               height,
-                      guint32            seed)
+gl_test_random_image (gint    x,
+                      gint    y,
+                      gint    width,
+                      gint    height,
+                      guint32 seed)
 {
-  gint        reach = kernel->reach;
-  CblurImage *image = image_new (x - reach, y - reach, width + 2 * reach, height + 2 * reach);
+  CblurImage *image = image_new (x, y, width, height);
   GRand      *rand = g_rand_new_with_seed (seed);
   gsize       i;
 
@@ -40,6 +38,20 @@ gl_test_random_input (const CblurKernel *kernel,
     image->data[i] = g_rand_double (rand);
   g_rand_free (rand);
   return image;
+}
+
+CblurImage *
+gl_test_random_input (const CblurKernel *kernel,
+                      gint               x,
+                      gint               y,
+                      gint               width,
+                      gint               height,
+                      guint32            seed)
+{
+  gint reach = kernel->reach;
+
+  return gl_test_random_image (x - reach, y - reach, width + 2 * reach, height + 2 * reach,
+                               seed);
 }
 
 CblurImage *
@@ -127,8 +139,11 @@ copy_rect (const CblurImage *to,
 static void
 gegl_read (const CblurImage *src, gint x, gint y, gint width, gint height, gpointer data)
 {
-  GlTestGegl *gegl = data;
+  GlTestGegl   *gegl = data;
+  GeglRectangle asked = { src->x + x, src->y + y, width, height };
+  GeglRectangle held = { gegl->from->x, gegl->from->y, gegl->from->width, gegl->from->height };
 
+  g_assert_true (gegl_rectangle_contains (&held, &asked));
   g_usleep (gegl->read_delay_us);
   copy_rect (src, gegl->from, src->x + x, src->y + y, width, height);
 }
@@ -153,9 +168,10 @@ gl_test_blur_streamed (const CblurKernel *kernel,
                        CblurRunReport    *report)
 {
   const GlTestGegl *gegl = stream->user_data;
-  CblurImage        src = *gegl->from;
   CblurImage        dst = *gegl->to;
-  CblurBand        *band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
+  CblurImage        src = { NULL, dst.x - kernel->reach, dst.y - kernel->reach,
+                            dst.width + 2 * kernel->reach, dst.height + 2 * kernel->reach, 0 };
+  CblurBand        *band = cblur_band_new (CBLUR_BACKEND_GL, kernel, stream, &src, &dst);
 
   g_assert_nonnull (band);
   cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, stream, report);

@@ -126,7 +126,7 @@ test_staged_band (gconstpointer data)
   CblurImage             *on_cpu = gl_test_blank_image (3, -7, 70, 33);
   CblurImage              src = *random;
   CblurImage              dst = *on_cpu;
-  CblurBand              *band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
+  CblurBand              *band = cblur_band_new (CBLUR_BACKEND_GL, kernel, NULL, &src, &dst);
   CblurRunReport          report;
   gint                    row;
 
@@ -360,7 +360,7 @@ test_idle_release (void)
   g_atomic_int_set (&watching, FALSE);
   g_assert_cmpint (g_atomic_int_get (&foreign_reads), ==, 0);
 
-  band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
+  band = cblur_band_new (CBLUR_BACKEND_GL, kernel, NULL, &src, &dst);
   g_assert_true (cblur_gl_holds_context ());
   g_assert_true (context_outlives_a_second ());
   cblur_band_free (band);
