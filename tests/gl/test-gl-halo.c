@@ -118,7 +118,7 @@ check_tiny (CblurMode mode,
             gint      width,
             gint      height)
 {
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius, mode, 4, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius, mode, 4);
   gboolean                cheap = mode == CBLUR_MODE_DIRECT || width + height <= 5;
   gsize                   i;
 
@@ -175,8 +175,7 @@ test_tiny (gconstpointer data)
 static void
 test_unstaged (gconstpointer data)
 {
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (700.0, GPOINTER_TO_INT (data), 4,
-                                                     CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (700.0, GPOINTER_TO_INT (data), 4);
   gsize                   i;
 
   for (i = 0; i < G_N_ELEMENTS (policies); i++)
@@ -235,7 +234,7 @@ check_tiles (CblurMode mode,
              gint      max_tile,
              gboolean  loop_held)
 {
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius, mode, 4, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius, mode, 4);
   g_autofree gchar       *cap = g_strdup_printf ("%d", max_tile);
   gsize                   i;
 
@@ -322,7 +321,7 @@ blur_within_bounds (void)
   started = g_get_monotonic_time ();
   for (mode = CBLUR_MODE_DIRECT; mode <= CBLUR_MODE_BOX; mode++)
     {
-      g_autoptr (CblurKernel) kernel = cblur_kernel_new (3000.0, mode, 4, CBLUR_BACKEND_GL);
+      g_autoptr (CblurKernel) kernel = cblur_kernel_new (3000.0, mode, 4);
       CblurImage             *image = gl_test_random_image (0, 0, 1, 1, 1);
       CblurImage             *on_gl = gl_test_blank_image (0, 0, 1, 1);
       CblurImage             *on_cpu = gl_test_blank_image (0, 0, 1, 1);
