@@ -78,7 +78,8 @@ cblur_backend_blur (CblurBackendKind   backend,
           return;
         }
       /* which read src, or at least its inside */
-      report->gl_failure = g_strdup (error->message);
+      if (!g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_EXITING))
+        report->gl_failure = g_strdup (error->message);
     }
   else
     cblur_stream_read_all (stream, makes_abyss ? &inside : src);

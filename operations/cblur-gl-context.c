@@ -185,15 +185,15 @@ read_capabilities (CblurGl *gl)
 
   g_strlcpy (gl->renderer, renderer != NULL ? renderer : "", sizeof gl->renderer);
   gl->is_software = strstr (lower, "llvmpipe") != NULL ||
-                      strstr (lower, "softpipe") != NULL ||
-                      strstr (lower, "software") != NULL;
+                    strstr (lower, "softpipe") != NULL ||
+                    strstr (lower, "software") != NULL;
   glGetIntegerv (GL_MAX_TEXTURE_SIZE, &gl->max_texture_size);
   glGetIntegerv (GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &gl->max_shared_memory);
   gl->texture_budget = texture_budget ();
   gl->has_texture_sub_image = epoxy_gl_version () >= 45 ||
-                                epoxy_has_gl_extension ("GL_ARB_get_texture_sub_image");
+                              epoxy_has_gl_extension ("GL_ARB_get_texture_sub_image");
   gl->has_reset_status = epoxy_gl_version () >= 45 ||
-                           epoxy_has_gl_extension ("GL_KHR_robustness");
+                         epoxy_has_gl_extension ("GL_KHR_robustness");
   gl->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 

@@ -167,7 +167,7 @@ gl_test_run (void)
 {
   int result = g_test_run ();
 
-  cblur_gl_shutdown ();
+  /* which lets our context and its thread go */
   gegl_exit ();
   return result;
 }

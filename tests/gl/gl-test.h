@@ -56,7 +56,7 @@ void        gl_test_blur_streamed (const CblurKernel *kernel,
                                    CblurStream       *stream,
                                    CblurRunReport    *report);
 
-/* g_test_run(), then the context and GEGL go, as at a host's exit */
+/* g_test_run(), then gegl_exit(), as at a host's exit */
 int         gl_test_run          (void);
 
 #endif
