@@ -19,6 +19,7 @@
 
 #include "bench-plot.h"
 #include "bench-report.h"
+#include "cblur-settings.h"
 
 typedef struct
 {
@@ -114,6 +115,7 @@ blur_node (GeglNode     *graph,
   else
     {
       g_setenv ("CBLUR_BACKEND", method->backend, TRUE);
+      cblur_settings_reload ();
       gegl_node_set (node, "radius", radius, NULL);
       set_enum (node, "mode", method->mode);
     }

@@ -14,7 +14,7 @@
 /* A host such as GIMP runs on after a blur, and the context holds the
  * textures and one band's pinned staging: over a gigabyte of each for an
  * 8K band.  A thread of ours lets the context go once it has been idle
- * this long (CBLUR_GL_IDLE_MS for tests); the next blur makes a new one. */
+ * this long (CBLUR_GL_IDLE_MS); the next blur makes a new one. */
 #define IDLE_MS 20000
 
 /* At exit, how long to wait for bands whose pixels are still in staging
@@ -31,10 +31,7 @@ static struct
   GCond       reaper_wake;
   gboolean    reaper_quit;
   gint64      last_use;
-  /* Read in touch(), by the blurring thread: getenv in the reaper would
-   * race with a setenv in the host's threads and can crash (glibc
-   * reallocates the environment). */
-  gint64      idle_after_us;
+  gint64      idle_after_us;   /* of the setting the last blur read */
   gboolean    used_egl;   /* this process has opened EGL */
   gboolean    forked;     /* from a process that had: no GL here */
   gboolean    exiting;    /* exit() has begun: no more GL */
@@ -65,12 +62,6 @@ context_destroy (void)
   cblur_gl_pool_forget_idle (&self.gl.pool);
   self.gl.failed = FALSE;
   cblur_gl_context_destroy (&self.gl);
-}
-
-static gint64
-idle_us (void)
-{
-  return cblur_test_setting ("CBLUR_GL_IDLE_MS", IDLE_MS) * 1000;
 }
 
 static gpointer
@@ -106,7 +97,7 @@ static void
 touch (void)
 {
   self.last_use = g_get_monotonic_time ();
-  self.idle_after_us = idle_us ();
+  self.idle_after_us = cblur_setting_or (cblur_settings ()->gl_idle_ms, IDLE_MS) * 1000;
   if (self.reaper == NULL)
     self.reaper = g_thread_new ("cblur-gl-idle", reap_idle, NULL);
   g_cond_signal (&self.reaper_wake);

@@ -1,4 +1,5 @@
 #include "gl-test.h"
+#include "cblur-settings.h"
 
 #include <math.h>
 #include <string.h>
@@ -160,6 +161,17 @@ gl_test_blur_streamed (const CblurKernel *kernel,
   g_assert_nonnull (band);
   cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, stream, report);
   cblur_band_free (band);
+}
+
+void
+gl_test_set (const gchar *name,
+             const gchar *value)
+{
+  if (value != NULL)
+    g_setenv (name, value, TRUE);
+  else
+    g_unsetenv (name);
+  cblur_settings_reload ();
 }
 
 int

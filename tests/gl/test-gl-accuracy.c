@@ -81,9 +81,9 @@ test_box (void)
 static void
 test_box_two_shaders (void)
 {
-  g_setenv ("CBLUR_GL_SHARED_MEMORY", "1", TRUE);
+  gl_test_set ("CBLUR_GL_SHARED_MEMORY", "1");
   check_mode (CBLUR_MODE_BOX, box_radii, G_N_ELEMENTS (box_radii), 0.0);
-  g_unsetenv ("CBLUR_GL_SHARED_MEMORY");
+  gl_test_set ("CBLUR_GL_SHARED_MEMORY", NULL);
 }
 
 /* Shared memory for no segment of four channels but one of two: the fused
@@ -98,11 +98,11 @@ test_box_channel_pairs (void)
                                                      CBLUR_BACKEND_GL);
   CblurGlReport           report;
 
-  g_setenv ("CBLUR_GL_SHARED_MEMORY", PAIRS_ONLY_SHARED_MEMORY, TRUE);
+  gl_test_set ("CBLUR_GL_SHARED_MEMORY", PAIRS_ONLY_SHARED_MEMORY);
   check_mode (CBLUR_MODE_BOX, box_radii, G_N_ELEMENTS (box_radii), BOX_TOLERANCE);
   g_assert_cmpfloat (gl_test_against_cpu (kernel, -9, 14, 1000, 900, 8, &report),
                      <=, BOX_TOLERANCE);
-  g_unsetenv ("CBLUR_GL_SHARED_MEMORY");
+  gl_test_set ("CBLUR_GL_SHARED_MEMORY", NULL);
 }
 
 /* a window wider than the shared memory cache is summed in chunks */

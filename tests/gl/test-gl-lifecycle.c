@@ -90,55 +90,54 @@ in_subprocess (const gchar *path)
   g_test_trap_assert_passed ();
 }
 
-/* GEGL's own worker threads do not survive a fork either, and its
+/* In a process of its own (this program again, at `path`), a GL blur,
+ * then a fork whose child exits with what `child` returns: 0, in time.
+ * GEGL's own worker threads do not survive a fork either, and its
  * parallel loops would wait for them in the child: a host that forks runs
- * GEGL with one thread, as these processes do. */
+ * GEGL with one thread, as this process does. */
 static void
-one_gegl_thread (void)
+fork_after_blur (const gchar *path,
+                 gint       (*child) (void))
 {
+  pid_t pid;
+
+  if (!g_test_subprocess ())
+    {
+      in_subprocess (path);
+      return;
+    }
   g_object_set (gegl_config (), "threads", 1, NULL);
+  blur_on_gl (64);
+  pid = fork ();
+  if (pid == 0)
+    exit (child ());
+  assert_exited_zero (wait_for_child (pid));
+  /* the parent's context is its own still */
+  blur_on_gl (64);
+}
+
+static gint
+child_exits (void)
+{
+  return 0;
+}
+
+static gint
+child_blurs (void)
+{
+  return child_blurs_as_cpu () ? 0 : 3;
 }
 
 static void
 fork_then_exit (void)
 {
-  pid_t child;
-
-  if (!g_test_subprocess ())
-    {
-      in_subprocess ("/gl/lifecycle/fork-exit");
-      return;
-    }
-  one_gegl_thread ();
-  blur_on_gl (64);
-  child = fork ();
-  if (child == 0)
-    exit (0);
-  assert_exited_zero (wait_for_child (child));
+  fork_after_blur ("/gl/lifecycle/fork-exit", child_exits);
 }
 
 static void
 fork_then_blur (void)
 {
-  pid_t child;
-
-  if (!g_test_subprocess ())
-    {
-      in_subprocess ("/gl/lifecycle/fork-blur");
-      return;
-    }
-  one_gegl_thread ();
-  blur_on_gl (64);
-  child = fork ();
-  if (child == 0)
-    {
-      gboolean ok = child_blurs_as_cpu ();
-
-      exit (ok ? 0 : 3);
-    }
-  assert_exited_zero (wait_for_child (child));
-  /* the parent's context is its own still */
-  blur_on_gl (64);
+  fork_after_blur ("/gl/lifecycle/fork-blur", child_blurs);
 }
 
 static void
