@@ -42,13 +42,13 @@ void
 cblur_gl_lock (void)
 {
   g_mutex_lock (&self.lock);
-  self.holder = g_thread_self ();
+  g_atomic_pointer_set (&self.holder, g_thread_self ());
 }
 
 void
 cblur_gl_unlock (void)
 {
-  self.holder = NULL;
+  g_atomic_pointer_set (&self.holder, NULL);
   if (self.exiting)
     g_cond_broadcast (&self.unlocked);
   g_mutex_unlock (&self.lock);
@@ -103,7 +103,7 @@ touch (void)
   g_cond_signal (&self.reaper_wake);
 }
 
-/* gegl_exit(), or the end of a test: the context and the idle thread go */
+/* gegl_exit(): the context and the idle thread go */
 static void
 shut_down (void)
 {
