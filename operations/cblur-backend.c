@@ -7,6 +7,7 @@
 #include "cblur-cpu.h"
 #include "cblur-gl.h"
 #include "cblur-memory.h"
+#include "cblur-settings.h"
 
 struct _CblurBand
 {
@@ -14,35 +15,16 @@ struct _CblurBand
   CblurImage     heap[2];   /* src and dst where not staged */
 };
 
-static gboolean
-env_is (const gchar *value,
-        const gchar *expected)
-{
-  return value != NULL && g_ascii_strcasecmp (value, expected) == 0;
-}
-
 CblurBackendKind
 cblur_backend_preferred (void)
 {
-  const gchar *choice = g_getenv ("CBLUR_BACKEND");
-  gboolean     is_software = FALSE;
+  CblurBackendChoice choice = cblur_settings ()->backend;
+  gboolean           is_software = FALSE;
 
-  if (env_is (choice, "cpu"))
+  if (choice == CBLUR_BACKEND_CHOICE_CPU)
     return CBLUR_BACKEND_CPU;
-  if (env_is (choice, "gl"))
+  if (choice == CBLUR_BACKEND_CHOICE_GL)
     return CBLUR_BACKEND_GL;
-
-  if (choice != NULL && *choice != '\0' && !env_is (choice, "auto"))
-    {
-      static gsize warned = 0;
-
-      if (g_once_init_enter (&warned))
-        {
-          g_warning (_("CBLUR_BACKEND=%s is not one of auto, gl or cpu; using auto"),
-                     choice);
-          g_once_init_leave (&warned, 1);
-        }
-    }
 
   /* A software rasterizer is slower than the CPU path it would replace. */
   if (cblur_gl_available (&is_software, NULL) && !is_software)
@@ -79,7 +61,8 @@ cblur_backend_blur (CblurBackendKind   backend,
           return;
         }
       /* which read src, or at least its inside */
-      report->gl_failure = g_strdup (error->message);
+      if (!g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_EXITING))
+        report->gl_failure = g_strdup (error->message);
     }
   else
     cblur_stream_read_all (stream, makes_abyss ? &inside : src);

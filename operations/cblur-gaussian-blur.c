@@ -412,9 +412,9 @@ band_height (CblurBackendKind   backend,
              gint               height)
 {
   gint   reach = kernel->reach;
-  gint64 budget = cblur_test_setting ("CBLUR_BAND_PIXELS",
-                                      renders_whole_images (backend, kernel->mode, reach)
-                                        ? WHOLE_BAND_PIXELS : CHUNK_BAND_PIXELS);
+  gint64 budget = cblur_setting_or (cblur_settings ()->band_pixels,
+                                    renders_whole_images (backend, kernel->mode, reach)
+                                      ? WHOLE_BAND_PIXELS : CHUNK_BAND_PIXELS);
   gint64 rows = budget / ((gint64) width + 2 * reach) - 2 * reach;
 
   /* never let the halo dominate a band */

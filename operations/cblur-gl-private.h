@@ -29,17 +29,6 @@ G_BEGIN_DECLS
 
 #define CBLUR_GL_TEXEL_BYTES (CBLUR_CHANNELS * sizeof (gfloat))
 
-/* CBLUR_GL_FAULT: the failure point a test makes fail */
-typedef enum
-{
-  CBLUR_GL_FAULT_NONE,
-  CBLUR_GL_FAULT_CONTEXT,
-  CBLUR_GL_FAULT_COMPILE,
-  CBLUR_GL_FAULT_ALLOC,
-  CBLUR_GL_FAULT_DISPATCH,
-  CBLUR_GL_FAULT_LOST
-} CblurGlFault;
-
 /* where glGetError is checked, which decides the fault that fires there */
 typedef enum
 {
@@ -231,7 +220,6 @@ G_GNUC_INTERNAL CblurGlPool *cblur_gl_pool             (void);
 G_GNUC_INTERNAL gboolean     cblur_gl_holds_context    (void);
 
 /* cblur-gl-context.c */
-G_GNUC_INTERNAL CblurGlFault cblur_gl_fault            (void);
 G_GNUC_INTERNAL gboolean     cblur_gl_context_acquire  (CblurGl      *gl,
                                                         GError      **error);
 G_GNUC_INTERNAL void         cblur_gl_context_release  (CblurGl      *gl);

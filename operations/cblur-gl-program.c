@@ -119,7 +119,7 @@ cblur_gl_program (CblurGl         *gl,
   GLuint            program;
 
   /* a broken variant is never cached, so each faulty call compiles */
-  if (cblur_gl_fault () == CBLUR_GL_FAULT_COMPILE)
+  if (cblur_settings ()->gl_fault == CBLUR_GL_FAULT_COMPILE)
     g_string_append (defines, "#error CBLUR_GL_FAULT=compile\n");
   if (variant & CBLUR_GL_VERTICAL)
     g_string_append (defines, "#define VERTICAL\n");

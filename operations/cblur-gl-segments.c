@@ -17,7 +17,8 @@ G_STATIC_ASSERT (DIRECT_MIN_CACHE > CBLUR_GL_DIRECT_SEGMENT);
 static gint
 shared_memory (const CblurGl *gl)
 {
-  return (gint) MIN (cblur_test_setting ("CBLUR_GL_SHARED_MEMORY", gl->max_shared_memory),
+  return (gint) MIN (cblur_setting_or (cblur_settings ()->gl_shared_memory,
+                                       gl->max_shared_memory),
                      gl->max_shared_memory);
 }
 

@@ -52,7 +52,7 @@ cblur_gl_plan_tiles (gint         width,
 static gint
 tile_cap (void)
 {
-  return (gint) MIN (cblur_test_setting ("CBLUR_GL_MAX_TILE", G_MAXINT), G_MAXINT);
+  return (gint) MIN (cblur_setting_or (cblur_settings ()->gl_max_tile, G_MAXINT), G_MAXINT);
 }
 
 /* Tiles of at most plan->width × plan->height output pixels that, with

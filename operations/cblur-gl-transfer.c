@@ -8,7 +8,7 @@ gsize
 cblur_gl_texture_budget (const CblurGl *gl)
 {
   /* CBLUR_GL_TEXTURE_BUDGET=BYTES: a smaller budget than the GPU's, for tests */
-  gint64 bytes = cblur_test_setting ("CBLUR_GL_TEXTURE_BUDGET", gl->texture_budget);
+  gint64 bytes = cblur_setting_or (cblur_settings ()->gl_texture_budget, gl->texture_budget);
 
   return MIN ((gsize) bytes, gl->texture_budget);
 }

@@ -1,6 +1,8 @@
 /* The GL backend: one shared headless OpenGL 4.3 context (EGL device
  * platform, else Mesa surfaceless), created on first use and serialized
- * across GEGL's threads.  Nothing outside cblur-gl*.c touches GL. */
+ * across GEGL's threads.  It goes when idle a while or at gegl_exit();
+ * a forked child and an exiting process blur on the CPU.  Nothing outside
+ * cblur-gl*.c touches GL. */
 #ifndef CBLUR_GL_H
 #define CBLUR_GL_H
 
@@ -18,7 +20,8 @@ typedef enum
   CBLUR_GL_ERROR_SHADER,
   CBLUR_GL_ERROR_OUT_OF_MEMORY,
   CBLUR_GL_ERROR_FAILED,
-  CBLUR_GL_ERROR_LOST
+  CBLUR_GL_ERROR_LOST,
+  CBLUR_GL_ERROR_EXITING   /* the process has begun to exit: no failure to warn of */
 } CblurGlError;
 
 typedef struct
@@ -64,8 +67,6 @@ CblurGlStaged *cblur_gl_staged_new  (const CblurKernel  *kernel,
                                      CblurImage         *output,
                                      GError            **error);
 void           cblur_gl_staged_free (CblurGlStaged  *staged);
-
-void     cblur_gl_shutdown    (void);
 
 G_END_DECLS
 

@@ -8,6 +8,7 @@
 
 #include "cblur-format.h"
 #include "cblur-kernel.h"
+#include "cblur-settings.h"
 #include "cblur-test.h"
 #include "reference.h"
 
@@ -374,12 +375,14 @@ test_against_reference (void)
     {
       if (band_pixels[b] != NULL)
         g_setenv ("CBLUR_BAND_PIXELS", band_pixels[b], TRUE);
+      cblur_settings_reload ();
       for (i = 0; i < G_N_ELEMENTS (covered); i++)
         {
           check_case (&covered[i], CBLUR_MODE_DIRECT, 5.5);
           check_case (&covered[i], CBLUR_MODE_BOX, 13.0);
         }
       g_unsetenv ("CBLUR_BAND_PIXELS");
+      cblur_settings_reload ();
     }
   test_assert_ran_on_backend ();
 }
@@ -469,8 +472,10 @@ test_chunks_and_bands (void)
       g_autofree guint8     *banded = NULL;
 
       g_setenv ("CBLUR_BAND_PIXELS", "500", TRUE);
+      cblur_settings_reload ();
       banded = blur_into (input, babl, CBLUR_MODE_DIRECT, 4.0, 1024 * 1024);
       g_unsetenv ("CBLUR_BAND_PIXELS");
+      cblur_settings_reload ();
       g_assert_cmpmem (chunked, bytes, whole, bytes);
       g_assert_cmpmem (banded, bytes, whole, bytes);
     }
@@ -502,8 +507,10 @@ test_gl_against_cpu (void)
 
         test_assert_ran_on_backend ();
         g_setenv ("CBLUR_BACKEND", "cpu", TRUE);
+        cblur_settings_reload ();
         cpu = blur_into (input, babl, mode, 8.0, 1024 * 1024);
         g_setenv ("CBLUR_BACKEND", "gl", TRUE);
+        cblur_settings_reload ();
         test_forget_backends ();
         distance = image_distance (format, gl, cpu, 47 * 39, &n_off);
         g_test_message ("%s in %s, %s: GL %g from the CPU", covered[i].encoding,

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cblur-kernel.h"
+#include "cblur-settings.h"
 #include "cblur-test.h"
 #include "reference.h"
 
@@ -206,6 +207,7 @@ test_abyss_against_reference (void)
             g_setenv ("CBLUR_BAND_PIXELS", band_pixels[b], TRUE);
           else
             g_unsetenv ("CBLUR_BAND_PIXELS");
+          cblur_settings_reload ();
           src->abyss = policy;
           expected = both_modes[m] == CBLUR_MODE_DIRECT ? ref_blur_direct (src, 20.0)
                                                         : ref_blur_box (src, 20.0, 4);
@@ -218,6 +220,7 @@ test_abyss_against_reference (void)
           g_assert_cmpfloat (max_abs, <=, 1e-5);
         }
   g_unsetenv ("CBLUR_BAND_PIXELS");
+  cblur_settings_reload ();
 }
 
 /* The op's blur of the straight input in roi, bit for bit its blur of the
@@ -294,6 +297,7 @@ test_straight_source (void)
     {
       if (tile_caps[t] != NULL)
         g_setenv ("CBLUR_GL_MAX_TILE", tile_caps[t], TRUE);
+      cblur_settings_reload ();
       for (r = 0; r < G_N_ELEMENTS (rois); r++)
         for (policy = GEGL_ABYSS_NONE; policy <= GEGL_ABYSS_WHITE; policy++)
           for (k = 0; k < G_N_ELEMENTS (cases); k++)
@@ -302,6 +306,7 @@ test_straight_source (void)
                                    cases[k].radius, policy,
                                    tile_caps[t] != NULL ? tile_caps[t] : "any size", r);
       g_unsetenv ("CBLUR_GL_MAX_TILE");
+      cblur_settings_reload ();
     }
 
   {

@@ -1,4 +1,5 @@
 #include "gl-test.h"
+#include "cblur-settings.h"
 
 #include <math.h>
 #include <string.h>
@@ -178,12 +179,23 @@ gl_test_blur_streamed (const CblurKernel *kernel,
   cblur_band_free (band);
 }
 
+void
+gl_test_set (const gchar *name,
+             const gchar *value)
+{
+  if (value != NULL)
+    g_setenv (name, value, TRUE);
+  else
+    g_unsetenv (name);
+  cblur_settings_reload ();
+}
+
 int
 gl_test_run (void)
 {
   int result = g_test_run ();
 
-  cblur_gl_shutdown ();
+  /* which lets our context and its thread go */
   gegl_exit ();
   return result;
 }

@@ -63,7 +63,12 @@ void        gl_test_blur_streamed (const CblurKernel *kernel,
                                    CblurStream       *stream,
                                    CblurRunReport    *report);
 
-/* g_test_run(), then the context and GEGL go, as at a host's exit */
+/* name=value (NULL: unset) for the blurs that follow, the op's included:
+ * the environment, read again */
+void        gl_test_set          (const gchar       *name,
+                                  const gchar       *value);
+
+/* g_test_run(), then gegl_exit(), as at a host's exit */
 int         gl_test_run          (void);
 
 #endif

@@ -80,9 +80,9 @@ test_box (void)
 static void
 test_box_two_shaders (void)
 {
-  g_setenv ("CBLUR_GL_SHARED_MEMORY", "1", TRUE);
+  gl_test_set ("CBLUR_GL_SHARED_MEMORY", "1");
   check_mode (CBLUR_MODE_BOX, box_radii, G_N_ELEMENTS (box_radii), 0.0);
-  g_unsetenv ("CBLUR_GL_SHARED_MEMORY");
+  gl_test_set ("CBLUR_GL_SHARED_MEMORY", NULL);
 }
 
 /* Shared memory for no segment of four channels but one of two: the fused
@@ -96,11 +96,11 @@ test_box_channel_pairs (void)
   g_autoptr (CblurKernel) kernel = cblur_kernel_new (150.0, CBLUR_MODE_BOX, 4);
   CblurGlReport           report;
 
-  g_setenv ("CBLUR_GL_SHARED_MEMORY", PAIRS_ONLY_SHARED_MEMORY, TRUE);
+  gl_test_set ("CBLUR_GL_SHARED_MEMORY", PAIRS_ONLY_SHARED_MEMORY);
   check_mode (CBLUR_MODE_BOX, box_radii, G_N_ELEMENTS (box_radii), BOX_TOLERANCE);
   g_assert_cmpfloat (gl_test_against_cpu (kernel, -9, 14, 1000, 900, 8, &report),
                      <=, BOX_TOLERANCE);
-  g_unsetenv ("CBLUR_GL_SHARED_MEMORY");
+  gl_test_set ("CBLUR_GL_SHARED_MEMORY", NULL);
 }
 
 /* a window wider than the shared memory cache is summed in chunks */
@@ -199,13 +199,13 @@ test_auto_same_on_both (void)
       g_autofree gfloat *on_gl = NULL;
       g_autofree gfloat *on_cpu = NULL;
 
-      g_setenv ("CBLUR_BACKEND", "gl", TRUE);
+      gl_test_set ("CBLUR_BACKEND", "gl");
       on_gl = test_blur (input, extent, "radius", radii[r], NULL);
       test_assert_ran_on_backend ();
-      g_setenv ("CBLUR_BACKEND", "cpu", TRUE);
+      gl_test_set ("CBLUR_BACKEND", "cpu");
       on_cpu = test_blur (input, extent, "radius", radii[r], NULL);
       test_assert_ran_on_backend ();
-      g_unsetenv ("CBLUR_BACKEND");
+      gl_test_set ("CBLUR_BACKEND", NULL);
 
       g_test_message ("auto radius %g (%s): max |GL - CPU| %g", radii[r],
                       cblur_mode_name (mode), test_max_abs_diff (on_gl, on_cpu, n_floats));

@@ -238,7 +238,7 @@ check_tiles (CblurMode mode,
   g_autofree gchar       *cap = g_strdup_printf ("%d", max_tile);
   gsize                   i;
 
-  g_setenv ("CBLUR_GL_MAX_TILE", cap, TRUE);
+  gl_test_set ("CBLUR_GL_MAX_TILE", cap);
   for (i = 0; i < G_N_ELEMENTS (policies); i++)
     {
       gboolean           held = policies[i] != GEGL_ABYSS_LOOP || loop_held;
@@ -272,7 +272,7 @@ check_tiles (CblurMode mode,
       gl_test_image_free (handed_on);
       gl_test_image_free (on_cpu);
     }
-  g_unsetenv ("CBLUR_GL_MAX_TILE");
+  gl_test_set ("CBLUR_GL_MAX_TILE", NULL);
 }
 
 static void

@@ -38,13 +38,13 @@ check_tiled (const CblurKernel *kernel,
   CblurGlReport          report;
   gdouble                diff;
 
-  g_unsetenv ("CBLUR_GL_MAX_TILE");
+  gl_test_set ("CBLUR_GL_MAX_TILE", NULL);
   blur_on_gl (kernel, src, whole, &report);
   g_assert_cmpint (report.tiles, ==, 1);
 
-  g_setenv ("CBLUR_GL_MAX_TILE", cap, TRUE);
+  gl_test_set ("CBLUR_GL_MAX_TILE", cap);
   blur_on_gl (kernel, src, tiled, &report);
-  g_unsetenv ("CBLUR_GL_MAX_TILE");
+  gl_test_set ("CBLUR_GL_MAX_TILE", NULL);
   g_assert_cmpint (report.tiles, ==, expected_tiles);
 
   diff = gl_test_max_diff (whole, tiled);
@@ -177,9 +177,9 @@ test_over_budget (void)
       gdouble                 diff;
 
       /* 4 MB, where the textures of 600×400 take 9 (direct) or 18 MB (box) */
-      g_setenv ("CBLUR_GL_TEXTURE_BUDGET", "4194304", TRUE);
+      gl_test_set ("CBLUR_GL_TEXTURE_BUDGET", "4194304");
       diff = gl_test_against_cpu (kernel, 5, -9, 600, 400, 23, &report);
-      g_unsetenv ("CBLUR_GL_TEXTURE_BUDGET");
+      gl_test_set ("CBLUR_GL_TEXTURE_BUDGET", NULL);
       g_test_message ("%s radius 15, 600×400 in %d tiles: max |GL - CPU| %g",
                       cblur_mode_name (mode), report.tiles, diff);
       g_assert_cmpint (report.tiles, >=, 2);
