@@ -36,8 +36,7 @@ void             cblur_backend_blur      (CblurBackendKind   backend,
 void             cblur_run_report_clear  (CblurRunReport    *report);
 
 /* Fills src's and dst's data and stride for their rectangles and
- * formats; NULL when even the heap has no room.  GL stages RGBA float
- * only: images in other formats are for the CPU. */
+ * formats; NULL when even the heap has no room. */
 CblurBand       *cblur_band_new          (CblurBackendKind   backend,
                                           CblurImage        *src,
                                           CblurImage        *dst);

@@ -74,6 +74,11 @@ cblur_gl_upload (CblurGl             *gl,
                  gint                 tex_x,
                  gint                 tex_y)
 {
+  if (src->format != NULL)
+    {
+      cblur_gl_upload_native (gl, staged, src, x, y, width, height, tex_x, tex_y);
+      return;
+    }
   glBindBuffer (GL_PIXEL_UNPACK_BUFFER, staged->source.buffer);
   glPixelStorei (GL_UNPACK_ROW_LENGTH, src->stride / CBLUR_CHANNELS);
   glBindTexture (GL_TEXTURE_2D, gl->textures.textures[0]);
@@ -97,6 +102,11 @@ cblur_gl_download (CblurGl             *gl,
 {
   gsize offset = staged_offset (dst, x, y);
 
+  if (dst->format != NULL)
+    {
+      cblur_gl_download_native (gl, staged, result, dst, x, y, width, height, tex_y);
+      return;
+    }
   glBindBuffer (GL_PIXEL_PACK_BUFFER, staged->output.buffer);
   glPixelStorei (GL_PACK_ROW_LENGTH, dst->stride / CBLUR_CHANNELS);
   /* NVIDIA reads a float framebuffer back at a few MB/s, a texture at

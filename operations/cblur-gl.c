@@ -5,6 +5,7 @@
  * the staging buffer into a texture, blurred along rows then columns, and
  * copied back, all without the CPU waiting until the band is done. */
 #include "cblur-gl-private.h"
+#include "cblur-cpu.h"
 #include "cblur-stream.h"
 
 #include <string.h>
@@ -45,7 +46,7 @@ copy_image (const CblurImage *to,
 {
   Copy copy = { (guchar *) to->data, to->stride * sizeof (gfloat),
                 (const guchar *) from->data, from->stride * sizeof (gfloat),
-                to->width * CBLUR_GL_TEXEL_BYTES };
+                to->width * cblur_image_pixel_bytes (to) };
 
   gegl_parallel_distribute_range (to->height, COPY_BYTES_PER_THREAD / copy.row_bytes,
                                   copy_row_range, &copy);
@@ -85,7 +86,8 @@ cblur_gl_staged_free (CblurGlStaged *staged)
 }
 
 /* stream, if any, reads src first and writes dst after, where the band
- * is not one tile; straight: src comes, or came, in straight alpha */
+ * is not one tile; straight: src comes, or came, in straight alpha, which
+ * the passes premultiply where the decoding does not */
 static gboolean
 blur_staged (CblurGl             *gl,
              const CblurKernel   *kernel,
@@ -116,8 +118,10 @@ blur_staged (CblurGl             *gl,
     cblur_stream_read_all (stream, src);
 
   cblur_gl_stamps_init (&stamps);
-  ok = ok && cblur_gl_passes_init (gl, kernel, plan.width, plan.height, straight, &stamps,
-                                   &passes, error);
+  ok = ok && cblur_gl_passes_init (gl, kernel, plan.width, plan.height,
+                                   straight && src->format == NULL, &stamps, &passes, error);
+  ok = ok && cblur_gl_convert_prepare (gl, src, dst, plan.height + 2 * kernel->reach,
+                                       plan.height, error);
   if (ok && run != NULL)
     ok = cblur_gl_blur_streamed (gl, &passes, staged, run, stream,
                                  makes_abyss ? &inside : src, src, dst, &stamps, error);
@@ -180,12 +184,11 @@ blur_current (CblurGl            *gl,
   g_strlcpy (report->renderer, gl->renderer, sizeof report->renderer);
   report->max_texture_size = gl->max_texture_size;
 
+  /* a copy, converted as the CPU converts */
   if (cblur_kernel_is_identity (kernel) || dst->width <= 0 || dst->height <= 0)
     {
       cblur_stream_read_all (stream, src);
-      copy_image (dst, src);
-      if (cblur_stream_is_straight (stream))
-        cblur_premultiply (dst);
+      cblur_cpu_blur (kernel, src, NULL, GEGL_ABYSS_NONE, cblur_stream_is_straight (stream), dst);
       cblur_stream_write_all (stream, dst);
       return TRUE;
     }
