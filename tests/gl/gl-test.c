@@ -107,7 +107,8 @@ gl_test_against_cpu (const CblurKernel *kernel,
   return diff;
 }
 
-/* width × height pixels at x, y (absolute) from one image to the other */
+/* width × height pixels at x, y (absolute) from one image to the other,
+ * both in one format */
 static void
 copy_rect (const CblurImage *to,
            const CblurImage *from,
@@ -119,9 +120,9 @@ copy_rect (const CblurImage *to,
   gint row;
 
   for (row = y; row < y + height; row++)
-    memcpy (cblur_image_pixel (to, x - to->x, row - to->y),
-            cblur_image_pixel (from, x - from->x, row - from->y),
-            width * CBLUR_CHANNELS * sizeof (gfloat));
+    memcpy (cblur_image_bytes (to, x - to->x, row - to->y),
+            cblur_image_bytes (from, x - from->x, row - from->y),
+            width * cblur_image_pixel_bytes (to));
 }
 
 static void

@@ -37,7 +37,8 @@ gdouble     gl_test_against_cpu  (const CblurKernel *kernel,
                                   CblurGlReport     *report);
 
 /* GEGL's side of a streamed band, in memory: reads come from `from`,
- * writes go to `to`, both at the band images' coordinates */
+ * writes go to `to`, both at the band images' coordinates and in their
+ * formats */
 typedef struct
 {
   const CblurImage *from;
