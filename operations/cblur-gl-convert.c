@@ -25,12 +25,6 @@ enum
 #define NATIVE_BINDING 0
 #define TABLES_BINDING 1
 
-/* decode.comp's work group is 16 × 16 texels; encode.comp's 64 words by
- * 4 rows */
-#define DECODE_GROUP 16
-#define ENCODE_WORDS 64
-#define ENCODE_ROWS  4
-
 /* A dispatch converts at most this many rows, and sees only their part
  * of the buffer: GL may let a shader see as little as 128 MB of one. */
 #define DISPATCH_ROWS 256
@@ -39,13 +33,6 @@ static gsize
 row_bytes (const CblurImage *image)
 {
   return image->stride * sizeof (gfloat);
-}
-
-static gint
-groups (gsize n,
-        gint  size)
-{
-  return (n + size - 1) / size;
 }
 
 /* cblur-format's tables for a side, as the shaders index them: each
@@ -148,16 +135,37 @@ copy_bytes (GLuint from,
   glBindBuffer (GL_COPY_WRITE_BUFFER, 0);
 }
 
-static void
-set_int (GLuint       program,
-         const gchar *name,
-         gint         value)
+/* decode.comp's and encode.comp's uniforms */
+enum
 {
-  glUniform1i (glGetUniformLocation (program, name), value);
+  ORIGIN,
+  SIZE,
+  COLUMN,
+  BASE,
+  STRIDE,
+  N_COMPONENTS,
+  SAMPLE_BYTES,
+  TABLES,
+  GREY,
+  HAS_ALPHA,
+  CODES
+};
+
+static void
+set_format (const CblurFormat *format)
+{
+  gboolean tables = format->type <= CBLUR_SAMPLE_U16;
+
+  glUniform1i (N_COMPONENTS, format->n_components);
+  glUniform1i (SAMPLE_BYTES, format->bytes_per_pixel / format->n_components);
+  glUniform1i (TABLES, tables);
+  glUniform1i (GREY, format->grey);
+  glUniform1i (HAS_ALPHA, format->has_alpha);
+  glUniform1i (CODES, tables ? format->curves[0]->max + 1 : 0);
 }
 
-/* The side's program over texels [x, x + width) of texture rows [tex_y,
- * tex_y + height), which the buffer stores from column `column` of its
+/* The side's program over texture rows [tex_y, tex_y + rect->height),
+ * texels from tex_x, which the buffer stores from column rect->x of its
  * rows tex_y on, in dispatches of at most DISPATCH_ROWS rows, each seeing
  * only its rows' bytes. */
 static void
@@ -165,107 +173,84 @@ convert_rows (const CblurGlNative *native,
               gint                 side,
               const CblurImage    *image,
               GLuint               texture,
-              gint                 column,
-              gint                 x,
-              gint                 width,
-              gint                 tex_y,
-              gint                 height)
+              const GeglRectangle *rect,
+              gint                 tex_x,
+              gint                 tex_y)
 {
-  const CblurFormat *format = image->format;
-  GLuint             program = native->program;
-  gsize              stride = row_bytes (image);
-  gsize              first = (gsize) column * format->bytes_per_pixel / 4 * 4;
-  gsize              end = ((gsize) (column + width) * format->bytes_per_pixel + 3) / 4 * 4;
-  gint64             room = (gint64) native->max_range - native->alignment - end;
-  gint               most = CLAMP (room / (gint64) stride + 1, 1, DISPATCH_ROWS);
-  gboolean           tables = format->type <= CBLUR_SAMPLE_U16;
-  gint               done;
+  gsize  stride = row_bytes (image);
+  gsize  pixel_bytes = image->format->bytes_per_pixel;
+  gsize  first = rect->x * pixel_bytes / 4 * 4;
+  gsize  end = ((rect->x + rect->width) * pixel_bytes + 3) / 4 * 4;
+  gint64 room = (gint64) native->max_range - native->alignment - end;
+  gint   most = CLAMP (room / (gint64) stride + 1, 1, DISPATCH_ROWS);
+  gint   done;
 
-  glUseProgram (program);
+  glUseProgram (native->program);
   glBindImageTexture (IMAGE_UNIT, texture, 0, GL_FALSE, 0,
                       side == SOURCE ? GL_WRITE_ONLY : GL_READ_ONLY, GL_RGBA32F);
   glBindBufferBase (GL_SHADER_STORAGE_BUFFER, TABLES_BINDING, native->tables);
-  set_int (program, "column", column);
-  set_int (program, "n_components", format->n_components);
-  set_int (program, "sample_bytes", format->bytes_per_pixel / format->n_components);
-  set_int (program, "tables", tables);
-  set_int (program, "grey", format->grey);
-  set_int (program, "has_alpha", format->has_alpha);
-  set_int (program, "codes", tables ? format->curves[0]->max + 1 : 0);
-  glUniform1ui (glGetUniformLocation (program, "stride"), stride);
+  set_format (image->format);
+  glUniform1i (COLUMN, rect->x);
+  glUniform1ui (STRIDE, stride);
 
-  for (done = 0; done < height; done += most)
+  for (done = 0; done < rect->height; done += most)
     {
-      gint  rows = MIN (most, height - done);
+      gint  rows = MIN (most, rect->height - done);
       gsize start = (gsize) (tex_y + done) * stride;
       gsize bound = start / native->alignment * native->alignment;
 
       glBindBufferRange (GL_SHADER_STORAGE_BUFFER, NATIVE_BINDING, native->buffer, bound,
                          start - bound + (rows - 1) * stride + end);
-      glUniform1ui (glGetUniformLocation (program, "base"), start - bound);
-      glUniform2i (glGetUniformLocation (program, "origin"), x, tex_y + done);
-      glUniform2i (glGetUniformLocation (program, "size"), width, rows);
+      glUniform1ui (BASE, start - bound);
+      glUniform2i (ORIGIN, tex_x, tex_y + done);
+      glUniform2i (SIZE, rect->width, rows);
+      /* work groups of 16 × 16 texels, or of 64 words × 4 rows */
       if (side == SOURCE)
-        glDispatchCompute (groups (width, DECODE_GROUP), groups (rows, DECODE_GROUP), 1);
+        glDispatchCompute ((rect->width + 15) / 16, (rows + 15) / 16, 1);
       else
-        glDispatchCompute (groups ((end - first) / 4, ENCODE_WORDS), groups (rows, ENCODE_ROWS),
-                           1);
+        glDispatchCompute (((end - first) / 4 + 63) / 64, (rows + 3) / 4, 1);
     }
 }
 
-/* The piece goes up as it is stored, from the start of its first row's
- * word to the end of its last row's, and is decoded where the passes
- * read. */
+/* A source's piece goes up as it is stored, from the start of its first
+ * row's word to the end of its last row's, and is decoded where the
+ * passes read.  An output's is encoded, then goes down: whole rows in one
+ * copy, a tile's columns a row at a time, which must leave the other
+ * tiles' bytes alone. */
 void
-cblur_gl_upload_native (CblurGl             *gl,
-                        const CblurGlStaged *staged,
-                        const CblurImage    *src,
-                        gint                 x,
-                        gint                 y,
-                        gint                 width,
-                        gint                 height,
-                        gint                 tex_x,
-                        gint                 tex_y)
-{
-  const CblurGlNative *native = &gl->textures.native[SOURCE];
-  gsize                stride = row_bytes (src);
-  gsize                bytes = src->format->bytes_per_pixel;
-  gsize                first = (gsize) x * bytes / 4 * 4;
-  gsize                end = ((gsize) (x + width) * bytes + 3) / 4 * 4;
-
-  copy_bytes (staged->source.buffer, (gsize) y * stride + first,
-              native->buffer, (gsize) tex_y * stride + first,
-              (gsize) (height - 1) * stride + end - first);
-  convert_rows (native, SOURCE, src, gl->textures.textures[0], x, tex_x, width, tex_y, height);
-  glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
-}
-
-/* Encoded, then down: whole rows in one copy, a tile's columns a row at
- * a time, which must leave the other tiles' bytes alone. */
-void
-cblur_gl_download_native (CblurGl             *gl,
+cblur_gl_transfer_native (CblurGl             *gl,
                           const CblurGlStaged *staged,
-                          GLuint               result,
-                          const CblurImage    *dst,
-                          gint                 x,
-                          gint                 y,
-                          gint                 width,
-                          gint                 height,
+                          const CblurImage    *image,
+                          gboolean             up,
+                          GLuint               texture,
+                          const GeglRectangle *piece,
+                          gint                 tex_x,
                           gint                 tex_y)
 {
-  const CblurGlNative *native = &gl->textures.native[OUTPUT];
-  gsize                stride = row_bytes (dst);
-  gsize                bytes = dst->format->bytes_per_pixel;
+  const CblurGlNative *native = &gl->textures.native[up ? SOURCE : OUTPUT];
+  gsize                stride = row_bytes (image);
+  gsize                pixel_bytes = image->format->bytes_per_pixel;
+  gsize                device = tex_y * stride + piece->x * pixel_bytes;
+  gsize                staging = piece->y * stride + piece->x * pixel_bytes;
+  gsize                head = device % 4;
+  gsize                end = ((piece->x + piece->width) * pixel_bytes + 3) / 4 * 4;
   gint                 row;
 
-  convert_rows (native, OUTPUT, dst, result, x, 0, width, tex_y, height);
+  if (up)
+    {
+      copy_bytes (staged->source.buffer, staging - head, native->buffer, device - head,
+                  (piece->height - 1) * stride + end - piece->x * pixel_bytes + head);
+      convert_rows (native, SOURCE, image, texture, piece, tex_x, tex_y);
+      glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+      return;
+    }
+
+  convert_rows (native, OUTPUT, image, texture, piece, tex_x, tex_y);
   /* for the copy, and for whatever writes the result's texture next */
   glMemoryBarrier (GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
-  if (width == dst->width)
-    copy_bytes (native->buffer, (gsize) tex_y * stride,
-                staged->output.buffer, (gsize) y * stride, (gsize) height * stride);
-  else
-    for (row = 0; row < height; row++)
-      copy_bytes (native->buffer, (gsize) (tex_y + row) * stride + x * bytes,
-                  staged->output.buffer, (gsize) (y + row) * stride + x * bytes, width * bytes);
+  if (piece->width == image->width)
+    copy_bytes (native->buffer, device, staged->output.buffer, staging, piece->height * stride);
+  for (row = 0; piece->width < image->width && row < piece->height; row++)
+    copy_bytes (native->buffer, device + row * stride, staged->output.buffer,
+                staging + row * stride, piece->width * pixel_bytes);
 }

@@ -303,24 +303,17 @@ G_GNUC_INTERNAL gboolean     cblur_gl_convert_prepare  (CblurGl             *gl,
                                                         gint                 in_rows,
                                                         gint                 out_rows,
                                                         GError             **error);
-/* cblur_gl_upload's and cblur_gl_download's work for such images */
-G_GNUC_INTERNAL void         cblur_gl_upload_native    (CblurGl             *gl,
+/* cblur_gl_upload's work for a source in a cblur-format (up, into
+ * texture) and cblur_gl_download's for an output in one (from texture):
+ * piece is the image's rectangle (x, y from its first pixel), which is
+ * texture's from tex_x, tex_y */
+G_GNUC_INTERNAL void         cblur_gl_transfer_native  (CblurGl             *gl,
                                                         const CblurGlStaged *staged,
-                                                        const CblurImage    *src,
-                                                        gint                 x,
-                                                        gint                 y,
-                                                        gint                 width,
-                                                        gint                 height,
+                                                        const CblurImage    *image,
+                                                        gboolean             up,
+                                                        GLuint               texture,
+                                                        const GeglRectangle *piece,
                                                         gint                 tex_x,
-                                                        gint                 tex_y);
-G_GNUC_INTERNAL void         cblur_gl_download_native  (CblurGl             *gl,
-                                                        const CblurGlStaged *staged,
-                                                        GLuint               result,
-                                                        const CblurImage    *dst,
-                                                        gint                 x,
-                                                        gint                 y,
-                                                        gint                 width,
-                                                        gint                 height,
                                                         gint                 tex_y);
 
 /* cblur-gl-program.c */

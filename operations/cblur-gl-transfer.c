@@ -74,9 +74,12 @@ cblur_gl_upload (CblurGl             *gl,
                  gint                 tex_x,
                  gint                 tex_y)
 {
+  GeglRectangle piece = { x, y, width, height };
+
   if (src->format != NULL)
     {
-      cblur_gl_upload_native (gl, staged, src, x, y, width, height, tex_x, tex_y);
+      cblur_gl_transfer_native (gl, staged, src, TRUE, gl->textures.textures[0], &piece,
+                                tex_x, tex_y);
       return;
     }
   glBindBuffer (GL_PIXEL_UNPACK_BUFFER, staged->source.buffer);
@@ -100,11 +103,12 @@ cblur_gl_download (CblurGl             *gl,
                    gint                 height,
                    gint                 tex_y)
 {
-  gsize offset = staged_offset (dst, x, y);
+  GeglRectangle piece = { x, y, width, height };
+  gsize         offset = staged_offset (dst, x, y);
 
   if (dst->format != NULL)
     {
-      cblur_gl_download_native (gl, staged, result, dst, x, y, width, height, tex_y);
+      cblur_gl_transfer_native (gl, staged, dst, FALSE, result, &piece, 0, tex_y);
       return;
     }
   glBindBuffer (GL_PIXEL_PACK_BUFFER, staged->output.buffer);

@@ -19,18 +19,19 @@ layout (rgba32f, binding = 0) uniform readonly image2D image;
 layout (std430, binding = 0) writeonly buffer Native { uint words[]; };
 layout (std430, binding = 1) readonly buffer Tables { float thresholds[]; };
 
-uniform ivec2 origin;   /* the region's first texel */
-uniform ivec2 size;     /* its texels */
-uniform int   column;   /* the stored column of its first texel */
-uniform uint  base;     /* the byte of its first row's column 0 in words */
-uniform uint  stride;   /* bytes from one row to the next */
-uniform int   n_components;
-uniform int   sample_bytes;
-uniform bool  tables;
-uniform bool  grey;
-uniform bool  has_alpha;
-uniform int   codes;    /* a power of two; each component's table holds
-                         * codes + 1 thresholds, -inf first */
+/* at the locations cblur-gl-convert.c sets, the same in decode.comp */
+layout (location = 0)  uniform ivec2 origin;   /* the region's first texel */
+layout (location = 1)  uniform ivec2 size;     /* its texels */
+layout (location = 2)  uniform int   column;   /* the stored column of its first texel */
+layout (location = 3)  uniform uint  base;     /* the byte of its first row's column 0 */
+layout (location = 4)  uniform uint  stride;   /* bytes from one row to the next */
+layout (location = 5)  uniform int   n_components;
+layout (location = 6)  uniform int   sample_bytes;
+layout (location = 7)  uniform bool  tables;
+layout (location = 8)  uniform bool  grey;
+layout (location = 9)  uniform bool  has_alpha;
+layout (location = 10) uniform int   codes;    /* a power of two; each component's table
+                                                * holds codes + 1 thresholds, -inf first */
 
 /* 1 / value rounded as the CPU's division rounds.  GLSL's float
  * division may be an approximation (NVIDIA's is), and its fma need not

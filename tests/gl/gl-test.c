@@ -3,14 +3,15 @@
 #include <math.h>
 #include <string.h>
 
-/* pixels of padding at the end of each row */
-#define ROW_PADDING 3
+/* words of padding at the end of each row */
+#define ROW_PADDING 12
 
-static CblurImage *
-image_new (gint x,
-           gint y,
-           gint width,
-           gint height)
+CblurImage *
+gl_test_image_new (const CblurFormat *format,
+                   gint               x,
+                   gint               y,
+                   gint               width,
+                   gint               height)
 {
   CblurImage *image = g_new0 (CblurImage, 1);
 
@@ -18,8 +19,9 @@ image_new (gint x,
   image->y = y;
   image->width = width;
   image->height = height;
-  image->stride = (gsize) (width + ROW_PADDING) * CBLUR_CHANNELS;
-  image->data = g_new (gfloat, image->stride * MAX (height, 1));
+  image->format = format;
+  image->stride = cblur_image_packed_stride (image) + ROW_PADDING;
+  image->data = g_new0 (gfloat, image->stride * MAX (height, 1));
   return image;
 }
 
@@ -32,7 +34,8 @@ gl_test_random_input (const CblurKernel *kernel,
                       guint32            seed)
 {
   gint        reach = kernel->reach;
-  CblurImage *image = image_new (x - reach, y - reach, width + 2 * reach, height + 2 * reach);
+  CblurImage *image = gl_test_image_new (NULL, x - reach, y - reach, width + 2 * reach,
+                                         height + 2 * reach);
   GRand      *rand = g_rand_new_with_seed (seed);
   gsize       i;
 
@@ -48,7 +51,7 @@ gl_test_blank_image (gint x,
                      gint width,
                      gint height)
 {
-  CblurImage *image = image_new (x, y, width, height);
+  CblurImage *image = gl_test_image_new (NULL, x, y, width, height);
   gsize       i;
 
   for (i = 0; i < image->stride * height; i++)

@@ -8,6 +8,13 @@
 #include "cblur-gl.h"
 #include "cblur-backend.h"
 
+/* an image of width × height pixels at x, y in format (NULL: float),
+ * zeroed, its rows padded so that strides are exercised */
+CblurImage *gl_test_image_new    (const CblurFormat *format,
+                                  gint               x,
+                                  gint               y,
+                                  gint               width,
+                                  gint               height);
 /* the input a blur by kernel needs for the output rectangle x, y, width ×
  * height (that grown by the reach), random RGBA in [0,1]; rows padded so
  * that strides are exercised */

@@ -64,26 +64,6 @@ static const GeglRectangle inside = { 15, -30, 25, 140 };
 /* alphas that straight colours hide under, babl's floor among them */
 static const gfloat alphas[] = { 0.0f, 1.0f / 65536.0f, 1e-7f, 1.0f, 1.25f };
 
-static CblurImage *
-image_in (const CblurFormat *format,
-          gint               x,
-          gint               y,
-          gint               width,
-          gint               height)
-{
-  CblurImage *image = g_new0 (CblurImage, 1);
-
-  image->x = x;
-  image->y = y;
-  image->width = width;
-  image->height = height;
-  image->format = format;
-  /* a word of padding, so that strides are exercised */
-  image->stride = cblur_image_packed_stride (image) + 1;
-  image->data = g_new0 (gfloat, image->stride * height);
-  return image;
-}
-
 /* random straight colours, some out of [0, 1], under random alphas and
  * those above, as babl stores them in format */
 static CblurImage *
@@ -93,8 +73,8 @@ source_in (const CblurFormat *format,
            guint32            seed)
 {
   gint               reach = kernel->reach;
-  CblurImage        *image = image_in (format, out->x - reach, out->y - reach,
-                                       out->width + 2 * reach, out->height + 2 * reach);
+  CblurImage        *image = gl_test_image_new (format, out->x - reach, out->y - reach,
+                                                out->width + 2 * reach, out->height + 2 * reach);
   const Babl        *straight = babl_format_with_space ("RGBA float",
                                                         babl_format_get_space (format->babl));
   g_autofree gfloat *row = g_new (gfloat, image->width * 4);
@@ -121,7 +101,7 @@ source_in (const CblurFormat *format,
 static CblurImage *
 decoded (const CblurImage *src)
 {
-  CblurImage *image = image_in (NULL, src->x, src->y, src->width, src->height);
+  CblurImage *image = gl_test_image_new (NULL, src->x, src->y, src->width, src->height);
   gint        y;
 
   for (y = 0; y < src->height; y++)
@@ -138,7 +118,8 @@ static CblurImage *
 encoded (const CblurFormat *format,
          const CblurImage  *pixels)
 {
-  CblurImage *image = image_in (format, pixels->x, pixels->y, pixels->width, pixels->height);
+  CblurImage *image = gl_test_image_new (format, pixels->x, pixels->y, pixels->width,
+                                         pixels->height);
   gint        y;
 
   for (y = 0; y < pixels->height; y++)
@@ -181,7 +162,7 @@ blur (Path               path,
       const CblurFormat *format)
 {
   const GeglRectangle *out = &outputs[path];
-  CblurImage          *dst = image_in (format, out->x, out->y, out->width, out->height);
+  CblurImage          *dst = gl_test_image_new (format, out->x, out->y, out->width, out->height);
   g_autoptr (GError)   error = NULL;
   CblurGlReport        report;
   gboolean             ok;
@@ -235,13 +216,14 @@ check_case (gsize              i,
   assert_same_pixels (stored, expected);
   assert_same_pixels (stored_from_float, expected);
 
-  gl_test_image_free (src);
-  gl_test_image_free (src_float);
-  gl_test_image_free (from_stored);
-  gl_test_image_free (from_float);
-  gl_test_image_free (stored);
-  gl_test_image_free (stored_from_float);
-  gl_test_image_free (expected);
+  {
+    CblurImage *images[] = { src, src_float, from_stored, from_float, stored,
+                             stored_from_float, expected };
+    gsize       k;
+
+    for (k = 0; k < G_N_ELEMENTS (images); k++)
+      gl_test_image_free (images[k]);
+  }
 }
 
 static void
@@ -277,9 +259,10 @@ test_falls_back (void)
         const CblurFormat *format = format_of (i);
         const CblurKernel *kernel = faults[f] != NULL ? blur_kernel : identity;
         CblurImage        *src = source_in (format, kernel, out, 3);
-        CblurImage        *on_cpu = image_in (format, out->x, out->y, out->width, out->height);
-        CblurImage        *handed_on = image_in (format, out->x, out->y, out->width,
-                                                 out->height);
+        CblurImage        *on_cpu = gl_test_image_new (format, out->x, out->y, out->width,
+                                                       out->height);
+        CblurImage        *handed_on = gl_test_image_new (format, out->x, out->y, out->width,
+                                                          out->height);
         CblurBackendKind   ran_on;
 
         g_test_message ("%s in %s: %s", cases[i].encoding, cases[i].space,
