@@ -33,25 +33,28 @@ layout (location = 9)  uniform bool  has_alpha;
 layout (location = 10) uniform int   codes;    /* a power of two; each component's table
                                                 * holds codes + 1 thresholds, -inf first */
 
-/* 1 / value rounded as the CPU's division rounds.  GLSL's float
- * division may be an approximation (NVIDIA's is), and its fma need not
- * be fused (llvmpipe's is not) to correct one; in double precision the
- * quotient lies far closer to the float it rounds to than to the next
- * halfway point. */
+/* What texel's samples are multiplied by to unpremultiply them: 1 /
+ * alpha, babl's floor for alphas near 0, rounded as the CPU's division
+ * rounds.  GLSL's float division may be an approximation (NVIDIA's is),
+ * and its fma need not be fused (llvmpipe's is not) to correct one; in
+ * double precision the quotient lies far closer to the float it rounds to
+ * than to the next halfway point. */
 float
-reciprocal (float value)
+unpremultiplier (vec4 texel)
 {
-  return float (1.0lf / double (value));
+  float alpha = abs (texel.a) <= CBLUR_ALPHA_FLOOR ? CBLUR_ALPHA_FLOOR : texel.a;
+
+  return float (1.0lf / double (alpha));
 }
 
 /* sample c of texel as the format stores it, before rounding; a grey
  * result has R = G = B, bit for bit, of which the CPU takes G */
 float
-straight (vec4 texel,
-          int  c)
+straight (vec4  texel,
+          float unpremultiply,
+          int   c)
 {
-  precise float alpha = abs (texel.a) <= CBLUR_ALPHA_FLOOR ? CBLUR_ALPHA_FLOOR : texel.a;
-  precise float value = texel[grey ? 1 : c] * reciprocal (alpha);
+  precise float value = texel[grey ? 1 : c] * unpremultiply;
 
   return has_alpha && c == n_components - 1 ? texel.a : value;
 }
@@ -94,11 +97,9 @@ half_of (float value)
 }
 
 uint
-encoded (vec4 texel,
-         int  c)
+encoded (float value,
+         int   c)
 {
-  float value = straight (texel, c);
-
   if (sample_bytes == 4)
     return floatBitsToUint (value);
   if (!tables)
@@ -109,14 +110,15 @@ encoded (vec4 texel,
 void
 main ()
 {
-  int  row = int (gl_GlobalInvocationID.y);
-  int  pixel_bytes = n_components * sample_bytes;
-  uint first = uint (column * pixel_bytes);
-  uint end = uint ((column + size.x) * pixel_bytes);
-  uint word = first / 4u + gl_GlobalInvocationID.x;
-  uint bits = 0u;
-  int  loaded = -1;
-  vec4 texel = vec4 (0.0);
+  int   row = int (gl_GlobalInvocationID.y);
+  int   pixel_bytes = n_components * sample_bytes;
+  uint  first = uint (column * pixel_bytes);
+  uint  end = uint ((column + size.x) * pixel_bytes);
+  uint  word = first / 4u + gl_GlobalInvocationID.x;
+  uint  bits = 0u;
+  int   loaded = -1;
+  vec4  texel = vec4 (0.0);
+  float unpremultiply = 1.0;
 
   if (row >= size.y || word * 4u >= end)
     return;
@@ -126,13 +128,17 @@ main ()
       uint byte = word * 4u + lane;
       int  s = int (byte) / sample_bytes;
       int  pixel = s / n_components;
+      int  c = s % n_components;
 
       if (byte < first || byte >= end)
         continue;
       if (pixel != loaded)
-        texel = imageLoad (image, origin + ivec2 (pixel - column, row));
-      loaded = pixel;
-      bits |= encoded (texel, s % n_components) << (lane * 8u);
+        {
+          texel = imageLoad (image, origin + ivec2 (pixel - column, row));
+          unpremultiply = unpremultiplier (texel);
+          loaded = pixel;
+        }
+      bits |= encoded (straight (texel, unpremultiply, c), c) << (lane * 8u);
     }
   words[(base + uint (row) * stride) / 4u + word] = bits;
 }
