@@ -58,8 +58,9 @@ cblur_backend_blur (CblurBackendKind   backend,
                     CblurStream       *stream,
                     CblurRunReport    *report)
 {
+  CblurImage halo;
   CblurImage inside;
-  gboolean   makes_abyss = cblur_stream_inside (stream, src, &inside);
+  gboolean   makes_abyss = cblur_stream_band (stream, kernel->reach, src, dst, &halo, &inside);
 
   memset (report, 0, sizeof *report);
 
@@ -84,7 +85,7 @@ cblur_backend_blur (CblurBackendKind   backend,
     cblur_stream_read_all (stream, makes_abyss ? &inside : src);
 
   report->ran_on = CBLUR_BACKEND_CPU;
-  cblur_cpu_blur (kernel, src, makes_abyss ? &inside : NULL,
+  cblur_cpu_blur (kernel, &halo, makes_abyss ? &inside : NULL,
                   makes_abyss ? stream->abyss : GEGL_ABYSS_NONE,
                   cblur_stream_is_straight (stream), dst);
   cblur_stream_write_all (stream, dst);
@@ -113,16 +114,37 @@ heap_image (CblurImage *image,
   return image->data != NULL;
 }
 
+/* Where the backend makes the abyss beyond the input, GEGL reads only the
+ * part of src inside; not where there is no halo to make. */
+static gboolean
+reads_inside (const CblurKernel *kernel,
+              const CblurStream *stream,
+              const CblurImage  *src,
+              const CblurImage  *dst,
+              GeglRectangle     *inside)
+{
+  GeglRectangle all = { src->x, src->y, src->width, src->height };
+
+  return !cblur_kernel_is_identity (kernel) && dst->width > 0 && dst->height > 0 &&
+         cblur_stream_inside_rect (stream, &all, inside);
+}
+
 CblurBand *
-cblur_band_new (CblurBackendKind  backend,
-                CblurImage       *src,
-                CblurImage       *dst)
+cblur_band_new (CblurBackendKind   backend,
+                const CblurKernel *kernel,
+                const CblurStream *stream,
+                CblurImage        *src,
+                CblurImage        *dst)
 {
   g_autoptr (CblurBand) band = g_new0 (CblurBand, 1);
+  GeglRectangle         inside;
+  gboolean              makes_abyss = reads_inside (kernel, stream, src, dst, &inside);
 
   /* where staging fails, so will the blur, which reports why */
   if (backend == CBLUR_BACKEND_GL)
-    band->staged = cblur_gl_staged_new (src, dst, NULL);
+    band->staged = cblur_gl_staged_new (kernel, makes_abyss ? stream : NULL, src, dst, NULL);
+  else if (makes_abyss)
+    cblur_stream_shrink (src, &inside);
   if (band->staged == NULL &&
       !(heap_image (src, &band->heap[0]) && heap_image (dst, &band->heap[1])))
     return NULL;

@@ -290,9 +290,10 @@ typedef struct
   GeglAbyssPolicy    policy;
   gboolean           straight;   /* src's alpha, premultiplied as gathered */
   gint               left;       /* src's columns [left, right) and rows */
-  gint               right;      /* [top, bottom) are GEGL's pixels; the */
-  gint               top;        /* rest is made as `policy` says */
-  gint               bottom;
+  gint               right;      /* [top, bottom) are GEGL's pixels, */
+  gint               top;        /* `pixels`; the rest is made as */
+  gint               bottom;     /* `policy` says */
+  const CblurImage  *pixels;
   Pixel              colour;     /* the policy's, where it has one */
   Pixel             *between;    /* horizontal result of rows [top, bottom) */
   Pixel             *made_row;   /* ... of a row of the colour */
@@ -322,7 +323,8 @@ abyss_source (gint            i,
                                     : lo + cblur_floor_mod (i - lo, hi - lo);
 }
 
-/* pixel x of a row's line: GEGL's, or made from them or the colour */
+/* pixel x of a row's line: GEGL's, or made from them or the colour; row
+ * holds GEGL's, from column `left` */
 static inline Pixel
 row_pixel (const Job   *job,
            const Pixel *row,
@@ -330,7 +332,7 @@ row_pixel (const Job   *job,
 {
   gint source = abyss_source (x, job->left, job->right, job->policy);
 
-  return source < 0 ? job->colour : row[source];
+  return source < 0 ? job->colour : row[source - job->left];
 }
 
 /* Rows to and from a line of interleaved rows, two cache lines of each row
@@ -338,6 +340,7 @@ row_pixel (const Job   *job,
  * before the next row wrote to it. */
 #define TRANSPOSE_PIXELS 8
 
+/* elements [begin, end) of the line from the sources' first pixels on */
 static void
 transpose_in (Pixel        *line,
               gint          rows,
@@ -350,7 +353,7 @@ transpose_in (Pixel        *line,
   for (x = begin; x < end; x += TRANSPOSE_PIXELS)
     for (r = 0; r < rows; r++)
       for (i = x; i < MIN (x + TRANSPOSE_PIXELS, end); i++)
-        line[(gsize) i * rows + r] = sources[r][i];
+        line[(gsize) i * rows + r] = sources[r][i - begin];
 }
 
 static void
@@ -367,18 +370,18 @@ transpose_out (const Pixel *line,
         targets[r][i] = line[(gsize) i * rows + r];
 }
 
-/* Row y of src in RGBA float: its own, or its GEGL pixels decoded into
- * `into` where src is stored in another format. */
+/* Row y of GEGL's pixels in RGBA float, from column `left`: their own, or
+ * decoded into `into` where they are stored in another format. */
 static const Pixel *
 source_row (const Job *job,
             gint       y,
             Pixel     *into)
 {
-  if (job->src->format == NULL)
-    return (const Pixel *) cblur_image_row (job->src, y);
+  if (job->pixels->format == NULL)
+    return (const Pixel *) cblur_image_row (job->pixels, y);
 
-  cblur_format_decode (job->src->format, cblur_image_bytes (job->src, job->left, y),
-                       (gfloat *) (into + job->left), job->right - job->left);
+  cblur_format_decode (job->pixels->format, cblur_image_bytes (job->pixels, 0, y),
+                       (gfloat *) into, job->right - job->left);
   return into;
 }
 
@@ -396,7 +399,7 @@ horizontal_rows (gsize    first,
   gint        n_out = job->dst->width;
   Pixel      *gathered = gegl_malloc ((gsize) n_in * ROW_GROUP * sizeof (Pixel));
   Pixel      *blurred = gegl_malloc ((gsize) n_out * ROW_GROUP * sizeof (Pixel));
-  Pixel      *decoded = job->src->format != NULL
+  Pixel      *decoded = job->pixels->format != NULL
                           ? gegl_malloc ((gsize) n_in * ROW_GROUP * sizeof (Pixel)) : NULL;
   BoxScratch  scratch = { 0 };
   gsize       group;
@@ -413,8 +416,7 @@ horizontal_rows (gsize    first,
 
       for (r = 0; r < rows; r++)
         {
-          const Pixel *src = source_row (job, job->top + row0 + r,
-                                         decoded + (gsize) r * n_in);
+          const Pixel *src = source_row (job, row0 + r, decoded + (gsize) r * n_in);
 
           sources[r] = src;
           for (x = 0; x < job->left; x++)
@@ -591,7 +593,7 @@ cblur_cpu_blur (const CblurKernel *kernel,
                 gboolean           straight,
                 const CblurImage  *dst)
 {
-  Job   job = { kernel, src, dst, abyss, straight, 0, src->width, 0, src->height,
+  Job   job = { kernel, src, dst, abyss, straight, 0, src->width, 0, src->height, src,
                 abyss_colour (abyss), NULL, NULL };
   gsize between_bytes;
   gsize strips;
@@ -614,6 +616,7 @@ cblur_cpu_blur (const CblurKernel *kernel,
       job.right = job.left + inside->width;
       job.top = inside->y - src->y;
       job.bottom = job.top + inside->height;
+      job.pixels = inside;
       if (has_colour (abyss) && has_made_rows (&job))
         job.made_row = blur_colour_row (&job);
     }

@@ -78,17 +78,26 @@ G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_BOX == (gint) CBLUR_MODE_BOX);
 #define WHOLE_IMAGE_REACH_BOX    24
 #define WHOLE_IMAGE_REACH_DIRECT 128
 
+/* GEGL renders a whole image in chunks of a megapixel for each of its
+ * threads: a 4K image in eight with one thread.  A region that is at
+ * least this part of the image, each with its halo, takes the whole
+ * image (region_takes_whole_image). */
+#define WHOLE_IMAGE_FACTOR 8
+
 typedef struct
 {
   CblurBackendKind backend;
+  /* halo pixels blurred for regions on their own since the graph last
+   * changed, to weigh against blurring the whole image once */
+  gsize            halo_pixels;
 } State;
 
 /* GEGL renders in chunks, each with its own halo.  The GPU pays for that
- * halo in transfers, and the CPU in reading and blurring it (at radius 600
- * GEGL's four 1920×1080 quarters of a 4K image read 33 megapixels where
- * the whole image with its halo is 19; at radius 30, 4K box on two cores
- * took 147 ms in chunks, 135 whole, but direct 200 and 248), so those
- * take the whole image at once and cut it into bands themselves. */
+ * halo in transfers and a call of its own, and the CPU, at long reaches,
+ * in reading and blurring it, so there the whole image at once, which the
+ * backends cut into bands themselves, pays it only once, and GEGL's cache
+ * of the result serves the chunks that follow.  Direct mode on the CPU
+ * loses more on a whole image's tall column strips than it gains. */
 static gboolean
 renders_whole_images (CblurBackendKind backend,
                       CblurMode        mode,
@@ -102,20 +111,14 @@ static gint
 reach_at_level (GeglProperties *o,
                 gint            level)
 {
-  State *state = o->user_data;
-
-  return cblur_kernel_reach (o->radius / (1 << level), (CblurMode) o->mode,
-                             o->iterations, state->backend);
+  return cblur_kernel_reach (o->radius / (1 << level), (CblurMode) o->mode, o->iterations);
 }
 
 static CblurMode
 mode_at_level (GeglProperties *o,
                gint            level)
 {
-  State *state = o->user_data;
-
-  return cblur_kernel_resolve_mode (o->radius / (1 << level), (CblurMode) o->mode,
-                                    state->backend);
+  return cblur_kernel_resolve_mode (o->radius / (1 << level), (CblurMode) o->mode);
 }
 
 /* The source's own format where cblur-format covers it: the op reads it
@@ -147,6 +150,7 @@ prepare (GeglOperation *operation)
   if (state == NULL)
     o->user_data = state = g_new0 (State, 1);
   state->backend = cblur_backend_preferred ();
+  g_atomic_pointer_set (&state->halo_pixels, 0);
 
   reach = reach_at_level (o, 0);
   area->left = area->right = area->top = area->bottom = reach;
@@ -194,6 +198,41 @@ get_bounding_box (GeglOperation *operation)
   return box;
 }
 
+static gdouble
+pixels_with_halo (const GeglRectangle *rect,
+                  gint                 reach)
+{
+  return ((gdouble) rect->width + 2.0 * reach) * ((gdouble) rect->height + 2.0 * reach);
+}
+
+/* Where whole images pay (renders_whole_images), whether this region
+ * takes one.  Blurring the whole image in the region's place bets that
+ * GEGL asks for the rest too: taken at once where the image with its halo
+ * is at most WHOLE_IMAGE_FACTOR times the region with its own, as in a
+ * full render's chunks, and once regions blurred on their own have spent
+ * on their halos what the whole image would cost, as where a host applies
+ * in small chunks (GIMP) at a long reach; that bet costs at most twice
+ * the whole image.  A small region of a large image, which a viewer at
+ * high zoom asks for, costs its own pixels and halo, whatever the image's
+ * size. */
+static gboolean
+region_takes_whole_image (State               *state,
+                          const GeglRectangle *region,
+                          const GeglRectangle *whole,
+                          gint                 reach)
+{
+  gdouble whole_pixels = pixels_with_halo (whole, reach);
+  gdouble region_pixels = pixels_with_halo (region, reach);
+  gdouble halo = region_pixels - (gdouble) region->width * region->height;
+
+  if (whole_pixels <= WHOLE_IMAGE_FACTOR * region_pixels ||
+      (gdouble) g_atomic_pointer_get (&state->halo_pixels) + halo >= whole_pixels)
+    return TRUE;
+
+  g_atomic_pointer_add (&state->halo_pixels, (gssize) MIN (halo, (gdouble) G_MAXSSIZE));
+  return FALSE;
+}
+
 static GeglRectangle
 get_cached_region (GeglOperation       *operation,
                    const GeglRectangle *roi)
@@ -203,12 +242,18 @@ get_cached_region (GeglOperation       *operation,
   State                   *state = o->user_data;
   const GeglRectangle     *in_rect =
     gegl_operation_source_get_bounding_box (operation, "input");
+  GeglRectangle            whole;
+  GeglRectangle            region;
 
   if (state == NULL || in_rect == NULL || gegl_rectangle_is_infinite_plane (in_rect) ||
       !renders_whole_images (state->backend, mode_at_level (o, 0), area->left))
     return *roi;
 
-  return get_bounding_box (operation);
+  whole = get_bounding_box (operation);
+  if (!gegl_rectangle_intersect (&region, roi, &whole) ||
+      !region_takes_whole_image (state, &region, &whole, area->left))
+    return *roi;
+  return whole;
 }
 
 static gboolean
@@ -331,7 +376,7 @@ blur_band (const CblurKernel   *kernel,
                                   ? NULL : io->read_native };
   CblurImage            dst = { NULL, band->x, band->y, band->width, band->height, 0,
                                 io->write_native };
-  g_autoptr (CblurBand) memory = cblur_band_new (backend, &src, &dst);
+  g_autoptr (CblurBand) memory = cblur_band_new (backend, kernel, stream, &src, &dst);
 
   if (memory == NULL)
     return FALSE;
@@ -382,8 +427,7 @@ process (GeglOperation       *operation,
   if (roi.width <= 0 || roi.height <= 0)
     return TRUE;
 
-  kernel = cblur_kernel_new (o->radius / (1 << level), (CblurMode) o->mode,
-                             o->iterations, state->backend);
+  kernel = cblur_kernel_new (o->radius / (1 << level), (CblurMode) o->mode, o->iterations);
   g_object_get (output, "tile-width", &stream.tile_width,
                 "tile-height", &stream.tile_height, NULL);
   /* at other levels GEGL's abyss is that of a mipmap */

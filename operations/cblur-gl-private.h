@@ -4,7 +4,8 @@
  *   cblur-gl.c           the entry points: a blur, staged or copied
  *   cblur-gl-tiles.c     cutting a band into tiles, and blurring them
  *   cblur-gl-band.c      one tile streamed as GEGL reads and writes it
- *   cblur-gl-passes.c    the compute passes of a tile, and the abyss
+ *   cblur-gl-passes.c    the compute passes of a tile, and its made abyss
+ *   cblur-gl-segments.c  how long a line's segment each work group takes
  *   cblur-gl-program.c   the shaders' programs
  *   cblur-gl-transfer.c  textures, uploads, downloads, GPU timestamps
  *   cblur-gl-convert.c   pixels in GEGL's formats, converted on the GPU
@@ -85,15 +86,37 @@ typedef struct
   gsize              alignment; /* of where that range starts */
 } CblurGlNative;
 
-/* Textures outlive the call: allocating them costs more than a 4K blur
- * takes.  They grow to the largest tile seen and go with the context,
- * and so do the native buffers. */
+/* The textures a tile goes through, by role.  The input holds the part of
+ * the tile's input inside the image, and the made column and row after it
+ * that common.glsl's map reads as the abyss's colour; the horizontal
+ * passes write the texture between, the input's lines the output's
+ * width, and the vertical ones the output.  The two-dispatch box goes
+ * through four more along each axis: ping, pong, and the prefix and
+ * suffix sums. */
+typedef enum
+{
+  CBLUR_GL_INPUT,
+  CBLUR_GL_BETWEEN,
+  CBLUR_GL_OUTPUT,
+  CBLUR_GL_ROW_SCRATCH,
+  CBLUR_GL_COLUMN_SCRATCH = CBLUR_GL_ROW_SCRATCH + 4,
+  CBLUR_GL_N_TEXTURES = CBLUR_GL_COLUMN_SCRATCH + 4
+} CblurGlTexture;
+
 typedef struct
 {
-  GLuint        textures[4];
+  gint width;
+  gint height;
+} CblurGlSize;
+
+/* Textures outlive the call: allocating them costs more than a 4K blur
+ * takes.  Each grows to the largest of its role seen and goes with the
+ * context, and so do the native buffers. */
+typedef struct
+{
+  GLuint        textures[CBLUR_GL_N_TEXTURES];
+  CblurGlSize   sizes[CBLUR_GL_N_TEXTURES];
   gint          n_textures;
-  gint          width;
-  gint          height;
   GLuint        framebuffer;   /* for glReadPixels where GL < 4.5 */
   CblurGlNative native[2];     /* source, output */
 } CblurGlTextures;
@@ -127,13 +150,18 @@ typedef struct
   gint height;   /* ... in a column */
 } CblurGlPlan;
 
-/* a tile's input in the first texture; its first pixel at x, y absolute */
+/* A tile's input, its output grown by the reach, its first pixel at x, y
+ * absolute.  The input texture holds only its part `inside` (relative to
+ * that pixel), from the texture's corner; beyond, the abyss policy makes
+ * it.  Where GEGL reads the whole input, inside is all of it. */
 typedef struct
 {
-  gint x;
-  gint y;
-  gint in_width;
-  gint in_height;
+  gint            x;
+  gint            y;
+  gint            in_width;
+  gint            in_height;
+  GeglRectangle   inside;
+  GeglAbyssPolicy abyss;
 } CblurGlTile;
 
 /* GPU timestamps around each upload, compute and download: pairs of
@@ -191,18 +219,22 @@ typedef struct
   gboolean pairs;
 } CblurGlSegment;
 
+/* direct.comp's outputs per work group, its SEGMENT */
+#define CBLUR_GL_DIRECT_SEGMENT 384
+
 /* The passes of one kernel over tiles of one plan: their programs and
  * weights, and the textures they ping-pong through. */
 typedef struct
 {
   const CblurKernel *kernel;
-  const GLuint      *textures;   /* the context's; the input goes in the first */
+  const GLuint      *textures;   /* the context's, by CblurGlTexture */
   CblurGlStamps     *stamps;     /* compute spans go here */
   GLuint             programs[2];   /* horizontal, vertical; cached, not owned */
   GLuint             scans[2];      /* the box's running sums, likewise; 0 when fused */
   CblurGlSegment     segments[2];   /* box-fused.comp's, by axis; len 0 for the other shaders */
   GLuint             weights;
   GLuint             premultiply;   /* for a straight source that the passes cannot premultiply, else 0 */
+  GLuint             made;          /* abyss.comp, for a tile with a made line, else 0 */
 } CblurGlPasses;
 
 /* cblur-gl-lifetime.c: acquire, with the lock held, makes the context
@@ -256,15 +288,14 @@ G_GNUC_INTERNAL gboolean     cblur_gl_pool_is_empty    (const CblurGlPool *pool)
 /* the context has gone, and its buffers with it */
 G_GNUC_INTERNAL void         cblur_gl_pool_forget_idle (CblurGlPool      *pool);
 
-/* cblur-gl-transfer.c */
-G_GNUC_INTERNAL gboolean     cblur_gl_textures_reserve (CblurGl          *gl,
-                                                        gint              n_textures,
-                                                        gint              in_width,
-                                                        gint              in_height,
-                                                        GError          **error);
+/* cblur-gl-transfer.c: the first n_textures of at least sizes[i] each */
+G_GNUC_INTERNAL gboolean     cblur_gl_textures_reserve (CblurGl           *gl,
+                                                        gint               n_textures,
+                                                        const CblurGlSize *sizes,
+                                                        GError           **error);
 /* the smaller of the GPU's and CBLUR_GL_TEXTURE_BUDGET */
 G_GNUC_INTERNAL gsize        cblur_gl_texture_budget   (const CblurGl    *gl);
-/* width × height of src from x, y into the first texture at tex_x, tex_y;
+/* width × height of src from x, y into the input texture at tex_x, tex_y;
  * decoded and premultiplied there where src is in a cblur-format */
 G_GNUC_INTERNAL void         cblur_gl_upload           (CblurGl             *gl,
                                                         const CblurGlStaged *staged,
@@ -336,38 +367,60 @@ G_GNUC_INTERNAL gboolean     cblur_gl_plan             (CblurGl           *gl,
                                                         const CblurImage  *dst,
                                                         CblurGlPlan       *plan,
                                                         GError           **error);
+/* The plan's tiles for dst, largest first, whose input is read from src:
+ * all of it, or only the band's part inside the image, beyond which
+ * `abyss` makes the rest, each tile's from its own part of src where
+ * cblur_gl_tiles_make_abyss() says it can. */
+G_GNUC_INTERNAL GArray      *cblur_gl_tiles_new        (const CblurGlPlan   *plan,
+                                                        gint                 reach,
+                                                        const CblurImage    *src,
+                                                        GeglAbyssPolicy      abyss,
+                                                        const CblurImage    *dst);
+G_GNUC_INTERNAL gboolean     cblur_gl_tiles_make_abyss (const GArray        *tiles,
+                                                        const CblurImage    *src);
+/* src is staged, as cblur_gl_tiles_new() read it */
 G_GNUC_INTERNAL gboolean     cblur_gl_blur_tiles       (CblurGl             *gl,
                                                         const CblurGlPasses *passes,
-                                                        const CblurGlPlan   *plan,
+                                                        const GArray        *tiles,
                                                         const CblurGlStaged *staged,
                                                         const CblurImage    *src,
                                                         const CblurImage    *dst,
                                                         CblurGlStamps       *stamps,
                                                         GError             **error);
 
-/* cblur-gl-band.c: one tile, streamed; run reads `read`: src, or its part
- * inside the input, around which abyss.comp makes the rest */
+/* cblur-gl-band.c: one tile, streamed: run reads `read`, the tile's input
+ * or its part inside the image, which lies in src's staging */
 G_GNUC_INTERNAL gboolean     cblur_gl_blur_streamed    (CblurGl             *gl,
                                                         const CblurGlPasses *passes,
                                                         const CblurGlStaged *staged,
                                                         CblurStreamRun      *run,
-                                                        const CblurStream   *stream,
+                                                        const CblurGlTile   *tile,
                                                         const CblurImage    *read,
                                                         const CblurImage    *src,
                                                         const CblurImage    *dst,
                                                         CblurGlStamps       *stamps,
                                                         GError             **error);
 
+/* cblur-gl-segments.c: box-fused.comp's segment that makes n_out outputs
+ * of a line for the least work, in at least min_segments where it can;
+ * len 0 where none leaves enough outputs beside its halo */
+G_GNUC_INTERNAL CblurGlSegment cblur_gl_fused_segment  (const CblurGl     *gl,
+                                                        const CblurKernel *kernel,
+                                                        gint               n_out,
+                                                        gint               min_segments);
+/* direct.comp's CACHE_LEN */
+G_GNUC_INTERNAL gint         cblur_gl_direct_cache_len (const CblurGl     *gl,
+                                                        const CblurKernel *kernel);
+
 /* cblur-gl-passes.c */
 G_GNUC_INTERNAL gint         cblur_gl_passes_textures  (const CblurGl     *gl,
                                                         const CblurKernel *kernel);
-/* for tiles of at most out_width × out_height outputs, with the context's
- * textures made ready for them; straight: their input in straight alpha,
- * which the passes premultiply */
+/* for the tiles (cblur_gl_tiles_new()'s, largest first), with the
+ * context's textures made ready for them; straight: their input in
+ * straight alpha, which the passes premultiply */
 G_GNUC_INTERNAL gboolean     cblur_gl_passes_init      (CblurGl           *gl,
                                                         const CblurKernel *kernel,
-                                                        gint               out_width,
-                                                        gint               out_height,
+                                                        const GArray      *tiles,
                                                         gboolean           straight,
                                                         CblurGlStamps     *stamps,
                                                         CblurGlPasses     *passes,
@@ -375,7 +428,8 @@ G_GNUC_INTERNAL gboolean     cblur_gl_passes_init      (CblurGl           *gl,
 /* The passes go in bands of this many output rows, any number of input
  * rows at a time; 0 where they go only whole. */
 G_GNUC_INTERNAL gint         cblur_gl_passes_band      (const CblurGlPasses *passes);
-/* horizontal, over input rows [first_row, first_row + n_rows) */
+/* horizontal, over rows [first_row, first_row + n_rows) of the input
+ * texture: the tile's rows inside the image, from its first */
 G_GNUC_INTERNAL void         cblur_gl_passes_rows      (const CblurGlPasses *passes,
                                                         const CblurGlTile   *tile,
                                                         gint                 first_row,
@@ -387,22 +441,17 @@ G_GNUC_INTERNAL GLuint       cblur_gl_passes_columns   (const CblurGlPasses *pas
                                                         const CblurGlTile   *tile,
                                                         gint                 first_out,
                                                         gint                 n_out);
-/* both, whole; returns the texture that holds the output */
+/* the made column and row of the tile's input texture, where the abyss
+ * has a colour and lies in the tile, and the horizontal passes of that
+ * row where the passes go in bands: before the tile's other passes */
+G_GNUC_INTERNAL void         cblur_gl_passes_made      (const CblurGlPasses *passes,
+                                                        const CblurGlTile   *tile);
+/* both, whole, but for cblur_gl_passes_made's; returns the texture that
+ * holds the output */
 G_GNUC_INTERNAL GLuint       cblur_gl_passes_run       (const CblurGlPasses *passes,
                                                         const CblurGlTile   *tile);
 G_GNUC_INTERNAL void         cblur_gl_passes_clear     (CblurGlPasses     *passes);
-/* texture's texels of rows [first_row, first_row + n_rows) of the
- * width × height input beyond inside (x, y, width, height) as GEGL's abyss
- * policy makes them */
-G_GNUC_INTERNAL gboolean     cblur_gl_fill_abyss       (CblurGl              *gl,
-                                                        GLuint                texture,
-                                                        gint                  width,
-                                                        gint                  height,
-                                                        gint                  first_row,
-                                                        gint                  n_rows,
-                                                        const GeglRectangle  *inside,
-                                                        GeglAbyssPolicy       policy,
-                                                        GError              **error);
+
 G_END_DECLS
 
 #endif

@@ -9,36 +9,6 @@
 
 static const CblurMode both_modes[] = { CBLUR_MODE_DIRECT, CBLUR_MODE_BOX };
 
-/* Renders through a processor with GEGL's chunking into a fresh buffer. */
-static gfloat *
-render_chunked (GeglBuffer          *input,
-                const GeglRectangle *roi,
-                CblurMode            mode,
-                gdouble              radius)
-{
-  GeglNode      *graph = gegl_node_new ();
-  GeglBuffer    *out = gegl_buffer_new (roi, babl_format (TEST_FORMAT));
-  GeglNode      *blur, *write;
-  GeglProcessor *processor;
-  gfloat        *pixels;
-
-  test_blur_graph (graph, input, &blur);
-  gegl_node_set (blur, "radius", radius, "mode", mode, NULL);
-  write = gegl_node_new_child (graph, "operation", "gegl:write-buffer",
-                               "buffer", out, NULL);
-  gegl_node_link (blur, write);
-
-  processor = gegl_node_new_processor (write, roi);
-  while (gegl_processor_work (processor, NULL))
-    ;
-  g_object_unref (processor);
-
-  pixels = test_read (out, roi);
-  g_object_unref (out);
-  g_object_unref (graph);
-  return pixels;
-}
-
 /* the last reaches far enough that the op renders whole images (its
  * cached region) rather than GEGL's chunks, on the CPU too */
 static const struct
@@ -89,8 +59,9 @@ test_tiling_invariance (void)
                     "chunk-size", 3000, NULL);
       {
         g_autoptr (GeglBuffer) small_tiles = test_random_buffer (240, 180, 3);
-        g_autofree gfloat     *chunked = render_chunked (small_tiles, &roi,
-                                                         mode, radius);
+        g_autofree gfloat     *chunked = test_render_chunked (small_tiles, &roi, 0,
+                                                              "radius", radius,
+                                                              "mode", mode, NULL);
 
         g_assert_cmpmem (chunked, (gsize) roi.width * roi.height * 4 * sizeof (gfloat),
                          whole, (gsize) roi.width * roi.height * 4 * sizeof (gfloat));

@@ -43,7 +43,7 @@ compare (CblurMode mode,
          gint      width,
          gint      height)
 {
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius, mode, 4, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius, mode, 4);
   g_autoptr (GError)      error = NULL;
   gint                    reach = kernel->reach;
   CblurImage             *src = gl_test_random_input (kernel, 0, 0, width, height, 1);
@@ -114,7 +114,7 @@ main (int    argc,
     g_error ("no GL: %s", error->message);
 
   {
-    g_autoptr (CblurKernel) probe = cblur_kernel_new (1.0, CBLUR_MODE_DIRECT, 3, CBLUR_BACKEND_GL);
+    g_autoptr (CblurKernel) probe = cblur_kernel_new (1.0, CBLUR_MODE_DIRECT, 3);
 
     gl_test_against_cpu (probe, 0, 0, 1, 1, 1, &report);
   }

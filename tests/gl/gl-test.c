@@ -26,16 +26,13 @@ gl_test_image_new (const CblurFormat *format,
 }
 
 CblurImage *
-gl_test_random_input (const CblurKernel *kernel,
-                      gint               x,
-                      gint               y,
-                      gint               width,
-                      gint               height,
-                      guint32            seed)
+gl_test_random_image (gint    x,
+                      gint    y,
+                      gint    width,
+                      gint    height,
+                      guint32 seed)
 {
-  gint        reach = kernel->reach;
-  CblurImage *image = gl_test_image_new (NULL, x - reach, y - reach, width + 2 * reach,
-                                         height + 2 * reach);
+  CblurImage *image = gl_test_image_new (NULL, x, y, width, height);
   GRand      *rand = g_rand_new_with_seed (seed);
   gsize       i;
 
@@ -43,6 +40,20 @@ gl_test_random_input (const CblurKernel *kernel,
     image->data[i] = g_rand_double (rand);
   g_rand_free (rand);
   return image;
+}
+
+CblurImage *
+gl_test_random_input (const CblurKernel *kernel,
+                      gint               x,
+                      gint               y,
+                      gint               width,
+                      gint               height,
+                      guint32            seed)
+{
+  gint reach = kernel->reach;
+
+  return gl_test_random_image (x - reach, y - reach, width + 2 * reach, height + 2 * reach,
+                               seed);
 }
 
 CblurImage *
@@ -131,8 +142,11 @@ copy_rect (const CblurImage *to,
 static void
 gegl_read (const CblurImage *src, gint x, gint y, gint width, gint height, gpointer data)
 {
-  GlTestGegl *gegl = data;
+  GlTestGegl   *gegl = data;
+  GeglRectangle asked = { src->x + x, src->y + y, width, height };
+  GeglRectangle held = { gegl->from->x, gegl->from->y, gegl->from->width, gegl->from->height };
 
+  g_assert_true (gegl_rectangle_contains (&held, &asked));
   g_usleep (gegl->read_delay_us);
   copy_rect (src, gegl->from, src->x + x, src->y + y, width, height);
 }
@@ -157,9 +171,11 @@ gl_test_blur_streamed (const CblurKernel *kernel,
                        CblurRunReport    *report)
 {
   const GlTestGegl *gegl = stream->user_data;
-  CblurImage        src = *gegl->from;
   CblurImage        dst = *gegl->to;
-  CblurBand        *band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
+  CblurImage        src = { NULL, dst.x - kernel->reach, dst.y - kernel->reach,
+                            dst.width + 2 * kernel->reach, dst.height + 2 * kernel->reach, 0,
+                            gegl->from->format };
+  CblurBand        *band = cblur_band_new (CBLUR_BACKEND_GL, kernel, stream, &src, &dst);
 
   g_assert_nonnull (band);
   cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, stream, report);

@@ -3,8 +3,8 @@
  * a format is the blur from the CPU's decoding of it, premultiplied by
  * the CPU, and a result in a format is the CPU's encoding of the float
  * result.  In one tile, in more rows than a dispatch converts, in tiles
- * whose columns split words, and streamed, with the abyss made around
- * the part read. */
+ * whose columns split words, and streamed; whole or only the part inside
+ * the image held, the rest made as the abyss. */
 #include "gl-test.h"
 
 #include <string.h>
@@ -46,10 +46,13 @@ typedef enum
   WHOLE,            /* one tile */
   TILES,            /* columns of TILE_CAP pixels or fewer */
   STREAMED,
-  STREAMED_INSIDE   /* reading only INSIDE, the rest made as clamp's abyss */
+  STREAMED_INSIDE,  /* reading only INSIDE, the rest made as clamp's abyss */
+  TILES_INSIDE      /* the same, in tiles, each holding its part of it */
 } Path;
 
-static const gchar *const path_names[] = { "whole", "tiles", "streamed", "streamed inside" };
+static const gchar *const path_names[] = {
+  "whole", "tiles", "streamed", "streamed inside", "tiles inside",
+};
 
 /* tiles of 13 columns: 13 pixels of 1, 2, 3 or 6 bytes end inside a word */
 #define TILE_CAP "13"
@@ -58,6 +61,7 @@ static const gchar *const path_names[] = { "whole", "tiles", "streamed", "stream
  * dispatch converts */
 static const GeglRectangle outputs[] = {
   { -3, 7, 29, 300 }, { 5, -2, 61, 37 }, { 7, -33, 40, 150 }, { 7, -33, 40, 150 },
+  { 7, -33, 40, 150 },
 };
 static const GeglRectangle inside = { 15, -30, 25, 140 };
 
@@ -128,8 +132,8 @@ encoded (const CblurFormat *format,
   return image;
 }
 
-/* src blurred into dst along a streamed path, as the op streams a band:
- * the backend it ran on */
+/* src blurred into dst as the op blurs a band, streamed where it is one
+ * tile: the backend it ran on */
 static CblurBackendKind
 blur_streamed (Path               path,
                const CblurKernel *kernel,
@@ -143,13 +147,21 @@ blur_streamed (Path               path,
 
   /* a source in a format is straight, as the op reads it */
   stream.straight_alpha = src->format != NULL;
-  if (path == STREAMED_INSIDE)
+  if (path == STREAMED_INSIDE || path == TILES_INSIDE)
     {
       stream.inside = inside;
       stream.abyss = GEGL_ABYSS_CLAMP;
     }
+  if (path == TILES_INSIDE)
+    g_setenv ("CBLUR_GL_MAX_TILE", TILE_CAP, TRUE);
   gl_test_blur_streamed (kernel, &stream, &report);
+  g_unsetenv ("CBLUR_GL_MAX_TILE");
   ran_on = report.ran_on;
+  if (path == TILES_INSIDE)
+    {
+      g_assert_nonnull (strstr (report.detail, " tiles="));
+      g_assert_null (strstr (report.detail, " tiles=1 "));
+    }
   cblur_run_report_clear (&report);
   return ran_on;
 }
@@ -167,7 +179,7 @@ blur (Path               path,
   CblurGlReport        report;
   gboolean             ok;
 
-  if (path == STREAMED || path == STREAMED_INSIDE)
+  if (path >= STREAMED)
     {
       g_assert_cmpint (blur_streamed (path, kernel, src, dst), ==, CBLUR_BACKEND_GL);
       return dst;
@@ -229,12 +241,12 @@ check_case (gsize              i,
 static void
 test_formats (void)
 {
-  g_autoptr (CblurKernel) direct = cblur_kernel_new (4.0, CBLUR_MODE_DIRECT, 3, CBLUR_BACKEND_GL);
-  g_autoptr (CblurKernel) box = cblur_kernel_new (9.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) direct = cblur_kernel_new (4.0, CBLUR_MODE_DIRECT, 3);
+  g_autoptr (CblurKernel) box = cblur_kernel_new (9.0, CBLUR_MODE_BOX, 4);
   Path                    path;
   gsize                   i;
 
-  for (path = WHOLE; path <= STREAMED_INSIDE; path++)
+  for (path = WHOLE; path <= TILES_INSIDE; path++)
     for (i = 0; i < G_N_ELEMENTS (cases); i++)
       check_case (i, i % 2 == 0 ? direct : box, path);
 }
@@ -246,10 +258,8 @@ static void
 test_falls_back (void)
 {
   static const gchar *const faults[] = { "compile", "alloc", "dispatch", "lost", NULL };
-  g_autoptr (CblurKernel)   blur_kernel = cblur_kernel_new (6.0, CBLUR_MODE_DIRECT, 3,
-                                                            CBLUR_BACKEND_GL);
-  g_autoptr (CblurKernel)   identity = cblur_kernel_new (0.0, CBLUR_MODE_DIRECT, 3,
-                                                         CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel)   blur_kernel = cblur_kernel_new (6.0, CBLUR_MODE_DIRECT, 3);
+  g_autoptr (CblurKernel)   identity = cblur_kernel_new (0.0, CBLUR_MODE_DIRECT, 3);
   const GeglRectangle      *out = &outputs[STREAMED];
   gsize                     f, i;
 

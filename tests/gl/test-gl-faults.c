@@ -42,7 +42,7 @@ test_fault (gconstpointer data)
 
   for (mode = CBLUR_MODE_DIRECT; mode <= CBLUR_MODE_BOX; mode++)
     {
-      g_autoptr (CblurKernel) kernel = cblur_kernel_new (6.0, mode, 3, CBLUR_BACKEND_GL);
+      g_autoptr (CblurKernel) kernel = cblur_kernel_new (6.0, mode, 3);
       g_autoptr (GError)      error = NULL;
       CblurImage             *src = gl_test_random_input (kernel, kernel->reach, kernel->reach,
                                                           40, 30, 8);
@@ -89,7 +89,7 @@ test_available_without_context (void)
 static void
 test_backend_falls_back (void)
 {
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (4.0, CBLUR_MODE_DIRECT, 3, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (4.0, CBLUR_MODE_DIRECT, 3);
   CblurImage             *src = gl_test_random_input (kernel, -10 + kernel->reach,
                                                       -10 + kernel->reach, 50, 20, 2);
   CblurImage             *on_backend = gl_test_blank_image (-10 + kernel->reach,
@@ -121,12 +121,12 @@ static void
 test_staged_band (gconstpointer data)
 {
   const Fault            *fault = data;
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (9.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (9.0, CBLUR_MODE_BOX, 4);
   CblurImage             *random = gl_test_random_input (kernel, 3, -7, 70, 33, 5);
   CblurImage             *on_cpu = gl_test_blank_image (3, -7, 70, 33);
   CblurImage              src = *random;
   CblurImage              dst = *on_cpu;
-  CblurBand              *band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
+  CblurBand              *band = cblur_band_new (CBLUR_BACKEND_GL, kernel, NULL, &src, &dst);
   CblurRunReport          report;
   gint                    row;
 
@@ -182,7 +182,7 @@ static void
 test_streamed_band (gconstpointer data)
 {
   const Fault            *fault = data;
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (9.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (9.0, CBLUR_MODE_BOX, 4);
   CblurImage             *random = gl_test_random_input (kernel, 3, -7, 300, 200, 6);
   CblurImage             *on_cpu = gl_test_blank_image (3, -7, 300, 200);
   CblurImage             *handed_on = gl_test_blank_image (3, -7, 300, 200);
@@ -246,8 +246,8 @@ straight_input (const CblurKernel *kernel)
 static void
 test_straight_band (void)
 {
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (9.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_GL);
-  g_autoptr (CblurKernel) identity = cblur_kernel_new (0.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (9.0, CBLUR_MODE_BOX, 4);
+  g_autoptr (CblurKernel) identity = cblur_kernel_new (0.0, CBLUR_MODE_BOX, 4);
   CblurImage             *straight = straight_input (kernel);
   CblurImage             *premultiplied;
   CblurImage             *on_cpu = gl_test_blank_image (3, -7, 300, 200);
@@ -345,7 +345,7 @@ context_outlives_a_second (void)
 static void
 test_idle_release (void)
 {
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (6.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (6.0, CBLUR_MODE_BOX, 4);
   CblurImage              src = { NULL, -kernel->reach, -kernel->reach,
                                   20 + 2 * kernel->reach, 20 + 2 * kernel->reach, 0 };
   CblurImage              dst = { NULL, 0, 0, 20, 20, 0 };
@@ -360,7 +360,7 @@ test_idle_release (void)
   g_atomic_int_set (&watching, FALSE);
   g_assert_cmpint (g_atomic_int_get (&foreign_reads), ==, 0);
 
-  band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
+  band = cblur_band_new (CBLUR_BACKEND_GL, kernel, NULL, &src, &dst);
   g_assert_true (cblur_gl_holds_context ());
   g_assert_true (context_outlives_a_second ());
   cblur_band_free (band);
@@ -383,7 +383,7 @@ check_straight_passes (CblurMode    mode,
                        gdouble      radius,
                        const gchar *shared_memory)
 {
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius, mode, 4, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius, mode, 4);
   CblurImage             *straight = straight_input (kernel);
   CblurImage             *premultiplied = babl_premultiplied (straight);
   CblurImage             *from_straight = gl_test_blank_image (3, -7, 300, 200);
