@@ -91,8 +91,7 @@ static gboolean
 heap_image (CblurImage *image,
             CblurImage *kept)
 {
-  image->stride = ((gsize) image->width * cblur_image_pixel_bytes (image) + sizeof (gfloat) - 1) /
-                  sizeof (gfloat);
+  image->stride = cblur_image_packed_stride (image);
   image->data = cblur_pixels_alloc (image_bytes (image));
   *kept = *image;
   return image->data != NULL;

@@ -46,8 +46,7 @@ void             cblur_run_report_clear  (CblurRunReport    *report);
  * formats, src being dst's grown by kernel's reach.  Where the backend
  * makes the abyss beyond stream's input itself, src first shrinks to its
  * part inside the input, all that GEGL reads: the rest is never held.
- * NULL when even the heap has no room.  GL stages RGBA float only: images
- * in other formats are for the CPU. */
+ * NULL when even the heap has no room. */
 CblurBand       *cblur_band_new          (CblurBackendKind   backend,
                                           const CblurKernel *kernel,
                                           const CblurStream *stream,

@@ -310,10 +310,9 @@ warn_once (const gchar *why)
 }
 
 /* GEGL's side of a band.  Pixels go in and out as premultiplied float,
- * or, where native formats are set, as GEGL stores
- * them: converted here, on GEGL's threads, in the band's own memory (the
- * GPU's), or by the CPU's blur in its own loops, where the band holds them
- * as they are. */
+ * or, where native formats are set, as GEGL stores them, which the
+ * backends convert (a straight RGBA float source the band holds as
+ * float, which the backends premultiply): GEGL's threads only copy. */
 typedef struct
 {
   GeglBuffer        *input;
@@ -333,21 +332,13 @@ read_part (const CblurImage *src,
            gint              height,
            gpointer          user_data)
 {
-  const BandIo *io = user_data;
-  GeglRectangle part = { src->x + x, src->y + y, width, height };
-  gboolean      decode = src->format == NULL && io->read_native != NULL;
-  gint          row;
+  const BandIo      *io = user_data;
+  GeglRectangle      part = { src->x + x, src->y + y, width, height };
+  const CblurFormat *stored = src->format != NULL ? src->format : io->read_native;
 
   gegl_buffer_get (io->input, &part, 1.0 / (1 << io->level),
-                   src->format != NULL ? src->format->babl
-                                       : decode ? io->read_native->babl : io->premultiplied,
+                   stored != NULL ? stored->babl : io->premultiplied,
                    cblur_image_bytes (src, x, y), src->stride * sizeof (gfloat), io->abyss);
-  for (row = 0; decode && row < height; row++)
-    {
-      gfloat *pixels = cblur_image_pixel (src, x, y + row);
-
-      cblur_format_decode (io->read_native, (const guint8 *) pixels, pixels, width);
-    }
 }
 
 static void
@@ -360,24 +351,16 @@ write_part (const CblurImage *dst,
 {
   const BandIo *io = user_data;
   GeglRectangle part = { dst->x + x, dst->y + y, width, height };
-  gboolean      encode = dst->format == NULL && io->write_native != NULL;
-  gint          row;
 
-  for (row = 0; encode && row < height; row++)
-    {
-      gfloat *pixels = cblur_image_pixel (dst, x, y + row);
-
-      cblur_format_encode (io->write_native, pixels, (guint8 *) pixels, width);
-    }
   gegl_buffer_set (io->output, &part, io->level,
-                   dst->format != NULL ? dst->format->babl
-                                       : encode ? io->write_native->babl : io->premultiplied,
+                   dst->format != NULL ? dst->format->babl : io->premultiplied,
                    cblur_image_bytes (dst, x, y), dst->stride * sizeof (gfloat));
 }
 
-/* The CPU's bands hold GEGL's pixels as they are stored, a quarter of the
- * memory in 8 bits, which its blur converts as it goes (a straight RGBA
- * float source it reads as its own pixels); the GPU's hold float. */
+/* A band holds GEGL's pixels as they are stored, a quarter of the memory
+ * in 8 bits, which the CPU's blur converts in its own loops and the GPU
+ * in its shaders; a straight RGBA float source the backends read as
+ * their own pixels. */
 static gboolean
 blur_band (const CblurKernel   *kernel,
            CblurBackendKind     backend,
@@ -386,14 +369,13 @@ blur_band (const CblurKernel   *kernel,
            CblurStream         *stream)
 {
   const BandIo         *io = stream->user_data;
-  gboolean              cpu = backend == CBLUR_BACKEND_CPU;
   gint                  reach = kernel->reach;
   CblurImage            src = { NULL, band->x - reach, band->y - reach,
                                 band->width + 2 * reach, band->height + 2 * reach, 0,
-                                cpu && !cblur_format_is_rgba_float (io->read_native)
-                                  ? io->read_native : NULL };
+                                cblur_format_is_rgba_float (io->read_native)
+                                  ? NULL : io->read_native };
   CblurImage            dst = { NULL, band->x, band->y, band->width, band->height, 0,
-                                cpu ? io->write_native : NULL };
+                                io->write_native };
   g_autoptr (CblurBand) memory = cblur_band_new (backend, kernel, stream, &src, &dst);
 
   if (memory == NULL)

@@ -8,6 +8,7 @@
  *   cblur-gl-segments.c  how long a line's segment each work group takes
  *   cblur-gl-program.c   the shaders' programs
  *   cblur-gl-transfer.c  textures, uploads, downloads, GPU timestamps
+ *   cblur-gl-convert.c   pixels in GEGL's formats, converted on the GPU
  *   cblur-gl-staging.c   pinned buffers, leased to GEGL's bands
  *   cblur-gl-lifetime.c  the lock, the one context's life, the idle thread
  *   cblur-gl-context.c   making the EGL context, and what it offers
@@ -60,6 +61,20 @@ typedef struct
   CblurGlStaged *idle;
 } CblurGlPool;
 
+/* One side of a tile in a cblur-format (the source's or the output's):
+ * its pixels as stored, in a buffer laid out as its staging, and the
+ * program and cblur-format's tables that convert them. */
+typedef struct
+{
+  GLuint             buffer;
+  gsize              size;
+  GLuint             tables;
+  const CblurFormat *format;    /* whose tables these are */
+  GLuint             program;   /* decode.comp or encode.comp; cached, not owned */
+  gsize              max_range; /* bytes of the buffer a shader may see at once */
+  gsize              alignment; /* of where that range starts */
+} CblurGlNative;
+
 /* The textures a tile goes through, by role.  The input holds the part of
  * the tile's input inside the image, and the made column and row after it
  * that common.glsl's map reads as the abyss's colour; the horizontal
@@ -85,13 +100,14 @@ typedef struct
 
 /* Textures outlive the call: allocating them costs more than a 4K blur
  * takes.  Each grows to the largest of its role seen and goes with the
- * context. */
+ * context, and so do the native buffers. */
 typedef struct
 {
-  GLuint      textures[CBLUR_GL_N_TEXTURES];
-  CblurGlSize sizes[CBLUR_GL_N_TEXTURES];
-  gint        n_textures;
-  GLuint      framebuffer;   /* for glReadPixels where GL < 4.5 */
+  GLuint        textures[CBLUR_GL_N_TEXTURES];
+  CblurGlSize   sizes[CBLUR_GL_N_TEXTURES];
+  gint          n_textures;
+  GLuint        framebuffer;   /* for glReadPixels where GL < 4.5 */
+  CblurGlNative native[2];     /* source, output */
 } CblurGlTextures;
 
 /* The context and what lives in it. */
@@ -159,7 +175,9 @@ typedef enum
   CBLUR_GL_SHADER_BOX,
   CBLUR_GL_SHADER_BOX_FUSED,
   CBLUR_GL_SHADER_ABYSS,
-  CBLUR_GL_SHADER_PREMULTIPLY
+  CBLUR_GL_SHADER_PREMULTIPLY,
+  CBLUR_GL_SHADER_DECODE,
+  CBLUR_GL_SHADER_ENCODE
 } CblurGlShader;
 
 G_GNUC_INTERNAL extern const gchar cblur_shader_direct[];
@@ -168,6 +186,8 @@ G_GNUC_INTERNAL extern const gchar cblur_shader_box[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_box_fused[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_abyss[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_premultiply[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_decode[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_encode[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_alpha[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_common[];
 
@@ -263,7 +283,8 @@ G_GNUC_INTERNAL gboolean     cblur_gl_textures_reserve (CblurGl           *gl,
                                                         GError           **error);
 /* the smaller of the GPU's and CBLUR_GL_TEXTURE_BUDGET */
 G_GNUC_INTERNAL gsize        cblur_gl_texture_budget   (const CblurGl    *gl);
-/* width × height of src from x, y into the input texture at tex_x, tex_y */
+/* width × height of src from x, y into the input texture at tex_x, tex_y;
+ * decoded and premultiplied there where src is in a cblur-format */
 G_GNUC_INTERNAL void         cblur_gl_upload           (CblurGl             *gl,
                                                         const CblurGlStaged *staged,
                                                         const CblurImage    *src,
@@ -273,8 +294,9 @@ G_GNUC_INTERNAL void         cblur_gl_upload           (CblurGl             *gl,
                                                         gint                 height,
                                                         gint                 tex_x,
                                                         gint                 tex_y);
-/* result's rows from tex_y, width × height, into dst at x, y; after the
- * shaders' image stores are made visible (cblur_gl_download_barrier) */
+/* result's rows from tex_y, width × height, into dst at x, y, in dst's
+ * format (encoded where it is a cblur-format); after the shaders' image
+ * stores are made visible (cblur_gl_download_barrier) */
 G_GNUC_INTERNAL void         cblur_gl_download         (CblurGl             *gl,
                                                         const CblurGlStaged *staged,
                                                         GLuint               result,
@@ -291,6 +313,27 @@ G_GNUC_INTERNAL void         cblur_gl_stamp            (CblurGlStamps    *stamps
 /* report, where the GPU is done, gets the spans' sums; NULL drops them */
 G_GNUC_INTERNAL void         cblur_gl_stamps_clear     (CblurGlStamps    *stamps,
                                                         CblurGlReport    *report);
+
+/* cblur-gl-convert.c: for tiles of at most in_rows input and out_rows
+ * output rows of src and dst, where they are in a cblur-format */
+G_GNUC_INTERNAL gboolean     cblur_gl_convert_prepare  (CblurGl             *gl,
+                                                        const CblurImage    *src,
+                                                        const CblurImage    *dst,
+                                                        gint                 in_rows,
+                                                        gint                 out_rows,
+                                                        GError             **error);
+/* cblur_gl_upload's work for a source in a cblur-format (up, into
+ * texture) and cblur_gl_download's for an output in one (from texture):
+ * piece is the image's rectangle (x, y from its first pixel), which is
+ * texture's from tex_x, tex_y */
+G_GNUC_INTERNAL void         cblur_gl_transfer_native  (CblurGl             *gl,
+                                                        const CblurGlStaged *staged,
+                                                        const CblurImage    *image,
+                                                        gboolean             up,
+                                                        GLuint               texture,
+                                                        const GeglRectangle *piece,
+                                                        gint                 tex_x,
+                                                        gint                 tex_y);
 
 /* cblur-gl-program.c */
 G_GNUC_INTERNAL GLuint       cblur_gl_program          (CblurGl       *gl,

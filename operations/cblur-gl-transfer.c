@@ -94,6 +94,14 @@ cblur_gl_upload (CblurGl             *gl,
                  gint                 tex_x,
                  gint                 tex_y)
 {
+  GeglRectangle piece = { x, y, width, height };
+
+  if (src->format != NULL)
+    {
+      cblur_gl_transfer_native (gl, staged, src, TRUE, gl->textures.textures[CBLUR_GL_INPUT],
+                                &piece, tex_x, tex_y);
+      return;
+    }
   glBindBuffer (GL_PIXEL_UNPACK_BUFFER, staged->source.buffer);
   glPixelStorei (GL_UNPACK_ROW_LENGTH, src->stride / CBLUR_CHANNELS);
   glBindTexture (GL_TEXTURE_2D, gl->textures.textures[CBLUR_GL_INPUT]);
@@ -115,8 +123,14 @@ cblur_gl_download (CblurGl             *gl,
                    gint                 height,
                    gint                 tex_y)
 {
-  gsize offset = staged_offset (dst, x, y);
+  GeglRectangle piece = { x, y, width, height };
+  gsize         offset = staged_offset (dst, x, y);
 
+  if (dst->format != NULL)
+    {
+      cblur_gl_transfer_native (gl, staged, dst, FALSE, result, &piece, 0, tex_y);
+      return;
+    }
   glBindBuffer (GL_PIXEL_PACK_BUFFER, staged->output.buffer);
   glPixelStorei (GL_PACK_ROW_LENGTH, dst->stride / CBLUR_CHANNELS);
   /* NVIDIA reads a float framebuffer back at a few MB/s, a texture at

@@ -6,6 +6,7 @@
  * staging buffer into a texture, blurred along rows then columns, and
  * copied back, all without the CPU waiting until the band is done. */
 #include "cblur-gl-private.h"
+#include "cblur-cpu.h"
 #include "cblur-stream.h"
 
 #include <string.h>
@@ -46,7 +47,7 @@ copy_image (const CblurImage *to,
 {
   Copy copy = { (guchar *) to->data, to->stride * sizeof (gfloat),
                 (const guchar *) from->data, from->stride * sizeof (gfloat),
-                to->width * CBLUR_GL_TEXEL_BYTES };
+                to->width * cblur_image_pixel_bytes (to) };
 
   gegl_parallel_distribute_range (to->height, COPY_BYTES_PER_THREAD / copy.row_bytes,
                                   copy_row_range, &copy);
@@ -126,7 +127,8 @@ holds_all (const CblurKernel *kernel,
 
 /* stream, if any, reads src first and writes dst after, where the band
  * is not one tile; abyss: what lies beyond src where it holds only the
- * inside; straight: src comes, or came, in straight alpha */
+ * inside; straight: src comes, or came, in straight alpha, which the
+ * passes premultiply where the decoding does not */
 static gboolean
 blur_staged (CblurGl             *gl,
              const CblurKernel   *kernel,
@@ -167,7 +169,10 @@ blur_staged (CblurGl             *gl,
     cblur_stream_read_all (stream, src);
 
   cblur_gl_stamps_init (&stamps);
-  ok = ok && cblur_gl_passes_init (gl, kernel, tiles, straight, &stamps, &passes, error);
+  ok = ok && cblur_gl_passes_init (gl, kernel, tiles, straight && src->format == NULL, &stamps,
+                                   &passes, error);
+  ok = ok && cblur_gl_convert_prepare (gl, src, dst, plan.height + 2 * kernel->reach,
+                                       plan.height, error);
   if (ok && run != NULL)
     ok = cblur_gl_blur_streamed (gl, &passes, staged, run, &g_array_index (tiles, CblurGlTile, 0),
                                  &read, src, dst, &stamps, error);
@@ -230,12 +235,11 @@ blur_current (CblurGl            *gl,
   g_strlcpy (report->renderer, gl->renderer, sizeof report->renderer);
   report->max_texture_size = gl->max_texture_size;
 
+  /* a copy, converted as the CPU converts */
   if (cblur_kernel_is_identity (kernel) || dst->width <= 0 || dst->height <= 0)
     {
       cblur_stream_read_all (stream, src);
-      copy_image (dst, src);
-      if (cblur_stream_is_straight (stream))
-        cblur_premultiply (dst);
+      cblur_cpu_blur (kernel, src, NULL, GEGL_ABYSS_NONE, cblur_stream_is_straight (stream), dst);
       cblur_stream_write_all (stream, dst);
       return TRUE;
     }

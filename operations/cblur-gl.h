@@ -44,10 +44,12 @@ gboolean cblur_gl_available   (gboolean          *is_software,
 
 /* src holds dst's rectangle grown by kernel->reach on every side, as for
  * cblur_cpu_blur(), or with a stream, cblur_band_new()'s part of it inside
- * the input.  stream, if any, fills src and takes dst, overlapped with the
- * GPU's work where the band is one tile.  On FALSE src is read,
- * or at least its part cblur_stream_inside() names, dst is untouched or
- * partly written (and handed on), and the caller redoes it on the CPU. */
+ * the input; either may be stored in a cblur-format (src then straight),
+ * which the GPU converts.  stream, if any, fills src and takes dst,
+ * overlapped with the GPU's work where the band is one tile.  On FALSE src
+ * is read, or at least its part cblur_stream_inside() names, dst is
+ * untouched or partly written (and handed on), and the caller redoes it
+ * on the CPU. */
 gboolean cblur_gl_blur        (const CblurKernel *kernel,
                                const CblurImage  *src,
                                const CblurImage  *dst,
@@ -58,9 +60,9 @@ gboolean cblur_gl_blur        (const CblurKernel *kernel,
 /* Pinned host memory, mapped for the CPU, for a band's source and output,
  * which the GPU copies from and into directly: with images from here,
  * cblur_gl_blur() makes no copies on the CPU.  Sets both images' data and
- * stride from their sizes, source shrunk first to its part inside the
- * stream's input where there is one and the GPU can make the rest; NULL
- * where GL cannot provide it. */
+ * stride from their sizes and formats, source shrunk first to its part
+ * inside the stream's input where there is one and the GPU can make the
+ * rest; NULL where GL cannot provide it. */
 CblurGlStaged *cblur_gl_staged_new  (const CblurKernel  *kernel,
                                      const CblurStream  *stream,
                                      CblurImage         *source,

@@ -481,8 +481,9 @@ test_chunks_and_bands (void)
     }
 }
 
-/* On the GL suite: the GPU's result, converted on GEGL's threads, within a
- * step of the CPU's, converted in its own loops. */
+/* On the GL suite: the GPU's result, converted by its shaders, within a
+ * step of the CPU's, converted in its own loops (tests/gl/test-gl-convert.c
+ * holds the conversions themselves to the CPU's, bit for bit). */
 static void
 test_gl_against_cpu (void)
 {

@@ -4,14 +4,15 @@
 #include <math.h>
 #include <string.h>
 
-/* pixels of padding at the end of each row */
-#define ROW_PADDING 3
+/* words of padding at the end of each row */
+#define ROW_PADDING 12
 
-static CblurImage *
-image_new (gint x,
-           gint y,
-           gint width,
-           gint height)
+CblurImage *
+gl_test_image_new (const CblurFormat *format,
+                   gint               x,
+                   gint               y,
+                   gint               width,
+                   gint               height)
 {
   CblurImage *image = g_new0 (CblurImage, 1);
 
@@ -19,8 +20,9 @@ image_new (gint x,
   image->y = y;
   image->width = width;
   image->height = height;
-  image->stride = (gsize) (width + ROW_PADDING) * CBLUR_CHANNELS;
-  image->data = g_new (gfloat, image->stride * MAX (height, 1));
+  image->format = format;
+  image->stride = cblur_image_packed_stride (image) + ROW_PADDING;
+  image->data = g_new0 (gfloat, image->stride * MAX (height, 1));
   return image;
 }
 
@@ -31,7 +33,7 @@ gl_test_random_image (gint    x,
                       gint    height,
                       guint32 seed)
 {
-  CblurImage *image = image_new (x, y, width, height);
+  CblurImage *image = gl_test_image_new (NULL, x, y, width, height);
   GRand      *rand = g_rand_new_with_seed (seed);
   gsize       i;
 
@@ -61,7 +63,7 @@ gl_test_blank_image (gint x,
                      gint width,
                      gint height)
 {
-  CblurImage *image = image_new (x, y, width, height);
+  CblurImage *image = gl_test_image_new (NULL, x, y, width, height);
   gsize       i;
 
   for (i = 0; i < image->stride * height; i++)
@@ -120,7 +122,8 @@ gl_test_against_cpu (const CblurKernel *kernel,
   return diff;
 }
 
-/* width × height pixels at x, y (absolute) from one image to the other */
+/* width × height pixels at x, y (absolute) from one image to the other,
+ * both in one format */
 static void
 copy_rect (const CblurImage *to,
            const CblurImage *from,
@@ -132,9 +135,9 @@ copy_rect (const CblurImage *to,
   gint row;
 
   for (row = y; row < y + height; row++)
-    memcpy (cblur_image_pixel (to, x - to->x, row - to->y),
-            cblur_image_pixel (from, x - from->x, row - from->y),
-            width * CBLUR_CHANNELS * sizeof (gfloat));
+    memcpy (cblur_image_bytes (to, x - to->x, row - to->y),
+            cblur_image_bytes (from, x - from->x, row - from->y),
+            width * cblur_image_pixel_bytes (to));
 }
 
 static void
@@ -171,7 +174,8 @@ gl_test_blur_streamed (const CblurKernel *kernel,
   const GlTestGegl *gegl = stream->user_data;
   CblurImage        dst = *gegl->to;
   CblurImage        src = { NULL, dst.x - kernel->reach, dst.y - kernel->reach,
-                            dst.width + 2 * kernel->reach, dst.height + 2 * kernel->reach, 0 };
+                            dst.width + 2 * kernel->reach, dst.height + 2 * kernel->reach, 0,
+                            gegl->from->format };
   CblurBand        *band = cblur_band_new (CBLUR_BACKEND_GL, kernel, stream, &src, &dst);
 
   g_assert_nonnull (band);

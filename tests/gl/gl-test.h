@@ -8,6 +8,13 @@
 #include "cblur-gl.h"
 #include "cblur-backend.h"
 
+/* an image of width × height pixels at x, y in format (NULL: float),
+ * zeroed, its rows padded so that strides are exercised */
+CblurImage *gl_test_image_new    (const CblurFormat *format,
+                                  gint               x,
+                                  gint               y,
+                                  gint               width,
+                                  gint               height);
 /* random RGBA in [0,1] at x, y, width × height; rows padded so that
  * strides are exercised */
 CblurImage *gl_test_random_image (gint               x,
@@ -44,7 +51,7 @@ gdouble     gl_test_against_cpu  (const CblurKernel *kernel,
 
 /* GEGL's side of a streamed band, in memory: reads come from `from`,
  * which must hold all that is read, writes go to `to`, both at the band
- * images' coordinates */
+ * images' coordinates and in their formats */
 typedef struct
 {
   const CblurImage *from;
