@@ -32,6 +32,12 @@ cblur_backend_preferred (void)
   return CBLUR_BACKEND_CPU;
 }
 
+gsize
+cblur_backend_region_overhead (CblurBackendKind backend)
+{
+  return backend == CBLUR_BACKEND_GL ? 1024 * 1024 : 0;
+}
+
 void
 cblur_backend_blur (CblurBackendKind   backend,
                     const CblurKernel *kernel,

@@ -29,6 +29,12 @@ typedef struct _CblurBand CblurBand;
 /* From CBLUR_BACKEND (auto|gl|cpu): the backend this process should try. */
 CblurBackendKind cblur_backend_preferred (void);
 
+/* What blurring a region on its own costs on backend beyond its pixels and
+ * halo, in pixels' worth of blurring: on GL a call of its own (dispatches,
+ * the transfers' latency and the wait for them), which on an H100 costs
+ * about as much as blurring a megapixel; nothing on the CPU. */
+gsize            cblur_backend_region_overhead (CblurBackendKind backend);
+
 /* Blurs src into dst on the backend, falling back to the CPU on any GL
  * failure; report->gl_failure says why, for the caller's one warning.
  * stream, if any, fills src from GEGL and hands dst back to it.  src: dst

@@ -210,9 +210,9 @@ pixels_with_halo (const GeglRectangle *rect,
  * GEGL asks for the rest too: taken at once where the image with its halo
  * is at most WHOLE_IMAGE_FACTOR times the region with its own, as in a
  * full render's chunks, and once regions blurred on their own have spent
- * on their halos what the whole image would cost, as where a host applies
- * in small chunks (GIMP) at a long reach; that bet costs at most twice
- * the whole image.  A small region of a large image, which a viewer at
+ * on their halos (and on GL on their calls) what the whole image would
+ * cost, as where a host applies in small chunks (GIMP); that bet costs at
+ * most twice the whole image.  A small region of a large image, which a viewer at
  * high zoom asks for, costs its own pixels and halo, whatever the image's
  * size. */
 static gboolean
@@ -223,7 +223,8 @@ region_takes_whole_image (State               *state,
 {
   gdouble whole_pixels = pixels_with_halo (whole, reach);
   gdouble region_pixels = pixels_with_halo (region, reach);
-  gdouble halo = region_pixels - (gdouble) region->width * region->height;
+  gdouble halo = region_pixels - (gdouble) region->width * region->height +
+                 (gdouble) cblur_backend_region_overhead (state->backend);
 
   if (whole_pixels <= WHOLE_IMAGE_FACTOR * region_pixels ||
       (gdouble) g_atomic_pointer_get (&state->halo_pixels) + halo >= whole_pixels)
