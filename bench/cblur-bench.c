@@ -28,6 +28,7 @@
 
 #include "bench-plot.h"
 #include "bench-report.h"
+#include "cblur-settings.h"
 
 typedef struct
 {
@@ -162,6 +163,7 @@ blur_node (GeglNode     *graph,
   else if (method->backend != NULL)
     {
       g_setenv ("CBLUR_BACKEND", method->backend, TRUE);
+      cblur_settings_reload ();
       gegl_node_set (node, "radius", radius, NULL);
       set_enum (node, "mode", method->mode);
     }

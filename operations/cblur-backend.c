@@ -7,6 +7,7 @@
 #include "cblur-cpu.h"
 #include "cblur-gl.h"
 #include "cblur-memory.h"
+#include "cblur-settings.h"
 
 struct _CblurBand
 {
@@ -14,40 +15,27 @@ struct _CblurBand
   CblurImage     heap[2];   /* src and dst where not staged */
 };
 
-static gboolean
-env_is (const gchar *value,
-        const gchar *expected)
-{
-  return value != NULL && g_ascii_strcasecmp (value, expected) == 0;
-}
-
 CblurBackendKind
 cblur_backend_preferred (void)
 {
-  const gchar *choice = g_getenv ("CBLUR_BACKEND");
-  gboolean     is_software = FALSE;
+  CblurBackendChoice choice = cblur_settings ()->backend;
+  gboolean           is_software = FALSE;
 
-  if (env_is (choice, "cpu"))
+  if (choice == CBLUR_BACKEND_CHOICE_CPU)
     return CBLUR_BACKEND_CPU;
-  if (env_is (choice, "gl"))
+  if (choice == CBLUR_BACKEND_CHOICE_GL)
     return CBLUR_BACKEND_GL;
-
-  if (choice != NULL && *choice != '\0' && !env_is (choice, "auto"))
-    {
-      static gsize warned = 0;
-
-      if (g_once_init_enter (&warned))
-        {
-          g_warning (_("CBLUR_BACKEND=%s is not one of auto, gl or cpu; using auto"),
-                     choice);
-          g_once_init_leave (&warned, 1);
-        }
-    }
 
   /* A software rasterizer is slower than the CPU path it would replace. */
   if (cblur_gl_available (&is_software, NULL) && !is_software)
     return CBLUR_BACKEND_GL;
   return CBLUR_BACKEND_CPU;
+}
+
+gsize
+cblur_backend_region_overhead (CblurBackendKind backend)
+{
+  return backend == CBLUR_BACKEND_GL ? 1024 * 1024 : 0;
 }
 
 void
@@ -58,8 +46,9 @@ cblur_backend_blur (CblurBackendKind   backend,
                     CblurStream       *stream,
                     CblurRunReport    *report)
 {
+  CblurImage halo;
   CblurImage inside;
-  gboolean   makes_abyss = cblur_stream_inside (stream, src, &inside);
+  gboolean   makes_abyss = cblur_stream_band (stream, kernel->reach, src, dst, &halo, &inside);
 
   memset (report, 0, sizeof *report);
 
@@ -78,13 +67,14 @@ cblur_backend_blur (CblurBackendKind   backend,
           return;
         }
       /* which read src, or at least its inside */
-      report->gl_failure = g_strdup (error->message);
+      if (!g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_EXITING))
+        report->gl_failure = g_strdup (error->message);
     }
   else if (src->data != NULL)
     cblur_stream_read_all (stream, makes_abyss ? &inside : src);
 
   report->ran_on = CBLUR_BACKEND_CPU;
-  cblur_cpu_blur_stream (kernel, src, makes_abyss ? &inside : NULL,
+  cblur_cpu_blur_stream (kernel, &halo, makes_abyss ? &inside : NULL,
                          makes_abyss ? stream->abyss : GEGL_ABYSS_NONE,
                          cblur_stream_is_straight (stream), dst, stream);
   if (dst->data != NULL)
@@ -108,23 +98,43 @@ static gboolean
 heap_image (CblurImage *image,
             CblurImage *kept)
 {
-  image->stride = ((gsize) image->width * cblur_image_pixel_bytes (image) + sizeof (gfloat) - 1) /
-                  sizeof (gfloat);
+  image->stride = cblur_image_packed_stride (image);
   image->data = cblur_pixels_alloc (image_bytes (image));
   *kept = *image;
   return image->data != NULL;
 }
 
+/* Where the backend makes the abyss beyond the input, GEGL reads only the
+ * part of src inside; not where there is no halo to make. */
+static gboolean
+reads_inside (const CblurKernel *kernel,
+              const CblurStream *stream,
+              const CblurImage  *src,
+              const CblurImage  *dst,
+              GeglRectangle     *inside)
+{
+  GeglRectangle all = { src->x, src->y, src->width, src->height };
+
+  return !cblur_kernel_is_identity (kernel) && dst->width > 0 && dst->height > 0 &&
+         cblur_stream_inside_rect (stream, &all, inside);
+}
+
 CblurBand *
-cblur_band_new (CblurBackendKind  backend,
-                CblurImage       *src,
-                CblurImage       *dst)
+cblur_band_new (CblurBackendKind   backend,
+                const CblurKernel *kernel,
+                const CblurStream *stream,
+                CblurImage        *src,
+                CblurImage        *dst)
 {
   g_autoptr (CblurBand) band = g_new0 (CblurBand, 1);
+  GeglRectangle         inside;
+  gboolean              makes_abyss = reads_inside (kernel, stream, src, dst, &inside);
 
   /* where staging fails, so will the blur, which reports why */
   if (backend == CBLUR_BACKEND_GL)
-    band->staged = cblur_gl_staged_new (src, dst, NULL);
+    band->staged = cblur_gl_staged_new (kernel, makes_abyss ? stream : NULL, src, dst, NULL);
+  else if (makes_abyss)
+    cblur_stream_shrink (src, &inside);
   if (band->staged == NULL &&
       !(heap_image (src, &band->heap[0]) && heap_image (dst, &band->heap[1])))
     return NULL;

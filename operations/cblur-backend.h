@@ -8,6 +8,12 @@
 
 G_BEGIN_DECLS
 
+typedef enum
+{
+  CBLUR_BACKEND_CPU,
+  CBLUR_BACKEND_GL
+} CblurBackendKind;
+
 typedef struct
 {
   CblurBackendKind ran_on;
@@ -23,9 +29,16 @@ typedef struct _CblurBand CblurBand;
 /* From CBLUR_BACKEND (auto|gl|cpu): the backend this process should try. */
 CblurBackendKind cblur_backend_preferred (void);
 
+/* What blurring a region on its own costs on backend beyond its pixels and
+ * halo, in pixels' worth of blurring: on GL a call of its own (dispatches,
+ * the transfers' latency and the wait for them), which on an H100 costs
+ * about as much as blurring a megapixel; nothing on the CPU. */
+gsize            cblur_backend_region_overhead (CblurBackendKind backend);
+
 /* Blurs src into dst on the backend, falling back to the CPU on any GL
  * failure; report->gl_failure says why, for the caller's one warning.
- * stream, if any, fills src from GEGL and hands dst back to it. */
+ * stream, if any, fills src from GEGL and hands dst back to it.  src: dst
+ * grown by the kernel's reach, or cblur_band_new()'s part of it. */
 void             cblur_backend_blur      (CblurBackendKind   backend,
                                           const CblurKernel *kernel,
                                           const CblurImage  *src,
@@ -36,9 +49,13 @@ void             cblur_backend_blur      (CblurBackendKind   backend,
 void             cblur_run_report_clear  (CblurRunReport    *report);
 
 /* Fills src's and dst's data and stride for their rectangles and
- * formats; NULL when even the heap has no room.  GL stages RGBA float
- * only: images in other formats are for the CPU. */
+ * formats, src being dst's grown by kernel's reach.  Where the backend
+ * makes the abyss beyond stream's input itself, src first shrinks to its
+ * part inside the input, all that GEGL reads: the rest is never held.
+ * NULL when even the heap has no room. */
 CblurBand       *cblur_band_new          (CblurBackendKind   backend,
+                                          const CblurKernel *kernel,
+                                          const CblurStream *stream,
                                           CblurImage        *src,
                                           CblurImage        *dst);
 void             cblur_band_free         (CblurBand         *band);

@@ -17,13 +17,14 @@ typedef struct
   GeglAbyssPolicy    policy;
   gboolean           straight;   /* src's alpha, premultiplied as gathered */
   gint               left;       /* src's columns [left, right) and rows */
-  gint               right;      /* [top, bottom) are GEGL's pixels; the */
-  gint               top;        /* rest is made as `policy` says */
-  gint               bottom;
+  gint               right;      /* [top, bottom) are GEGL's pixels, */
+  gint               top;        /* `pixels`; the rest is made as */
+  gint               bottom;     /* `policy` says */
+  const CblurImage  *pixels;     /* read through stream where they have none */
   CblurPixel         colour;     /* the policy's, where it has one */
   CblurPixel        *between;    /* horizontal result of rows [top, bottom) */
   CblurPixel        *made_row;   /* ... of a row of the colour */
-  CblurStream       *stream;     /* for src and dst without pixels */
+  CblurStream       *stream;     /* for GEGL's pixels and dst without pixels */
 } Job;
 
 /* none, black and white fill the abyss with one colour; clamp and loop
@@ -50,7 +51,8 @@ abyss_source (gint            i,
                                     : lo + cblur_floor_mod (i - lo, hi - lo);
 }
 
-/* pixel x of a row's line: GEGL's, or made from them or the colour */
+/* pixel x of a row's line: GEGL's, or made from them or the colour; row
+ * holds GEGL's, from column `left` */
 static inline CblurPixel
 row_pixel (const Job        *job,
            const CblurPixel *row,
@@ -58,7 +60,7 @@ row_pixel (const Job        *job,
 {
   gint source = abyss_source (x, job->left, job->right, job->policy);
 
-  return source < 0 ? job->colour : row[source];
+  return source < 0 ? job->colour : row[source - job->left];
 }
 
 /* Rows to and from a line of interleaved rows, two cache lines of each row
@@ -66,6 +68,7 @@ row_pixel (const Job        *job,
  * before the next row wrote to it. */
 #define TRANSPOSE_PIXELS 8
 
+/* elements [begin, end) of the line from the sources' first pixels on */
 static void
 transpose_in (CblurPixel        *line,
               gint               rows,
@@ -78,7 +81,7 @@ transpose_in (CblurPixel        *line,
   for (x = begin; x < end; x += TRANSPOSE_PIXELS)
     for (r = 0; r < rows; r++)
       for (i = x; i < MIN (x + TRANSPOSE_PIXELS, end); i++)
-        line[(gsize) i * rows + r] = sources[r][i];
+        line[(gsize) i * rows + r] = sources[r][i - begin];
 }
 
 static void
@@ -95,10 +98,11 @@ transpose_out (const CblurPixel  *line,
         targets[r][i] = line[(gsize) i * rows + r];
 }
 
-/* Rows [y, y + rows) of src in RGBA float, into sources: src's own rows,
- * or its GEGL pixels in `held` (rows of src's width), read through the
- * stream where src holds none and decoded where stored in another format
- * (in place: decoding grows pixels from the end). */
+/* Rows [y, y + rows) of GEGL's pixels (from `pixels`' first) in RGBA
+ * float, from column `left`, into sources: their own rows, or in `held`
+ * (rows of src's width), read through the stream where `pixels` has none
+ * and decoded where they are stored in another format (in place: decoding
+ * grows pixels from the end). */
 static void
 fetch_rows (const Job         *job,
             gint               y,
@@ -106,35 +110,31 @@ fetch_rows (const Job         *job,
             CblurPixel        *held,
             const CblurPixel **sources)
 {
-  const CblurImage *src = job->src;
-  gint              n_in = src->width;
+  const CblurImage *pixels = job->pixels;
+  gint              n_in = job->src->width;
   gint              width = job->right - job->left;
   gint              r;
 
-  if (src->data == NULL)
+  if (pixels->data == NULL)
     {
-      CblurImage part = { (gfloat *) (held + job->left), src->x + job->left, src->y + y,
-                          width, rows, (gsize) n_in * CBLUR_CHANNELS, src->format };
+      CblurImage part = { (gfloat *) held, pixels->x, pixels->y + y, width, rows,
+                          (gsize) n_in * CBLUR_CHANNELS, pixels->format };
 
       job->stream->read (&part, 0, 0, width, rows, job->stream->user_data);
     }
   for (r = 0; r < rows; r++)
     {
       CblurPixel   *row = held + (gsize) r * n_in;
-      const guint8 *stored = src->data != NULL ? cblur_image_bytes (src, job->left, y + r)
-                                               : (const guint8 *) (row + job->left);
+      const guint8 *stored = pixels->data != NULL ? cblur_image_bytes (pixels, 0, y + r)
+                                                  : (const guint8 *) row;
 
-      if (src->format != NULL)
-        cblur_format_decode (src->format, stored, (gfloat *) (row + job->left), width);
-      sources[r] = src->data != NULL && src->format == NULL
-                     ? (const CblurPixel *) cblur_image_row (src, y + r) : row;
+      if (pixels->format != NULL)
+        cblur_format_decode (pixels->format, stored, (gfloat *) row, width);
+      sources[r] = pixels->data != NULL && pixels->format == NULL
+                     ? (const CblurPixel *) cblur_image_row (pixels, y + r) : row;
     }
 }
 
-/* Rows are blurred CBLUR_ROW_GROUP at a time, interleaved so that element x of
- * the line holds pixel x of each row: the same wide loops as the column
- * strips, instead of one pixel at a time.  Only rows with GEGL's pixels:
- * the made rows' results are those rows' again, or the colour row's. */
 /* Memory that cblur-memory keeps from one call to the next: the pass
  * between, and each thread's buffers of a pass in one block (fresh every
  * band, their pages were faulted in and zeroed each time). */
@@ -149,6 +149,11 @@ take_buffers (gsize bytes)
   return memory;
 }
 
+/* Rows are blurred CBLUR_ROW_GROUP at a time, interleaved so that element
+ * x of the line holds pixel x of each row: the same wide loops as the
+ * column strips, instead of one pixel at a time.  Only rows with GEGL's
+ * pixels: the made rows' results are those rows' again, or the colour
+ * row's. */
 static void
 horizontal_rows (gsize    first,
                  gsize    count,
@@ -163,7 +168,7 @@ horizontal_rows (gsize    first,
                             cblur_line_scratch_bytes (job->kernel, n_in, CBLUR_ROW_GROUP);
   guint8           *memory = take_buffers (bytes);
   CblurPixel       *gathered = (CblurPixel *) memory;
-  CblurPixel       *held = gathered + line_in;      /* GEGL's rows where src has none */
+  CblurPixel       *held = gathered + line_in;      /* GEGL's rows, where read or decoded */
   CblurPixel       *blurred = held + line_in;
   CblurLineScratch  scratch;
   gsize             group;
@@ -178,7 +183,7 @@ horizontal_rows (gsize    first,
       CblurPixel       *targets[CBLUR_ROW_GROUP];
       gint              r, x;
 
-      fetch_rows (job, job->top + row0, rows, held, sources);
+      fetch_rows (job, row0, rows, held, sources);
       for (r = 0; r < rows; r++)
         {
           const CblurPixel *src = sources[r];
@@ -194,7 +199,7 @@ horizontal_rows (gsize    first,
         cblur_premultiply_pixels ((gfloat *) gathered, (gsize) n_in * rows);
 
       cblur_line_blur (job->kernel, (CblurLine) { gathered, rows }, n_in, job->src->x,
-                 (CblurLineOut) { blurred, rows }, rows, &scratch);
+                       (CblurLineOut) { blurred, rows }, rows, &scratch);
 
       for (r = 0; r < rows; r++)
         targets[r] = job->between + (gsize) (row0 + r) * n_out;
@@ -248,9 +253,9 @@ strip_column (const Job  *job,
 
   for (y = 0; y < job->src->height; y++)
     {
-      gint         source = abyss_source (y, job->top, job->bottom, job->policy);
+      gint              source = abyss_source (y, job->top, job->bottom, job->policy);
       const CblurPixel *row = source < 0 ? job->made_row
-                                    : job->between + (gsize) (source - job->top) * width;
+                                         : job->between + (gsize) (source - job->top) * width;
 
       memcpy (column + (gsize) y * pixels, row + x, pixels * sizeof (CblurPixel));
     }
@@ -396,14 +401,15 @@ cblur_cpu_blur_stream (const CblurKernel *kernel,
                        const CblurImage  *dst,
                        CblurStream       *stream)
 {
-  Job   job = { kernel, src, dst, abyss, straight, 0, src->width, 0, src->height,
+  Job   job = { kernel, src, dst, abyss, straight, 0, src->width, 0, src->height, src,
                 abyss_colour (abyss), NULL, NULL, stream };
   gsize between_bytes;
   gsize strips;
 
   g_return_if_fail (src->width == dst->width + 2 * kernel->reach);
   g_return_if_fail (src->height == dst->height + 2 * kernel->reach);
-  g_return_if_fail ((src->data != NULL && dst->data != NULL) || stream != NULL);
+  g_return_if_fail (stream != NULL ||
+                    (dst->data != NULL && (inside != NULL ? inside : src)->data != NULL));
 
   if (dst->width <= 0 || dst->height <= 0)
     return;
@@ -420,6 +426,7 @@ cblur_cpu_blur_stream (const CblurKernel *kernel,
       job.right = job.left + inside->width;
       job.top = inside->y - src->y;
       job.bottom = job.top + inside->height;
+      job.pixels = inside;
       if (has_colour (abyss) && has_made_rows (&job))
         job.made_row = blur_colour_row (&job);
     }

@@ -12,9 +12,9 @@
 G_BEGIN_DECLS
 
 /* src holds dst's rectangle grown by kernel->reach on every side.  Where
- * inside is not NULL, only its part of src (sharing src's pixels) holds
- * GEGL's; the rest is GEGL's abyss under `abyss`, which the blur makes
- * rather than reads (the same bits).  straight: src's pixels are straight
+ * inside is not NULL, only its part of src holds GEGL's pixels, and only
+ * inside's are read (src's data may be NULL); the rest is GEGL's abyss
+ * under `abyss`, which the blur makes rather than reads (the same bits).  straight: src's pixels are straight
  * alpha (RGBA float), premultiplied as they go into the blur
  * (cblur_premultiply_pixels), where GEGL would have on its read.  src
  * and dst may be stored in a cblur-format (then src is straight): the

@@ -133,11 +133,11 @@ cblur_format_get (const Babl *format)
   return found;
 }
 
-/* the blur's own RGBA float, straight, which decodes as it is */
-static gboolean
-is_rgba_float (const CblurFormat *format)
+gboolean
+cblur_format_is_rgba_float (const CblurFormat *format)
 {
-  return format->type == CBLUR_SAMPLE_FLOAT && format->n_components == 4 && !format->grey;
+  return format != NULL && format->type == CBLUR_SAMPLE_FLOAT && format->n_components == 4 &&
+         !format->grey;
 }
 
 /* Encoding an integer plane goes in two loops: the clamping and the
@@ -385,7 +385,7 @@ cblur_format_decode (const CblurFormat *format,
   guint8 block[BLOCK * 4 * sizeof (gfloat)];
   gsize  left = n_pixels;
 
-  if (is_rgba_float (format))
+  if (cblur_format_is_rgba_float (format))
     {
       if ((const guint8 *) dst != src)
         memmove (dst, src, n_pixels * 4 * sizeof (gfloat));

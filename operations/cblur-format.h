@@ -40,6 +40,10 @@ typedef struct
  * not read and write it as it is (the caller falls back to RaGaBaA float). */
 const CblurFormat *cblur_format_get    (const Babl        *format);
 
+/* whether format is the blur's own RGBA float, straight, which decodes as
+ * it is */
+gboolean           cblur_format_is_rgba_float (const CblurFormat *format);
+
 /* n_pixels of format into straight linear RGBA float (alpha 1 where the
  * format has none); dst may start where src does. */
 void               cblur_format_decode (const CblurFormat *format,

@@ -83,17 +83,26 @@ G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_BOX == (gint) CBLUR_MODE_BOX);
 #define WHOLE_IMAGE_REACH_BOX    24
 #define WHOLE_IMAGE_REACH_DIRECT 128
 
+/* GEGL renders a whole image in chunks of a megapixel for each of its
+ * threads: a 4K image in eight with one thread.  A region that is at
+ * least this part of the image, each with its halo, takes the whole
+ * image (region_takes_whole_image). */
+#define WHOLE_IMAGE_FACTOR 8
+
 typedef struct
 {
   CblurBackendKind backend;
+  /* halo pixels blurred for regions on their own since the graph last
+   * changed, to weigh against blurring the whole image once */
+  gsize            halo_pixels;
 } State;
 
 /* GEGL renders in chunks, each with its own halo.  The GPU pays for that
- * halo in transfers, and the CPU in reading and blurring it (at radius 600
- * GEGL's four 1920×1080 quarters of a 4K image read 33 megapixels where
- * the whole image with its halo is 19; at radius 30, 4K box on two cores
- * took 147 ms in chunks, 135 whole, but direct 200 and 248), so those
- * take the whole image at once and cut it into bands themselves. */
+ * halo in transfers and a call of its own, and the CPU, at long reaches,
+ * in reading and blurring it, so there the whole image at once, which the
+ * backends cut into bands themselves, pays it only once, and GEGL's cache
+ * of the result serves the chunks that follow.  Direct mode on the CPU
+ * loses more on a whole image's tall column strips than it gains. */
 static gboolean
 renders_whole_images (CblurBackendKind backend,
                       CblurMode        mode,
@@ -107,20 +116,14 @@ static gint
 reach_at_level (GeglProperties *o,
                 gint            level)
 {
-  State *state = o->user_data;
-
-  return cblur_kernel_reach (o->radius / (1 << level), (CblurMode) o->mode,
-                             o->iterations, state->backend);
+  return cblur_kernel_reach (o->radius / (1 << level), (CblurMode) o->mode, o->iterations);
 }
 
 static CblurMode
 mode_at_level (GeglProperties *o,
                gint            level)
 {
-  State *state = o->user_data;
-
-  return cblur_kernel_resolve_mode (o->radius / (1 << level), (CblurMode) o->mode,
-                                    state->backend);
+  return cblur_kernel_resolve_mode (o->radius / (1 << level), (CblurMode) o->mode);
 }
 
 /* The source's own format where cblur-format covers it: the op reads it
@@ -152,6 +155,7 @@ prepare (GeglOperation *operation)
   if (state == NULL)
     o->user_data = state = g_new0 (State, 1);
   state->backend = cblur_backend_preferred ();
+  g_atomic_pointer_set (&state->halo_pixels, 0);
 
   reach = reach_at_level (o, 0);
   area->left = area->right = area->top = area->bottom = reach;
@@ -199,6 +203,42 @@ get_bounding_box (GeglOperation *operation)
   return box;
 }
 
+static gdouble
+pixels_with_halo (const GeglRectangle *rect,
+                  gint                 reach)
+{
+  return ((gdouble) rect->width + 2.0 * reach) * ((gdouble) rect->height + 2.0 * reach);
+}
+
+/* Where whole images pay (renders_whole_images), whether this region
+ * takes one.  Blurring the whole image in the region's place bets that
+ * GEGL asks for the rest too: taken at once where the image with its halo
+ * is at most WHOLE_IMAGE_FACTOR times the region with its own, as in a
+ * full render's chunks, and once regions blurred on their own have spent
+ * on their halos (and on GL on their calls) what the whole image would
+ * cost, as where a host applies in small chunks (GIMP); that bet costs at
+ * most twice the whole image.  A small region of a large image, which a viewer at
+ * high zoom asks for, costs its own pixels and halo, whatever the image's
+ * size. */
+static gboolean
+region_takes_whole_image (State               *state,
+                          const GeglRectangle *region,
+                          const GeglRectangle *whole,
+                          gint                 reach)
+{
+  gdouble whole_pixels = pixels_with_halo (whole, reach);
+  gdouble region_pixels = pixels_with_halo (region, reach);
+  gdouble halo = region_pixels - (gdouble) region->width * region->height +
+                 (gdouble) cblur_backend_region_overhead (state->backend);
+
+  if (whole_pixels <= WHOLE_IMAGE_FACTOR * region_pixels ||
+      (gdouble) g_atomic_pointer_get (&state->halo_pixels) + halo >= whole_pixels)
+    return TRUE;
+
+  g_atomic_pointer_add (&state->halo_pixels, (gssize) MIN (halo, (gdouble) G_MAXSSIZE));
+  return FALSE;
+}
+
 static GeglRectangle
 get_cached_region (GeglOperation       *operation,
                    const GeglRectangle *roi)
@@ -208,12 +248,18 @@ get_cached_region (GeglOperation       *operation,
   State                   *state = o->user_data;
   const GeglRectangle     *in_rect =
     gegl_operation_source_get_bounding_box (operation, "input");
+  GeglRectangle            whole;
+  GeglRectangle            region;
 
   if (state == NULL || in_rect == NULL || gegl_rectangle_is_infinite_plane (in_rect) ||
       !renders_whole_images (state->backend, mode_at_level (o, 0), area->left))
     return *roi;
 
-  return get_bounding_box (operation);
+  whole = get_bounding_box (operation);
+  if (!gegl_rectangle_intersect (&region, roi, &whole) ||
+      !region_takes_whole_image (state, &region, &whole, area->left))
+    return *roi;
+  return whole;
 }
 
 static gboolean
@@ -270,10 +316,9 @@ warn_once (const gchar *why)
 }
 
 /* GEGL's side of a band.  Pixels go in and out as premultiplied float,
- * or, where native formats are set, as GEGL stores
- * them: converted here, on GEGL's threads, in the band's own memory (the
- * GPU's), or by the CPU's blur in its own loops, where the band holds them
- * as they are. */
+ * or, where native formats are set, as GEGL stores them, which the
+ * backends convert (a straight RGBA float source the band holds as
+ * float, which the backends premultiply): GEGL's threads only copy. */
 typedef struct
 {
   GeglBuffer        *input;
@@ -293,21 +338,13 @@ read_part (const CblurImage *src,
            gint              height,
            gpointer          user_data)
 {
-  const BandIo *io = user_data;
-  GeglRectangle part = { src->x + x, src->y + y, width, height };
-  gboolean      decode = src->format == NULL && io->read_native != NULL;
-  gint          row;
+  const BandIo      *io = user_data;
+  GeglRectangle      part = { src->x + x, src->y + y, width, height };
+  const CblurFormat *stored = src->format != NULL ? src->format : io->read_native;
 
   gegl_buffer_get (io->input, &part, 1.0 / (1 << io->level),
-                   src->format != NULL ? src->format->babl
-                                       : decode ? io->read_native->babl : io->premultiplied,
+                   stored != NULL ? stored->babl : io->premultiplied,
                    cblur_image_bytes (src, x, y), src->stride * sizeof (gfloat), io->abyss);
-  for (row = 0; decode && row < height; row++)
-    {
-      gfloat *pixels = cblur_image_pixel (src, x, y + row);
-
-      cblur_format_decode (io->read_native, (const guint8 *) pixels, pixels, width);
-    }
 }
 
 static void
@@ -320,25 +357,18 @@ write_part (const CblurImage *dst,
 {
   const BandIo *io = user_data;
   GeglRectangle part = { dst->x + x, dst->y + y, width, height };
-  gboolean      encode = dst->format == NULL && io->write_native != NULL;
-  gint          row;
 
-  for (row = 0; encode && row < height; row++)
-    {
-      gfloat *pixels = cblur_image_pixel (dst, x, y + row);
-
-      cblur_format_encode (io->write_native, pixels, (guint8 *) pixels, width);
-    }
   gegl_buffer_set (io->output, &part, io->level,
-                   dst->format != NULL ? dst->format->babl
-                                       : encode ? io->write_native->babl : io->premultiplied,
+                   dst->format != NULL ? dst->format->babl : io->premultiplied,
                    cblur_image_bytes (dst, x, y), dst->stride * sizeof (gfloat));
 }
 
-/* The CPU holds no band of GEGL's pixels: it reads rows as its blur
- * gathers them and hands back column strips as they come out, as GEGL
- * stores them (converted in its own loops), and holds only the pass
- * between.  The GPU's bands hold float. */
+/* A band holds GEGL's pixels as they are stored, a quarter of the memory
+ * in 8 bits, which the GPU converts in its shaders; a straight RGBA float
+ * source the backends read as their own pixels.  The CPU holds no band:
+ * it reads rows as its blur gathers them and hands back column strips as
+ * they come out, converting them in its own loops, and holds only the
+ * pass between. */
 static gboolean
 blur_band (const CblurKernel   *kernel,
            CblurBackendKind     backend,
@@ -349,16 +379,15 @@ blur_band (const CblurKernel   *kernel,
   const BandIo         *io = stream->user_data;
   gint                  reach = kernel->reach;
   CblurImage            src = { NULL, band->x - reach, band->y - reach,
-                                band->width + 2 * reach, band->height + 2 * reach, 0, NULL };
-  CblurImage            dst = { NULL, band->x, band->y, band->width, band->height, 0, NULL };
+                                band->width + 2 * reach, band->height + 2 * reach, 0,
+                                cblur_format_is_rgba_float (io->read_native)
+                                  ? NULL : io->read_native };
+  CblurImage            dst = { NULL, band->x, band->y, band->width, band->height, 0,
+                                io->write_native };
   g_autoptr (CblurBand) memory = NULL;
 
-  if (backend == CBLUR_BACKEND_CPU && !cblur_kernel_is_identity (kernel))
-    {
-      src.format = io->read_native;
-      dst.format = io->write_native;
-    }
-  else if ((memory = cblur_band_new (backend, &src, &dst)) == NULL)
+  if ((backend != CBLUR_BACKEND_CPU || cblur_kernel_is_identity (kernel)) &&
+      (memory = cblur_band_new (backend, kernel, stream, &src, &dst)) == NULL)
     return FALSE;
 
   cblur_backend_blur (backend, kernel, &src, &dst, stream, report);
@@ -374,10 +403,10 @@ band_height (CblurBackendKind   backend,
              gint               height)
 {
   gint   reach = kernel->reach;
-  gint64 budget = cblur_test_setting ("CBLUR_BAND_PIXELS",
-                                      backend == CBLUR_BACKEND_CPU ? CPU_BAND_PIXELS
-                                      : renders_whole_images (backend, kernel->mode, reach)
-                                        ? WHOLE_BAND_PIXELS : CHUNK_BAND_PIXELS);
+  gint64 budget = cblur_setting_or (cblur_settings ()->band_pixels,
+                                    backend == CBLUR_BACKEND_CPU ? CPU_BAND_PIXELS
+                                    : renders_whole_images (backend, kernel->mode, reach)
+                                      ? WHOLE_BAND_PIXELS : CHUNK_BAND_PIXELS);
   gint64 rows = budget / ((gint64) width + 2 * reach) - 2 * reach;
   /* never let the halo dominate a band: on the CPU, which reads and blurs
    * it, let it be a third of it at most */
@@ -414,8 +443,7 @@ process (GeglOperation       *operation,
   if (roi.width <= 0 || roi.height <= 0)
     return TRUE;
 
-  kernel = cblur_kernel_new (o->radius / (1 << level), (CblurMode) o->mode,
-                             o->iterations, state->backend);
+  kernel = cblur_kernel_new (o->radius / (1 << level), (CblurMode) o->mode, o->iterations);
   g_object_get (output, "tile-width", &stream.tile_width,
                 "tile-height", &stream.tile_height, NULL);
   /* at other levels GEGL's abyss is that of a mipmap */

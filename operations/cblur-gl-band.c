@@ -27,20 +27,16 @@ piece_clear (gpointer data)
 }
 
 /* Where a streamed band stands on the GPU: its input rows up to `ready`
- * have their abyss made and their horizontal passes done; its output rows
- * up to `out` their vertical passes, and are on their way down, a fence
- * after each piece. */
+ * have their horizontal passes done, or need none; its output rows up to
+ * `out` their vertical passes, and are on their way down, a fence after
+ * each piece. */
 typedef struct
 {
   CblurGl             *gl;
   const CblurGlPasses *passes;
   const CblurGlStaged *staged;
-  const CblurStream   *stream;
-  const CblurImage    *src;
   const CblurImage    *dst;
-  CblurGlTile          tile;
-  GeglRectangle        inside;   /* what GEGL reads, in the tile's input */
-  gboolean             makes_abyss;
+  const CblurGlTile   *tile;
   gint                 band;
   gint                 ready;
   gint                 out;
@@ -70,61 +66,25 @@ send_down (GpuBand *s,
       piece.end = row + rows;
       g_array_append_val (s->pieces, piece);
     }
-  /* the next uploads go where the vertical passes wrote */
+  /* the next uploads go into a texture that shaders write */
   glMemoryBarrier (GL_TEXTURE_UPDATE_BARRIER_BIT);
 }
 
-/* A row of the abyss above or below the input is, under any policy but
- * loop, a copy of the edge row or one colour, and so is what the
- * horizontal passes make of it: rather than run them on such rows (40% of
- * a 4K image's input rows at radius 600), their results are made from the
- * edge rows' by abyss.comp in the texture between the axes, rows
- * [first, end) of it. */
-static gboolean
-made_between (GpuBand  *s,
-              gint      first,
-              gint      end,
-              GError  **error)
+/* The horizontal passes of input rows [ready, complete) that lie inside
+ * the image.  The abyss's rows above and below need none: the vertical
+ * passes read them from the edge rows' results, or the made row's, or
+ * under loop from the far side's (common.glsl's map). */
+static void
+advance_rows (GpuBand *s,
+              gint     complete)
 {
-  GeglRectangle inside = { 0, s->inside.y, s->dst->width, s->inside.height };
-
-  return first >= end ||
-         cblur_gl_fill_abyss (s->gl, s->passes->textures[1], s->dst->width, s->tile.in_height,
-                              first, end - first, &inside, s->stream->abyss, error);
-}
-
-/* The horizontal passes of input rows [ready, complete), on the input
- * image's rows only; where GEGL makes the abyss, those are all of the
- * tile's. */
-static gboolean
-advance_rows (GpuBand  *s,
-              gint      complete,
-              GError  **error)
-{
-  gint inside_end = s->inside.y + s->inside.height;
-  gint first = MAX (s->ready, s->inside.y);
-  gint end = MIN (complete, inside_end);
+  const GeglRectangle *inside = &s->tile->inside;
+  gint                 first = MAX (s->ready, inside->y);
+  gint                 end = MIN (complete, inside->y + inside->height);
 
   if (end > first)
-    {
-      if (s->makes_abyss &&
-          !cblur_gl_fill_abyss (s->gl, s->passes->textures[0], s->tile.in_width,
-                                s->tile.in_height, first, end - first,
-                                &s->inside, s->stream->abyss, error))
-        return FALSE;
-      cblur_gl_passes_rows (s->passes, &s->tile, first, end - first);
-    }
-  if (s->makes_abyss)
-    {
-      gboolean top_edge_now = s->ready <= s->inside.y && end > s->inside.y;
-
-      if (top_edge_now && !made_between (s, 0, s->inside.y, error))
-        return FALSE;
-      if (complete == s->tile.in_height && !made_between (s, inside_end, complete, error))
-        return FALSE;
-    }
+    cblur_gl_passes_rows (s->passes, s->tile, first - inside->y, end - first);
   s->ready = complete;
-  return TRUE;
 }
 
 /* Input rows up to `complete` are uploaded: their abyss, their
@@ -137,14 +97,14 @@ advance (GpuBand  *s,
 {
   gint reach = s->passes->kernel->reach;
 
-  if (complete > s->ready && !advance_rows (s, complete, error))
-    return FALSE;
+  if (complete > s->ready)
+    advance_rows (s, complete);
 
   while (s->out < s->dst->height &&
-         (s->ready == s->tile.in_height || s->out + s->band + 2 * reach <= s->ready))
+         (s->ready == s->tile->in_height || s->out + s->band + 2 * reach <= s->ready))
     {
       gint   n_rows = MIN (s->band, s->dst->height - s->out);
-      GLuint result = cblur_gl_passes_columns (s->passes, &s->tile, s->out, n_rows);
+      GLuint result = cblur_gl_passes_columns (s->passes, s->tile, s->out, n_rows);
 
       send_down (s, result, s->out, n_rows);
       s->out += n_rows;
@@ -175,23 +135,19 @@ static gboolean
 blur_whole (GpuBand  *s,
             GError  **error)
 {
-  if (s->makes_abyss &&
-      !cblur_gl_fill_abyss (s->gl, s->passes->textures[0], s->src->width, s->src->height,
-                            0, s->src->height, &s->inside, s->stream->abyss, error))
-    return FALSE;
-  send_down (s, cblur_gl_passes_run (s->passes, &s->tile), 0, s->dst->height);
+  send_down (s, cblur_gl_passes_run (s->passes, s->tile), 0, s->dst->height);
   glFlush ();
   return cblur_gl_check (s->gl, CBLUR_GL_STAGE_DISPATCH, error);
 }
 
-/* Loop's abyss needs the far edge, and the two-dispatch box goes whole:
- * those wait for all rows. */
+/* Loop's abyss above the image is its bottom rows, and the two-dispatch
+ * box goes whole: those wait for all rows. */
 gboolean
 cblur_gl_blur_streamed (CblurGl             *gl,
                         const CblurGlPasses *passes,
                         const CblurGlStaged *staged,
                         CblurStreamRun      *run,
-                        const CblurStream   *stream,
+                        const CblurGlTile   *tile,
                         const CblurImage    *read,
                         const CblurImage    *src,
                         const CblurImage    *dst,
@@ -199,17 +155,15 @@ cblur_gl_blur_streamed (CblurGl             *gl,
                         GError             **error)
 {
   g_autoptr (GArray) pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
-  GpuBand            s = { gl, passes, staged, stream, src, dst,
-                           { src->x, src->y, src->width, src->height },
-                           { read->x - src->x, read->y - src->y, read->width, read->height },
-                           read != src, cblur_gl_passes_band (passes), 0, 0,
+  GpuBand            s = { gl, passes, staged, dst, tile, cblur_gl_passes_band (passes), 0, 0,
                            pieces, 0, stamps };
-  gboolean           in_bands = s.band > 0 &&
-                                !(s.makes_abyss && stream->abyss == GEGL_ABYSS_LOOP);
+  gboolean           in_bands = s.band > 0 && !(tile->abyss == GEGL_ABYSS_LOOP &&
+                                                tile->inside.height < tile->in_height);
   gint               uploaded = 0;
   guint              i;
 
   g_array_set_clear_func (pieces, piece_clear);
+  cblur_gl_passes_made (passes, tile);
   while (uploaded < read->height)
     {
       /* with pieces on their way down, looking in on them now and then */
@@ -220,13 +174,13 @@ cblur_gl_blur_streamed (CblurGl             *gl,
       if (rows == uploaded)
         continue;
       cblur_gl_stamp (stamps, CBLUR_GL_SPAN_UPLOAD);
-      cblur_gl_upload (gl, staged, src, s.inside.x, s.inside.y + uploaded, read->width,
-                       rows - uploaded, s.inside.x, s.inside.y + uploaded);
+      cblur_gl_upload (gl, staged, src, read->x - src->x, read->y - src->y + uploaded,
+                       read->width, rows - uploaded, 0, uploaded);
       cblur_gl_stamp (stamps, CBLUR_GL_SPAN_UPLOAD);
       uploaded = rows;
-      /* the abyss below the input waits for its last row */
-      if (in_bands && !advance (&s, uploaded == read->height ? src->height
-                                                             : s.inside.y + uploaded, error))
+      /* the abyss below the image waits for its last row */
+      if (in_bands && !advance (&s, uploaded == read->height ? tile->in_height
+                                                             : tile->inside.y + uploaded, error))
         return FALSE;
       /* the copy starts now, not when GL next waits */
       glFlush ();

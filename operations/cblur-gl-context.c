@@ -14,25 +14,6 @@
 #define MIN_TEXTURE_BUDGET ((gsize) 512 << 20)
 #define MAX_TEXTURE_BUDGET ((gsize) 4 << 30)
 
-CblurGlFault
-cblur_gl_fault (void)
-{
-  static const gchar *const names[] = {
-    [CBLUR_GL_FAULT_CONTEXT]  = "context",
-    [CBLUR_GL_FAULT_COMPILE]  = "compile",
-    [CBLUR_GL_FAULT_ALLOC]    = "alloc",
-    [CBLUR_GL_FAULT_DISPATCH] = "dispatch",
-    [CBLUR_GL_FAULT_LOST]     = "lost",
-  };
-  const gchar *value = g_getenv ("CBLUR_GL_FAULT");
-  guint        i;
-
-  for (i = CBLUR_GL_FAULT_CONTEXT; value != NULL && i < G_N_ELEMENTS (names); i++)
-    if (g_ascii_strcasecmp (value, names[i]) == 0)
-      return i;
-  return CBLUR_GL_FAULT_NONE;
-}
-
 /* libepoxy aborts the process when it cannot load these, so look first */
 static gboolean
 libraries_present (void)
@@ -185,15 +166,15 @@ read_capabilities (CblurGl *gl)
 
   g_strlcpy (gl->renderer, renderer != NULL ? renderer : "", sizeof gl->renderer);
   gl->is_software = strstr (lower, "llvmpipe") != NULL ||
-                      strstr (lower, "softpipe") != NULL ||
-                      strstr (lower, "software") != NULL;
+                    strstr (lower, "softpipe") != NULL ||
+                    strstr (lower, "software") != NULL;
   glGetIntegerv (GL_MAX_TEXTURE_SIZE, &gl->max_texture_size);
   glGetIntegerv (GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &gl->max_shared_memory);
   gl->texture_budget = texture_budget ();
   gl->has_texture_sub_image = epoxy_gl_version () >= 45 ||
-                                epoxy_has_gl_extension ("GL_ARB_get_texture_sub_image");
+                              epoxy_has_gl_extension ("GL_ARB_get_texture_sub_image");
   gl->has_reset_status = epoxy_gl_version () >= 45 ||
-                           epoxy_has_gl_extension ("GL_KHR_robustness");
+                         epoxy_has_gl_extension ("GL_KHR_robustness");
   gl->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
 }
 
@@ -202,7 +183,7 @@ gboolean
 cblur_gl_context_acquire (CblurGl  *gl,
                           GError  **error)
 {
-  if (cblur_gl_fault () == CBLUR_GL_FAULT_CONTEXT)
+  if (cblur_settings ()->gl_fault == CBLUR_GL_FAULT_CONTEXT)
     {
       g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NO_CONTEXT,
                    _("no OpenGL 4.3 context (%s)"), "CBLUR_GL_FAULT=context");

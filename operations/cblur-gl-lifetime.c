@@ -1,40 +1,56 @@
 /* The life of the one context: the lock that lets one thread at a time use
- * it, its making and destroying, and the thread that lets it go once idle.
+ * it, its making and destroying, the thread that lets it go once idle, and
+ * what becomes of it when the host forks, exits or calls gegl_exit().
  * Everything the backend keeps between calls lives in `self`. */
 #include "cblur-gl-private.h"
 
+#include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
+#include <gegl.h>
+#include <gmodule.h>
 #include <glib/gi18n-lib.h>
 
 /* A host such as GIMP runs on after a blur, and the context holds the
  * textures and one band's pinned staging: over a gigabyte of each for an
  * 8K band.  A thread of ours lets the context go once it has been idle
- * this long (CBLUR_GL_IDLE_MS for tests); the next blur makes a new one. */
+ * this long (CBLUR_GL_IDLE_MS); the next blur makes a new one. */
 #define IDLE_MS 20000
+
+/* At exit, how long to wait for bands whose pixels are still in staging
+ * that the driver's own teardown frees: a band's CPU fallback takes less. */
+#define EXIT_WAIT_US (10 * G_USEC_PER_SEC)
 
 static struct
 {
-  GMutex   lock;   /* held for all GL work: the context is current on one thread at a time */
-  CblurGl  gl;
-  GThread *reaper;
-  GCond    reaper_wake;
-  gboolean reaper_quit;
-  gint64   last_use;
-  /* Read in touch(), by the blurring thread: getenv in the reaper would
-   * race with a setenv in the host's threads and can crash (glibc
-   * reallocates the environment). */
-  gint64   idle_after_us;
+  GMutex      lock;   /* held for all GL work: the context is current on one thread at a time */
+  GThread    *holder;   /* the thread that holds the lock */
+  GCond       unlocked;
+  CblurGl     gl;
+  GThread    *reaper;
+  GCond       reaper_wake;
+  gboolean    reaper_quit;
+  gint64      last_use;
+  gint64      idle_after_us;   /* of the setting the last blur read */
+  gboolean    used_egl;   /* this process has opened EGL */
+  gboolean    forked;     /* from a process that had: no GL here */
+  gboolean    exiting;    /* exit() has begun: no more GL */
+  GeglConfig *config;     /* whose end, in gegl_exit(), ends ours */
 } self;
 
 void
 cblur_gl_lock (void)
 {
   g_mutex_lock (&self.lock);
+  g_atomic_pointer_set (&self.holder, g_thread_self ());
 }
 
 void
 cblur_gl_unlock (void)
 {
+  g_atomic_pointer_set (&self.holder, NULL);
+  if (self.exiting)
+    g_cond_broadcast (&self.unlocked);
   g_mutex_unlock (&self.lock);
 }
 
@@ -48,12 +64,6 @@ context_destroy (void)
   cblur_gl_context_destroy (&self.gl);
 }
 
-static gint64
-idle_us (void)
-{
-  return cblur_test_setting ("CBLUR_GL_IDLE_MS", IDLE_MS) * 1000;
-}
-
 static gpointer
 reap_idle (gpointer unused)
 {
@@ -63,6 +73,8 @@ reap_idle (gpointer unused)
       gint64 now = g_get_monotonic_time ();
       gint64 due = self.last_use + self.idle_after_us;
 
+      if (self.exiting)
+        break;
       if (cblur_gl_context_alive (&self.gl) && now >= due)
         {
           if (cblur_gl_pool_is_empty (&self.gl.pool))
@@ -85,18 +97,195 @@ static void
 touch (void)
 {
   self.last_use = g_get_monotonic_time ();
-  self.idle_after_us = idle_us ();
+  self.idle_after_us = cblur_setting_or (cblur_settings ()->gl_idle_ms, IDLE_MS) * 1000;
   if (self.reaper == NULL)
     self.reaper = g_thread_new ("cblur-gl-idle", reap_idle, NULL);
   g_cond_signal (&self.reaper_wake);
 }
 
+/* gegl_exit(): the context and the idle thread go */
+static void
+shut_down (void)
+{
+  GThread *stopping;
+
+  g_mutex_lock (&self.lock);
+  if (!self.exiting)
+    context_destroy ();
+  self.reaper_quit = TRUE;
+  g_cond_signal (&self.reaper_wake);
+  stopping = g_steal_pointer (&self.reaper);
+  g_mutex_unlock (&self.lock);
+
+  if (stopping != NULL)
+    g_thread_join (stopping);
+  g_mutex_lock (&self.lock);
+  self.reaper_quit = FALSE;
+  g_mutex_unlock (&self.lock);
+}
+
+/* A child forked after we used EGL inherits the driver's state (its
+ * display, its file descriptors onto the GPU, shared with the parent) but
+ * none of its threads.  Neither Mesa nor NVIDIA's EGL supports going on
+ * with that: a call waits on threads that are not there, or works on the
+ * parent's GPU objects, and even eglTerminate/eglInitialize come back to
+ * the same inherited display (Mesa and libglvnd keep one per platform and
+ * device).  So the child forgets the parent's context, idle thread, lock
+ * and leases without touching them, and blurs on the CPU. */
+static void
+forget_in_child (void)
+{
+  gboolean inherited = self.used_egl || self.forked;
+
+  memset (&self, 0, sizeof self);
+  self.forked = inherited;
+}
+
+/* in a forked child, and once the process has begun to exit */
+static gboolean
+refuse (GError **error)
+{
+  if (self.forked)
+    g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NO_CONTEXT,
+                 _("no OpenGL 4.3 context (%s)"),
+                 _("a process forked from one that used OpenGL blurs on the CPU"));
+  else if (self.exiting)
+    g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_EXITING,
+                         _("the process is exiting"));
+  else
+    return FALSE;
+  return TRUE;
+}
+
+/* Registered once the first context is made and has worked (warm_up), so
+ * after the driver's own exit handlers, which therefore run after this:
+ * once they have, a GL call still running in another thread crashes.  It
+ * waits for the GL call in flight and for the bands whose pixels are in
+ * GL's staging, keeps new ones from starting, and leaves the context to
+ * the driver's teardown: no EGL call of ours inside whatever host is
+ * exiting (GIMP, the gegl CLI, Python). */
+static void
+wait_at_exit (void)
+{
+  gint64 deadline = g_get_monotonic_time () + EXIT_WAIT_US;
+
+  /* exit() from within a GL call (a host's callback) must not wait on itself */
+  if (g_atomic_pointer_get (&self.holder) == g_thread_self ())
+    {
+      self.exiting = TRUE;
+      return;
+    }
+  g_mutex_lock (&self.lock);
+  self.exiting = TRUE;
+  g_cond_signal (&self.reaper_wake);
+  while (!cblur_gl_pool_is_empty (&self.gl.pool) &&
+         g_cond_wait_until (&self.unlocked, &self.lock, deadline))
+    ;
+  g_mutex_unlock (&self.lock);
+}
+
+/* gegl_exit() drops GEGL's config: our context and thread go with it. */
+static void
+config_gone (gpointer  unused,
+             GObject  *config)
+{
+  g_mutex_lock (&self.lock);
+  if (self.config == (GeglConfig *) config)
+    self.config = NULL;
+  g_mutex_unlock (&self.lock);
+  shut_down ();
+}
+
+/* One texel up through a pixel buffer, a dispatch that writes it, and
+ * the texel down again, as a blur does.  Drivers set up some of their
+ * state the first time they do each, and register exit handlers of their
+ * own then (llvmpipe at the first upload, LLVM's JIT at the first
+ * dispatch): done now, before ours is registered, those run after ours. */
+static void
+warm_up (void)
+{
+  static const gchar  source[] =
+    "#version 430\n"
+    "layout (local_size_x = 1) in;\n"
+    "layout (rgba32f, binding = 0) uniform image2D texel;\n"
+    "void main () { imageStore (texel, ivec2 (0), imageLoad (texel, ivec2 (0)) + 1.0); }\n";
+  const gchar        *sources[] = { source };
+  gfloat              pixel[CBLUR_CHANNELS] = { 0 };
+  GLuint              texture, buffer, shader, program;
+  GLsync              fence;
+
+  glGenBuffers (1, &buffer);
+  glBindBuffer (GL_PIXEL_UNPACK_BUFFER, buffer);
+  glBufferStorage (GL_PIXEL_UNPACK_BUFFER, sizeof pixel, pixel, GL_MAP_READ_BIT);
+  glGenTextures (1, &texture);
+  glBindTexture (GL_TEXTURE_2D, texture);
+  glTexStorage2D (GL_TEXTURE_2D, 1, GL_RGBA32F, 1, 1);
+  glTexSubImage2D (GL_TEXTURE_2D, 0, 0, 0, 1, 1, GL_RGBA, GL_FLOAT, NULL);
+  glBindTexture (GL_TEXTURE_2D, 0);
+  glBindBuffer (GL_PIXEL_UNPACK_BUFFER, 0);
+
+  shader = glCreateShader (GL_COMPUTE_SHADER);
+  glShaderSource (shader, 1, sources, NULL);
+  glCompileShader (shader);
+  program = glCreateProgram ();
+  glAttachShader (program, shader);
+  glLinkProgram (program);
+  glUseProgram (program);
+  glBindImageTexture (0, texture, 0, GL_FALSE, 0, GL_READ_WRITE, GL_RGBA32F);
+  glDispatchCompute (1, 1, 1);
+  glMemoryBarrier (GL_TEXTURE_UPDATE_BARRIER_BIT);
+
+  glBindBuffer (GL_PIXEL_PACK_BUFFER, buffer);
+  glBindTexture (GL_TEXTURE_2D, texture);
+  glGetTexImage (GL_TEXTURE_2D, 0, GL_RGBA, GL_FLOAT, NULL);
+  fence = glFenceSync (GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  glClientWaitSync (fence, GL_SYNC_FLUSH_COMMANDS_BIT, G_MAXUINT64);
+
+  glDeleteSync (fence);
+  glBindTexture (GL_TEXTURE_2D, 0);
+  glBindBuffer (GL_PIXEL_PACK_BUFFER, 0);
+  glUseProgram (0);
+  glDeleteProgram (program);
+  glDeleteShader (shader);
+  glDeleteTextures (1, &texture);
+  glDeleteBuffers (1, &buffer);
+  glGetError ();
+}
+
+/* With the lock held, once a context has been made. */
+static void
+watch_host (void)
+{
+  static gsize registered = 0;
+
+  if (g_once_init_enter (&registered))
+    {
+      warm_up ();
+      atexit (wait_at_exit);
+      g_once_init_leave (&registered, 1);
+    }
+  if (self.config == NULL)
+    {
+      self.config = gegl_config ();
+      g_object_weak_ref (G_OBJECT (self.config), config_gone, NULL);
+    }
+}
+
 CblurGl *
 cblur_gl_acquire (GError **error)
 {
+  static gsize       fork_watched = 0;
   g_autoptr (GError) failure = NULL;
   CblurGl           *gl = &self.gl;
   gboolean           ok;
+
+  if (g_once_init_enter (&fork_watched))
+    {
+      pthread_atfork (NULL, NULL, forget_in_child);
+      g_once_init_leave (&fork_watched, 1);
+    }
+  if (refuse (error))
+    return NULL;
 
   if (gl->failed && !cblur_gl_pool_is_empty (&gl->pool))
     {
@@ -107,6 +296,7 @@ cblur_gl_acquire (GError **error)
   if (gl->failed)
     context_destroy ();
 
+  self.used_egl = TRUE;
   ok = cblur_gl_context_acquire (gl, &failure);
   if (!ok && g_error_matches (failure, CBLUR_GL_ERROR, CBLUR_GL_ERROR_LOST))
     {
@@ -123,6 +313,7 @@ cblur_gl_acquire (GError **error)
       g_propagate_error (error, g_steal_pointer (&failure));
       return NULL;
     }
+  watch_host ();
   touch ();
   return gl;
 }
@@ -130,6 +321,8 @@ cblur_gl_acquire (GError **error)
 void
 cblur_gl_release (void)
 {
+  if (self.exiting || self.forked)
+    return;
   if (self.gl.failed && cblur_gl_pool_is_empty (&self.gl.pool))
     context_destroy ();
   else
@@ -142,25 +335,6 @@ cblur_gl_pool (void)
   return &self.gl.pool;
 }
 
-void
-cblur_gl_shutdown (void)
-{
-  GThread *stopping;
-
-  g_mutex_lock (&self.lock);
-  context_destroy ();
-  self.reaper_quit = TRUE;
-  g_cond_signal (&self.reaper_wake);
-  stopping = g_steal_pointer (&self.reaper);
-  g_mutex_unlock (&self.lock);
-
-  if (stopping != NULL)
-    g_thread_join (stopping);
-  g_mutex_lock (&self.lock);
-  self.reaper_quit = FALSE;
-  g_mutex_unlock (&self.lock);
-}
-
 gboolean
 cblur_gl_holds_context (void)
 {
@@ -169,9 +343,12 @@ cblur_gl_holds_context (void)
   return cblur_gl_context_alive (&self.gl);
 }
 
-/* so that unloading the module frees the context */
-__attribute__ ((destructor)) static void
-unload (void)
+/* GEGL unloads a module whose operations are not in use and loads it again
+ * later; the idle thread runs our code, and the context must not be
+ * leaked by the unload, so the module stays loaded. */
+G_MODULE_EXPORT const gchar *
+g_module_check_init (GModule *module)
 {
-  cblur_gl_shutdown ();
+  g_module_make_resident (module);
+  return NULL;
 }

@@ -1,27 +1,19 @@
-/* The compute passes of one tile: horizontally over every row of the
- * tile's input, then vertically over the columns that remain. */
+/* The compute passes of one tile: horizontally over the rows of its input
+ * inside the image, then vertically over the columns that remain, the
+ * first pass of each axis reading the abyss through common.glsl's map. */
 #include "cblur-gl-private.h"
 
-/* direct.comp's outputs per work group, its SEGMENT, and the fewest vec4s
- * of shared memory it takes: a power of two above a segment */
-#define DIRECT_SEGMENT   384
-#define DIRECT_MIN_CACHE 512
-G_STATIC_ASSERT (DIRECT_MIN_CACHE > DIRECT_SEGMENT);
+#include <string.h>
 
 /* abyss.comp's and premultiply.comp's work group edge */
 #define TEXEL_GROUP 16
 
-/* abyss.comp takes GEGL's values */
+/* common.glsl's map takes GEGL's values */
 G_STATIC_ASSERT (GEGL_ABYSS_NONE == 0 && GEGL_ABYSS_CLAMP == 1 && GEGL_ABYSS_LOOP == 2 &&
                  GEGL_ABYSS_BLACK == 3 && GEGL_ABYSS_WHITE == 4);
 
 /* the box shaders' work group width */
 #define BOX_GROUP 64
-
-/* box-fused.comp's THREADS, and the fewest outputs per segment worth its
- * halo; a reach too long for that runs the two-shader passes */
-#define FUSED_GROUP       256
-#define FUSED_MIN_OUTPUTS 256
 
 enum
 {
@@ -31,119 +23,100 @@ enum
   SUFFIX_UNIT
 };
 
-/* CBLUR_GL_SHARED_MEMORY=BYTES: less shared memory than the GPU has, for
- * tests of the shaders' smaller variants */
-static gint
-shared_memory (const CblurGl *gl)
-{
-  return (gint) MIN (cblur_test_setting ("CBLUR_GL_SHARED_MEMORY", gl->max_shared_memory),
-                     gl->max_shared_memory);
-}
-
 /* A streamed tile's first band of outputs goes to GEGL while later input
  * rows come up: in one band GEGL's writes of the output would wait for all
  * its reads.  Three bands ran no faster than two, whose segments cost less
  * at some reaches. */
 #define MIN_BANDS 2
 
-/* The time a texel of a segment takes, by how many texels each invocation
- * holds (chunks of 3, 5, 7, ...), relative to four channels in chunks of 3;
- * longer chunks than the tables hold cost LONG_CHUNK_COST.  Two channels
- * at a time cost less a texel than four in middling chunks, where the
- * four-channel registers and shared memory leave room for fewer work
- * groups at once.  Measured with bench/cblur-bench on an H100. */
-static const gdouble four_channel_cost[] = { 1.00, 1.24, 1.02, 1.09 };
-static const gdouble two_channel_cost[] = { 1.11, 0.91, 0.95, 1.00, 1.35,
-                                            1.24, 1.18, 1.28, 1.23, 1.19 };
-#define LONG_CHUNK_COST 1.4
-
-static gdouble
-texel_cost (gint     chunk,
-            gboolean pairs)
-{
-  guint index = (chunk - 3) / 2;
-
-  if (pairs)
-    return index < G_N_ELEMENTS (two_channel_cost) ? two_channel_cost[index] : LONG_CHUNK_COST;
-  return index < G_N_ELEMENTS (four_channel_cost) ? four_channel_cost[index] : LONG_CHUNK_COST;
-}
-
-/* The fused box keeps a segment and its 2 * reach halo in shared memory,
- * beside two texels and a bool per invocation: the most chunks of
- * FUSED_GROUP texels that fit. */
-static gint
-fused_fits (const CblurGl *gl,
-            gboolean       pairs)
-{
-  gint texel = (pairs ? 2 : 4) * (gint) sizeof (GLfloat);
-
-  return (shared_memory (gl) - FUSED_GROUP * (2 * texel + 4)) / texel / FUSED_GROUP;
-}
-
-/* The segment that makes n_out outputs of a line for the least work: its
- * length times the segments the line needs, weighed by texel_cost, in at
- * least min_segments where any segment allows that.  Pairs of channels fit
- * twice the segment, so spend less of it on the halo at long reaches.  An
- * odd CHUNK spreads the invocations' chunks over all banks.  len is 0 when
- * no segment leaves FUSED_MIN_OUTPUTS outputs. */
-static CblurGlSegment
-fused_segment (const CblurGl     *gl,
-               const CblurKernel *kernel,
-               gint               n_out,
-               gint               min_segments)
-{
-  CblurGlSegment best = { 0, FALSE };
-  gboolean       best_too_few = TRUE;
-  gdouble        best_cost = G_MAXDOUBLE;
-  gint           pairs, chunk, fits;
-
-  for (pairs = FALSE; pairs <= TRUE; pairs++)
-    for (chunk = 3, fits = fused_fits (gl, pairs); chunk <= fits; chunk += 2)
-      {
-        gint     len = chunk * FUSED_GROUP;
-        gint     outputs = len - 2 * kernel->reach;
-        gint     segments = (n_out + outputs - 1) / MAX (outputs, 1);
-        gboolean too_few = segments < min_segments;
-        gdouble  cost = (gdouble) segments * len * texel_cost (chunk, pairs);
-
-        if (outputs < FUSED_MIN_OUTPUTS)
-          continue;
-        if (too_few < best_too_few || (too_few == best_too_few && cost < best_cost))
-          {
-            best_too_few = too_few;
-            best_cost = cost;
-            best.len = len;
-            best.pairs = pairs;
-          }
-      }
-  return best;
-}
-
-/* ping and pong, then the two-shader box's prefix and suffix sums */
+/* input, between and output, then the two-shader box's own */
 gint
 cblur_gl_passes_textures (const CblurGl     *gl,
                           const CblurKernel *kernel)
 {
-  return kernel->mode == CBLUR_MODE_BOX && fused_segment (gl, kernel, 1, 1).len == 0 ? 4 : 2;
+  return kernel->mode == CBLUR_MODE_BOX && cblur_gl_fused_segment (gl, kernel, 1, 1).len == 0
+         ? CBLUR_GL_N_TEXTURES : CBLUR_GL_ROW_SCRATCH;
 }
 
-/* Shared memory is reserved whether used or not, and the more a work group
- * reserves the fewer run at once: the smallest power of two of vec4s that
- * holds a segment and its halo, else the largest that fits, in chunks,
- * whose halves must each hold a segment. */
+/* Under none, black and white the map points beyond the inside to a made
+ * column and row of the colour; under clamp and loop, and where the tile
+ * is all inside, it never points there. */
 static gint
-direct_cache_len (CblurGl           *gl,
-                  const CblurKernel *kernel)
+made_lines (const CblurGlTile *tile)
 {
-  gint window = DIRECT_SEGMENT + 2 * kernel->half_width;
-  gint bytes = shared_memory (gl);
-  gint len = DIRECT_MIN_CACHE;
+  gboolean has_colour = tile->abyss != GEGL_ABYSS_CLAMP && tile->abyss != GEGL_ABYSS_LOOP;
 
-  while (len < window && 2 * len * 4 * (gint) sizeof (GLfloat) <= bytes)
-    len *= 2;
-  if (len < window)
-    len = MAX (len, 2 * DIRECT_MIN_CACHE);
-  return len;
+  return has_colour && (tile->inside.width < tile->in_width ||
+                        tile->inside.height < tile->in_height) ? 1 : 0;
+}
+
+/* the rows of the input texture that the horizontal passes go over */
+static gint
+input_rows (const CblurGlTile *tile)
+{
+  return tile->inside.height + made_lines (tile);
+}
+
+/* Texture rows a multiple of 4 KiB apart (1024 texels, or 3840 for a 4K
+ * image) put a column's texels in one cache set where the texture lies in
+ * plain memory, as under a software rasterizer: the column passes took a
+ * tenth longer there.  An odd width spreads them over every set. */
+static CblurGlSize
+spread (gint width,
+        gint height)
+{
+  CblurGlSize size = { width | 1, height };
+
+  return size;
+}
+
+/* Each role's texture for the tile: the input, the texture between and the
+ * row scratch hold only the rows inside the image (and the made row), and
+ * the input only their pixels inside (and the made column); the map reads
+ * the abyss from them. */
+static void
+texture_sizes (const CblurKernel *kernel,
+               const CblurGlTile *tile,
+               CblurGlSize        sizes[CBLUR_GL_N_TEXTURES])
+{
+  gint out_width = tile->in_width - 2 * kernel->reach;
+  gint i;
+
+  sizes[CBLUR_GL_INPUT] = spread (tile->inside.width + made_lines (tile), input_rows (tile));
+  sizes[CBLUR_GL_BETWEEN] = spread (out_width, input_rows (tile));
+  sizes[CBLUR_GL_OUTPUT] = spread (out_width, tile->in_height - 2 * kernel->reach);
+  for (i = 0; i < 4; i++)
+    {
+      sizes[CBLUR_GL_ROW_SCRATCH + i] = spread (tile->in_width, input_rows (tile));
+      sizes[CBLUR_GL_COLUMN_SCRATCH + i] = spread (out_width, tile->in_height);
+    }
+}
+
+/* textures that every tile fits; whether any needs abyss.comp */
+static gboolean
+tiles_fit (const CblurKernel *kernel,
+           const GArray      *tiles,
+           CblurGlSize        sizes[CBLUR_GL_N_TEXTURES])
+{
+  gboolean made = FALSE;
+  guint    i;
+  gint     j;
+
+  memset (sizes, 0, CBLUR_GL_N_TEXTURES * sizeof *sizes);
+  for (i = 0; i < tiles->len; i++)
+    {
+      const CblurGlTile *tile = &g_array_index (tiles, CblurGlTile, i);
+      CblurGlSize        tile_sizes[CBLUR_GL_N_TEXTURES];
+
+      texture_sizes (kernel, tile, tile_sizes);
+      for (j = 0; j < CBLUR_GL_N_TEXTURES; j++)
+        {
+          sizes[j].width = MAX (sizes[j].width, tile_sizes[j].width);
+          sizes[j].height = MAX (sizes[j].height, tile_sizes[j].height);
+        }
+      made |= made_lines (tile) > 0;
+    }
+  return made;
 }
 
 /* the programs of both axes */
@@ -192,7 +165,7 @@ init_programs (CblurGl           *gl,
         }
       passes->programs[axis] =
         cblur_gl_program (gl, direct ? CBLUR_GL_SHADER_DIRECT : CBLUR_GL_SHADER_BOX, variant,
-                          direct ? direct_cache_len (gl, kernel) : 0, error);
+                          direct ? cblur_gl_direct_cache_len (gl, kernel) : 0, error);
       if (passes->programs[axis] == 0)
         return FALSE;
     }
@@ -202,23 +175,34 @@ init_programs (CblurGl           *gl,
 gboolean
 cblur_gl_passes_init (CblurGl            *gl,
                       const CblurKernel  *kernel,
-                      gint                out_width,
-                      gint                out_height,
+                      const GArray       *tiles,
                       gboolean            straight,
                       CblurGlStamps      *stamps,
                       CblurGlPasses      *passes,
                       GError            **error)
 {
+  const CblurGlTile *largest = &g_array_index (tiles, CblurGlTile, 0);
+  CblurGlSize        sizes[CBLUR_GL_N_TEXTURES];
+
   passes->kernel = kernel;
   passes->stamps = stamps;
   passes->textures = gl->textures.textures;
   if (kernel->mode != CBLUR_MODE_DIRECT)
     {
-      passes->segments[0] = fused_segment (gl, kernel, out_width, 1);
-      passes->segments[1] = fused_segment (gl, kernel, out_height, MIN_BANDS);
+      passes->segments[0] = cblur_gl_fused_segment (gl, kernel,
+                                                    largest->in_width - 2 * kernel->reach, 1);
+      passes->segments[1] = cblur_gl_fused_segment (gl, kernel,
+                                                    largest->in_height - 2 * kernel->reach,
+                                                    MIN_BANDS);
     }
   if (!init_programs (gl, kernel, straight, passes, error))
     return FALSE;
+  if (tiles_fit (kernel, tiles, sizes))
+    {
+      passes->made = cblur_gl_program (gl, CBLUR_GL_SHADER_ABYSS, 0, 0, error);
+      if (passes->made == 0)
+        return FALSE;
+    }
 
   if (kernel->mode == CBLUR_MODE_DIRECT)
     {
@@ -229,9 +213,7 @@ cblur_gl_passes_init (CblurGl            *gl,
                     GL_STATIC_DRAW);
       glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
     }
-  return cblur_gl_textures_reserve (gl, cblur_gl_passes_textures (gl, kernel),
-                                    out_width + 2 * kernel->reach,
-                                    out_height + 2 * kernel->reach, error);
+  return cblur_gl_textures_reserve (gl, cblur_gl_passes_textures (gl, kernel), sizes, error);
 }
 
 void
@@ -284,6 +266,42 @@ groups (gint n,
   return (n + size - 1) / size;
 }
 
+/* common.glsl's map along one axis: a line's pixels inside the image are
+ * texels from `first` on, `len` of them, and `abyss` makes the rest */
+typedef struct
+{
+  gint            first;
+  gint            len;
+  GeglAbyssPolicy abyss;
+} Map;
+
+static Map
+tile_map (const CblurGlTile *tile,
+          gboolean           vertical)
+{
+  Map map = { tile->inside.x, tile->inside.width, tile->abyss };
+
+  if (vertical)
+    map = (Map) { tile->inside.y, tile->inside.height, tile->abyss };
+  return map;
+}
+
+/* for the pass after, which reads all of this one's n_out outputs */
+static Map
+whole_map (gint n_out)
+{
+  return (Map) { 0, n_out, GEGL_ABYSS_CLAMP };
+}
+
+static void
+set_map (GLuint program,
+         Map    map)
+{
+  set_int (program, "map_first", map.first);
+  set_int (program, "map_len", map.len);
+  set_int (program, "map_abyss", map.abyss);
+}
+
 /* The program in use, a work group a segment of a line, from `from` to
  * `to`: n_lines lines from first_line, n_segments segments from
  * first_segment. */
@@ -304,41 +322,30 @@ dispatch_segments (GLuint program,
   glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
 }
 
-/* segments of DIRECT_SEGMENT outputs */
+/* The passes of one axis, from `from` through the axis's scratch textures
+ * (ping, pong, and the prefix and suffix sums) into `to`, each a dispatch
+ * for the block sums and one for the outputs; the first reads `from`
+ * through map.  origin: the absolute coordinate of the first input pixel
+ * along the axis. */
 static void
-direct_pass (const CblurKernel *kernel,
-             GLuint             program,
-             GLuint             from,
-             GLuint             to,
-             gint               n_out,
-             gint               first_line,
-             gint               n_lines,
-             gint               first_segment,
-             gint               n_segments)
+box_passes (const CblurGlPasses *passes,
+            gboolean             vertical,
+            GLuint               from,
+            GLuint               to,
+            Map                  map,
+            gint                 n_in,
+            gint                 origin,
+            gint                 lines)
 {
-  glUseProgram (program);
-  set_int (program, "half_width", kernel->half_width);
-  set_int (program, "n_out", n_out);
-  dispatch_segments (program, from, to, first_line, n_lines, first_segment, n_segments);
-}
+  const CblurKernel *kernel = passes->kernel;
+  const GLuint      *scratch = passes->textures + (vertical ? CBLUR_GL_COLUMN_SCRATCH
+                                                            : CBLUR_GL_ROW_SCRATCH);
+  GLuint             scan = passes->scans[vertical];
+  GLuint             program = passes->programs[vertical];
+  gint               pass;
 
-/* The passes of one axis, from `from` ping-ponging through textures[0] and
- * [1], each a dispatch for the block sums and one for the outputs; returns
- * the texture the last one wrote.  origin: the absolute coordinate of the
- * first input pixel along the axis. */
-static GLuint
-box_passes (const CblurKernel *kernel,
-            GLuint             scan,
-            GLuint             program,
-            gboolean           vertical,
-            const GLuint      *textures,
-            GLuint             from,
-            gint               n_in,
-            gint               origin,
-            gint               lines)
-{
-  gint pass;
-
+  bind_image (PREFIX_UNIT, scratch[2], GL_READ_WRITE);
+  bind_image (SUFFIX_UNIT, scratch[3], GL_READ_WRITE);
   glUseProgram (scan);
   set_int (scan, "n_lines", lines);
   set_int (scan, "block", kernel->box_block);
@@ -348,20 +355,22 @@ box_passes (const CblurKernel *kernel,
 
   for (pass = 0; pass < kernel->iterations; pass++)
     {
-      GLuint to = from == textures[0] ? textures[1] : textures[0];
+      GLuint target = pass == kernel->iterations - 1 ? to : scratch[pass % 2];
       gint   phase = cblur_floor_mod (origin, kernel->box_block);
       gint   n_out = n_in - 2 * (kernel->box_half + 1);
 
       bind_image (SRC_UNIT, from, GL_READ_ONLY);
       glUseProgram (scan);
+      set_map (scan, map);
       set_int (scan, "n_in", n_in);
       set_int (scan, "block_phase", phase);
       glDispatchCompute (groups (lines, BOX_GROUP),
                          groups (n_in + phase, kernel->box_block), 1);
       glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
 
-      bind_image (DST_UNIT, to, GL_WRITE_ONLY);
+      bind_image (DST_UNIT, target, GL_WRITE_ONLY);
       glUseProgram (program);
+      set_map (program, map);
       set_int (program, "n_in", n_in);
       set_int (program, "block_phase", phase);
       if (vertical)
@@ -370,37 +379,29 @@ box_passes (const CblurKernel *kernel,
         glDispatchCompute (groups (n_out, BOX_GROUP), lines, 1);
       glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
 
-      from = to;
+      from = target;
+      map = whole_map (n_out);
       n_in = n_out;
       origin += kernel->box_half + 1;
     }
-  return from;
 }
 
-/* every pass of one axis in one dispatch, over lines of the axis's
- * total_lines */
+/* the fused box's uniforms, its program in use: every pass of one axis in
+ * one dispatch, over lines of the axis's total_lines */
 static void
-fused_passes (const CblurKernel *kernel,
-              GLuint             program,
-              gint               len,
-              GLuint             from,
-              GLuint             to,
-              gint               n_in,
-              gint               origin,
-              gint               total_lines,
-              gint               first_line,
-              gint               n_lines,
-              gint               first_segment,
-              gint               n_segments)
+set_fused (const CblurKernel *kernel,
+           GLuint             program,
+           gint               len,
+           gint               n_in,
+           gint               origin,
+           gint               total_lines)
 {
-  glUseProgram (program);
   set_int (program, "n_in", n_in);
   set_int (program, "n_lines", total_lines);
   set_int (program, "origin_phase", cblur_floor_mod (origin, kernel->box_block));
   set_int (program, "outputs", len - 2 * kernel->reach);
   set_int (program, "iterations", kernel->iterations);
   set_box_window (program, kernel);
-  dispatch_segments (program, from, to, first_line, n_lines, first_segment, n_segments);
 }
 
 /* a dispatch's outputs per line and work group along the axis */
@@ -411,7 +412,7 @@ segment_outputs (const CblurGlPasses *passes,
   const CblurKernel *kernel = passes->kernel;
 
   if (kernel->mode == CBLUR_MODE_DIRECT)
-    return DIRECT_SEGMENT;
+    return CBLUR_GL_DIRECT_SEGMENT;
   return passes->segments[vertical].len > 0
          ? passes->segments[vertical].len - 2 * kernel->reach : 0;
 }
@@ -422,9 +423,10 @@ cblur_gl_passes_band (const CblurGlPasses *passes)
   return segment_outputs (passes, TRUE);
 }
 
-/* One axis's passes, from textures[0] to [1] horizontally and back
- * vertically: n_lines lines from first_line, n_segments segments along
- * them from first_segment. */
+/* One axis's passes, from the input texture to the one between
+ * horizontally, and from there to the output vertically: n_lines lines
+ * from first_line, n_segments segments along them from first_segment.
+ * Direct's segments are CBLUR_GL_DIRECT_SEGMENT outputs long. */
 static void
 axis_passes (const CblurGlPasses *passes,
              const CblurGlTile   *tile,
@@ -435,22 +437,25 @@ axis_passes (const CblurGlPasses *passes,
              gint                 n_segments)
 {
   const CblurKernel *kernel = passes->kernel;
-  GLuint             from = passes->textures[vertical ? 1 : 0];
-  GLuint             to = passes->textures[vertical ? 0 : 1];
+  GLuint             program = passes->programs[vertical];
   gint               out_width = tile->in_width - 2 * kernel->reach;
 
+  glUseProgram (program);
+  set_map (program, tile_map (tile, vertical));
   if (kernel->mode == CBLUR_MODE_DIRECT)
     {
       glBindBufferBase (GL_SHADER_STORAGE_BUFFER, 0, passes->weights);
-      direct_pass (kernel, passes->programs[vertical], from, to,
-                   vertical ? tile->in_height - 2 * kernel->reach : out_width,
-                   first_line, n_lines, first_segment, n_segments);
+      set_int (program, "half_width", kernel->half_width);
+      set_int (program, "n_out", vertical ? tile->in_height - 2 * kernel->reach : out_width);
     }
   else
-    fused_passes (kernel, passes->programs[vertical], passes->segments[vertical].len, from, to,
-                  vertical ? tile->in_height : tile->in_width, vertical ? tile->y : tile->x,
-                  vertical ? out_width : tile->in_height,
-                  first_line, n_lines, first_segment, n_segments);
+    set_fused (kernel, program, passes->segments[vertical].len,
+               vertical ? tile->in_height : tile->in_width, vertical ? tile->y : tile->x,
+               vertical ? out_width : input_rows (tile));
+  dispatch_segments (program,
+                     passes->textures[vertical ? CBLUR_GL_BETWEEN : CBLUR_GL_INPUT],
+                     passes->textures[vertical ? CBLUR_GL_OUTPUT : CBLUR_GL_BETWEEN],
+                     first_line, n_lines, first_segment, n_segments);
 }
 
 static void
@@ -474,7 +479,7 @@ columns (const CblurGlPasses *passes,
 
   axis_passes (passes, tile, TRUE, 0, tile->in_width - 2 * passes->kernel->reach,
                first_out / band, groups (n_out, band));
-  return passes->textures[0];
+  return passes->textures[CBLUR_GL_OUTPUT];
 }
 
 void
@@ -502,41 +507,76 @@ cblur_gl_passes_columns (const CblurGlPasses *passes,
   return result;
 }
 
+/* width × height texels of the input texture from x, y, as abyss.comp
+ * fills them */
 static void
-premultiply_input (GLuint             program,
-                   GLuint             texture,
-                   const CblurGlTile *tile)
+fill (GLuint program,
+      gint   x,
+      gint   y,
+      gint   width,
+      gint   height)
 {
-  glUseProgram (program);
-  glUniform2i (glGetUniformLocation (program, "size"), tile->in_width, tile->in_height);
-  bind_image (SRC_UNIT, texture, GL_READ_WRITE);
-  glDispatchCompute (groups (tile->in_width, TEXEL_GROUP), groups (tile->in_height, TEXEL_GROUP),
-                     1);
+  glUniform4i (glGetUniformLocation (program, "rect"), x, y, width, height);
+  glDispatchCompute (groups (width, TEXEL_GROUP), groups (height, TEXEL_GROUP), 1);
+}
+
+void
+cblur_gl_passes_made (const CblurGlPasses *passes,
+                      const CblurGlTile   *tile)
+{
+  const GeglRectangle *inside = &tile->inside;
+  gfloat               colour[CBLUR_CHANNELS];
+
+  if (made_lines (tile) == 0)
+    return;
+  cblur_abyss_colour (tile->abyss, colour);
+  glUseProgram (passes->made);
+  glUniform4fv (glGetUniformLocation (passes->made, "colour"), 1, colour);
+  bind_image (SRC_UNIT, passes->textures[CBLUR_GL_INPUT], GL_WRITE_ONLY);
+  fill (passes->made, inside->width, 0, 1, inside->height + 1);
+  fill (passes->made, 0, inside->height, inside->width, 1);
+  glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  if (cblur_gl_passes_band (passes) > 0)
+    cblur_gl_passes_rows (passes, tile, inside->height, 1);
+}
+
+/* the input texture's texels, made ones included */
+static void
+premultiply_input (const CblurGlPasses *passes,
+                   const CblurGlTile   *tile)
+{
+  gint width = tile->inside.width + made_lines (tile);
+
+  glUseProgram (passes->premultiply);
+  glUniform2i (glGetUniformLocation (passes->premultiply, "size"), width, input_rows (tile));
+  bind_image (SRC_UNIT, passes->textures[CBLUR_GL_INPUT], GL_READ_WRITE);
+  glDispatchCompute (groups (width, TEXEL_GROUP), groups (input_rows (tile), TEXEL_GROUP), 1);
   glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
 }
 
+/* The two-dispatch box goes whole, its made row's passes with the
+ * others'. */
 static GLuint
 run (const CblurGlPasses *passes,
      const CblurGlTile   *tile)
 {
-  const CblurKernel *kernel = passes->kernel;
-  const GLuint      *textures = passes->textures;
-  GLuint             between;
+  gint   out_width = tile->in_width - 2 * passes->kernel->reach;
+  GLuint between = passes->textures[CBLUR_GL_BETWEEN];
+  GLuint output = passes->textures[CBLUR_GL_OUTPUT];
 
   if (cblur_gl_passes_band (passes) > 0)
     {
-      rows (passes, tile, 0, tile->in_height);
-      return columns (passes, tile, 0, tile->in_height - 2 * kernel->reach);
+      rows (passes, tile, 0, tile->inside.height);
+      return columns (passes, tile, 0, tile->in_height - 2 * passes->kernel->reach);
     }
 
   if (passes->premultiply != 0)
-    premultiply_input (passes->premultiply, textures[0], tile);
-  bind_image (PREFIX_UNIT, textures[2], GL_READ_WRITE);
-  bind_image (SUFFIX_UNIT, textures[3], GL_READ_WRITE);
-  between = box_passes (kernel, passes->scans[0], passes->programs[0], FALSE, textures,
-                        textures[0], tile->in_width, tile->x, tile->in_height);
-  return box_passes (kernel, passes->scans[1], passes->programs[1], TRUE, textures,
-                     between, tile->in_height, tile->y, tile->in_width - 2 * kernel->reach);
+    premultiply_input (passes, tile);
+  box_passes (passes, FALSE, passes->textures[CBLUR_GL_INPUT], between, tile_map (tile, FALSE),
+              tile->in_width, tile->x, input_rows (tile));
+  box_passes (passes, TRUE, between, output, tile_map (tile, TRUE), tile->in_height, tile->y,
+              out_width);
+  return output;
 }
 
 GLuint
@@ -549,34 +589,4 @@ cblur_gl_passes_run (const CblurGlPasses *passes,
   result = run (passes, tile);
   cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_COMPUTE);
   return result;
-}
-
-gboolean
-cblur_gl_fill_abyss (CblurGl              *gl,
-                     GLuint                texture,
-                     gint                  width,
-                     gint                  height,
-                     gint                  first_row,
-                     gint                  n_rows,
-                     const GeglRectangle  *inside,
-                     GeglAbyssPolicy       policy,
-                     GError              **error)
-{
-  GLuint program = cblur_gl_program (gl, CBLUR_GL_SHADER_ABYSS, 0, 0, error);
-  gfloat colour[CBLUR_CHANNELS];
-
-  if (program == 0)
-    return FALSE;
-  cblur_abyss_colour (policy, colour);
-  glUseProgram (program);
-  glUniform2i (glGetUniformLocation (program, "size"), width, height);
-  glUniform4i (glGetUniformLocation (program, "inside"),
-               inside->x, inside->y, inside->width, inside->height);
-  set_int (program, "policy", policy);
-  glUniform4fv (glGetUniformLocation (program, "colour"), 1, colour);
-  set_int (program, "first_row", first_row);
-  bind_image (SRC_UNIT, texture, GL_READ_WRITE);
-  glDispatchCompute (groups (width, TEXEL_GROUP), groups (n_rows, TEXEL_GROUP), 1);
-  glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
-  return TRUE;
 }

@@ -4,9 +4,11 @@
  *   cblur-gl.c           the entry points: a blur, staged or copied
  *   cblur-gl-tiles.c     cutting a band into tiles, and blurring them
  *   cblur-gl-band.c      one tile streamed as GEGL reads and writes it
- *   cblur-gl-passes.c    the compute passes of a tile, and the abyss
+ *   cblur-gl-passes.c    the compute passes of a tile, and its made abyss
+ *   cblur-gl-segments.c  how long a line's segment each work group takes
  *   cblur-gl-program.c   the shaders' programs
  *   cblur-gl-transfer.c  textures, uploads, downloads, GPU timestamps
+ *   cblur-gl-convert.c   pixels in GEGL's formats, converted on the GPU
  *   cblur-gl-staging.c   pinned buffers, leased to GEGL's bands
  *   cblur-gl-lifetime.c  the lock, the one context's life, the idle thread
  *   cblur-gl-context.c   making the EGL context, and what it offers
@@ -27,17 +29,6 @@
 G_BEGIN_DECLS
 
 #define CBLUR_GL_TEXEL_BYTES (CBLUR_CHANNELS * sizeof (gfloat))
-
-/* CBLUR_GL_FAULT: the failure point a test makes fail */
-typedef enum
-{
-  CBLUR_GL_FAULT_NONE,
-  CBLUR_GL_FAULT_CONTEXT,
-  CBLUR_GL_FAULT_COMPILE,
-  CBLUR_GL_FAULT_ALLOC,
-  CBLUR_GL_FAULT_DISPATCH,
-  CBLUR_GL_FAULT_LOST
-} CblurGlFault;
 
 /* where glGetError is checked, which decides the fault that fires there */
 typedef enum
@@ -70,15 +61,53 @@ typedef struct
   CblurGlStaged *idle;
 } CblurGlPool;
 
-/* Textures outlive the call: allocating them costs more than a 4K blur
- * takes.  They grow to the largest tile seen and go with the context. */
+/* One side of a tile in a cblur-format (the source's or the output's):
+ * its pixels as stored, in a buffer laid out as its staging, and the
+ * program and cblur-format's tables that convert them. */
 typedef struct
 {
-  GLuint textures[4];
-  gint   n_textures;
-  gint   width;
-  gint   height;
-  GLuint framebuffer;   /* for glReadPixels where GL < 4.5 */
+  GLuint             buffer;
+  gsize              size;
+  GLuint             tables;
+  const CblurFormat *format;    /* whose tables these are */
+  GLuint             program;   /* decode.comp or encode.comp; cached, not owned */
+  gsize              max_range; /* bytes of the buffer a shader may see at once */
+  gsize              alignment; /* of where that range starts */
+} CblurGlNative;
+
+/* The textures a tile goes through, by role.  The input holds the part of
+ * the tile's input inside the image, and the made column and row after it
+ * that common.glsl's map reads as the abyss's colour; the horizontal
+ * passes write the texture between, the input's lines the output's
+ * width, and the vertical ones the output.  The two-dispatch box goes
+ * through four more along each axis: ping, pong, and the prefix and
+ * suffix sums. */
+typedef enum
+{
+  CBLUR_GL_INPUT,
+  CBLUR_GL_BETWEEN,
+  CBLUR_GL_OUTPUT,
+  CBLUR_GL_ROW_SCRATCH,
+  CBLUR_GL_COLUMN_SCRATCH = CBLUR_GL_ROW_SCRATCH + 4,
+  CBLUR_GL_N_TEXTURES = CBLUR_GL_COLUMN_SCRATCH + 4
+} CblurGlTexture;
+
+typedef struct
+{
+  gint width;
+  gint height;
+} CblurGlSize;
+
+/* Textures outlive the call: allocating them costs more than a 4K blur
+ * takes.  Each grows to the largest of its role seen and goes with the
+ * context, and so do the native buffers. */
+typedef struct
+{
+  GLuint        textures[CBLUR_GL_N_TEXTURES];
+  CblurGlSize   sizes[CBLUR_GL_N_TEXTURES];
+  gint          n_textures;
+  GLuint        framebuffer;   /* for glReadPixels where GL < 4.5 */
+  CblurGlNative native[2];     /* source, output */
 } CblurGlTextures;
 
 /* The context and what lives in it. */
@@ -110,13 +139,18 @@ typedef struct
   gint height;   /* ... in a column */
 } CblurGlPlan;
 
-/* a tile's input in the first texture; its first pixel at x, y absolute */
+/* A tile's input, its output grown by the reach, its first pixel at x, y
+ * absolute.  The input texture holds only its part `inside` (relative to
+ * that pixel), from the texture's corner; beyond, the abyss policy makes
+ * it.  Where GEGL reads the whole input, inside is all of it. */
 typedef struct
 {
-  gint x;
-  gint y;
-  gint in_width;
-  gint in_height;
+  gint            x;
+  gint            y;
+  gint            in_width;
+  gint            in_height;
+  GeglRectangle   inside;
+  GeglAbyssPolicy abyss;
 } CblurGlTile;
 
 /* GPU timestamps around each upload, compute and download: pairs of
@@ -141,7 +175,9 @@ typedef enum
   CBLUR_GL_SHADER_BOX,
   CBLUR_GL_SHADER_BOX_FUSED,
   CBLUR_GL_SHADER_ABYSS,
-  CBLUR_GL_SHADER_PREMULTIPLY
+  CBLUR_GL_SHADER_PREMULTIPLY,
+  CBLUR_GL_SHADER_DECODE,
+  CBLUR_GL_SHADER_ENCODE
 } CblurGlShader;
 
 G_GNUC_INTERNAL extern const gchar cblur_shader_direct[];
@@ -150,6 +186,8 @@ G_GNUC_INTERNAL extern const gchar cblur_shader_box[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_box_fused[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_abyss[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_premultiply[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_decode[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_encode[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_alpha[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_common[];
 
@@ -170,18 +208,22 @@ typedef struct
   gboolean pairs;
 } CblurGlSegment;
 
+/* direct.comp's outputs per work group, its SEGMENT */
+#define CBLUR_GL_DIRECT_SEGMENT 384
+
 /* The passes of one kernel over tiles of one plan: their programs and
  * weights, and the textures they ping-pong through. */
 typedef struct
 {
   const CblurKernel *kernel;
-  const GLuint      *textures;   /* the context's; the input goes in the first */
+  const GLuint      *textures;   /* the context's, by CblurGlTexture */
   CblurGlStamps     *stamps;     /* compute spans go here */
   GLuint             programs[2];   /* horizontal, vertical; cached, not owned */
   GLuint             scans[2];      /* the box's running sums, likewise; 0 when fused */
   CblurGlSegment     segments[2];   /* box-fused.comp's, by axis; len 0 for the other shaders */
   GLuint             weights;
   GLuint             premultiply;   /* for a straight source that the passes cannot premultiply, else 0 */
+  GLuint             made;          /* abyss.comp, for a tile with a made line, else 0 */
 } CblurGlPasses;
 
 /* cblur-gl-lifetime.c: acquire, with the lock held, makes the context
@@ -198,7 +240,6 @@ G_GNUC_INTERNAL CblurGlPool *cblur_gl_pool             (void);
 G_GNUC_INTERNAL gboolean     cblur_gl_holds_context    (void);
 
 /* cblur-gl-context.c */
-G_GNUC_INTERNAL CblurGlFault cblur_gl_fault            (void);
 G_GNUC_INTERNAL gboolean     cblur_gl_context_acquire  (CblurGl      *gl,
                                                         GError      **error);
 G_GNUC_INTERNAL void         cblur_gl_context_release  (CblurGl      *gl);
@@ -235,15 +276,15 @@ G_GNUC_INTERNAL gboolean     cblur_gl_pool_is_empty    (const CblurGlPool *pool)
 /* the context has gone, and its buffers with it */
 G_GNUC_INTERNAL void         cblur_gl_pool_forget_idle (CblurGlPool      *pool);
 
-/* cblur-gl-transfer.c */
-G_GNUC_INTERNAL gboolean     cblur_gl_textures_reserve (CblurGl          *gl,
-                                                        gint              n_textures,
-                                                        gint              in_width,
-                                                        gint              in_height,
-                                                        GError          **error);
+/* cblur-gl-transfer.c: the first n_textures of at least sizes[i] each */
+G_GNUC_INTERNAL gboolean     cblur_gl_textures_reserve (CblurGl           *gl,
+                                                        gint               n_textures,
+                                                        const CblurGlSize *sizes,
+                                                        GError           **error);
 /* the smaller of the GPU's and CBLUR_GL_TEXTURE_BUDGET */
 G_GNUC_INTERNAL gsize        cblur_gl_texture_budget   (const CblurGl    *gl);
-/* width × height of src from x, y into the first texture at tex_x, tex_y */
+/* width × height of src from x, y into the input texture at tex_x, tex_y;
+ * decoded and premultiplied there where src is in a cblur-format */
 G_GNUC_INTERNAL void         cblur_gl_upload           (CblurGl             *gl,
                                                         const CblurGlStaged *staged,
                                                         const CblurImage    *src,
@@ -253,8 +294,9 @@ G_GNUC_INTERNAL void         cblur_gl_upload           (CblurGl             *gl,
                                                         gint                 height,
                                                         gint                 tex_x,
                                                         gint                 tex_y);
-/* result's rows from tex_y, width × height, into dst at x, y; after the
- * shaders' image stores are made visible (cblur_gl_download_barrier) */
+/* result's rows from tex_y, width × height, into dst at x, y, in dst's
+ * format (encoded where it is a cblur-format); after the shaders' image
+ * stores are made visible (cblur_gl_download_barrier) */
 G_GNUC_INTERNAL void         cblur_gl_download         (CblurGl             *gl,
                                                         const CblurGlStaged *staged,
                                                         GLuint               result,
@@ -271,6 +313,27 @@ G_GNUC_INTERNAL void         cblur_gl_stamp            (CblurGlStamps    *stamps
 /* report, where the GPU is done, gets the spans' sums; NULL drops them */
 G_GNUC_INTERNAL void         cblur_gl_stamps_clear     (CblurGlStamps    *stamps,
                                                         CblurGlReport    *report);
+
+/* cblur-gl-convert.c: for tiles of at most in_rows input and out_rows
+ * output rows of src and dst, where they are in a cblur-format */
+G_GNUC_INTERNAL gboolean     cblur_gl_convert_prepare  (CblurGl             *gl,
+                                                        const CblurImage    *src,
+                                                        const CblurImage    *dst,
+                                                        gint                 in_rows,
+                                                        gint                 out_rows,
+                                                        GError             **error);
+/* cblur_gl_upload's work for a source in a cblur-format (up, into
+ * texture) and cblur_gl_download's for an output in one (from texture):
+ * piece is the image's rectangle (x, y from its first pixel), which is
+ * texture's from tex_x, tex_y */
+G_GNUC_INTERNAL void         cblur_gl_transfer_native  (CblurGl             *gl,
+                                                        const CblurGlStaged *staged,
+                                                        const CblurImage    *image,
+                                                        gboolean             up,
+                                                        GLuint               texture,
+                                                        const GeglRectangle *piece,
+                                                        gint                 tex_x,
+                                                        gint                 tex_y);
 
 /* cblur-gl-program.c */
 G_GNUC_INTERNAL GLuint       cblur_gl_program          (CblurGl       *gl,
@@ -292,38 +355,60 @@ G_GNUC_INTERNAL gboolean     cblur_gl_plan             (CblurGl           *gl,
                                                         const CblurImage  *dst,
                                                         CblurGlPlan       *plan,
                                                         GError           **error);
+/* The plan's tiles for dst, largest first, whose input is read from src:
+ * all of it, or only the band's part inside the image, beyond which
+ * `abyss` makes the rest, each tile's from its own part of src where
+ * cblur_gl_tiles_make_abyss() says it can. */
+G_GNUC_INTERNAL GArray      *cblur_gl_tiles_new        (const CblurGlPlan   *plan,
+                                                        gint                 reach,
+                                                        const CblurImage    *src,
+                                                        GeglAbyssPolicy      abyss,
+                                                        const CblurImage    *dst);
+G_GNUC_INTERNAL gboolean     cblur_gl_tiles_make_abyss (const GArray        *tiles,
+                                                        const CblurImage    *src);
+/* src is staged, as cblur_gl_tiles_new() read it */
 G_GNUC_INTERNAL gboolean     cblur_gl_blur_tiles       (CblurGl             *gl,
                                                         const CblurGlPasses *passes,
-                                                        const CblurGlPlan   *plan,
+                                                        const GArray        *tiles,
                                                         const CblurGlStaged *staged,
                                                         const CblurImage    *src,
                                                         const CblurImage    *dst,
                                                         CblurGlStamps       *stamps,
                                                         GError             **error);
 
-/* cblur-gl-band.c: one tile, streamed; run reads `read`: src, or its part
- * inside the input, around which abyss.comp makes the rest */
+/* cblur-gl-band.c: one tile, streamed: run reads `read`, the tile's input
+ * or its part inside the image, which lies in src's staging */
 G_GNUC_INTERNAL gboolean     cblur_gl_blur_streamed    (CblurGl             *gl,
                                                         const CblurGlPasses *passes,
                                                         const CblurGlStaged *staged,
                                                         CblurStreamRun      *run,
-                                                        const CblurStream   *stream,
+                                                        const CblurGlTile   *tile,
                                                         const CblurImage    *read,
                                                         const CblurImage    *src,
                                                         const CblurImage    *dst,
                                                         CblurGlStamps       *stamps,
                                                         GError             **error);
 
+/* cblur-gl-segments.c: box-fused.comp's segment that makes n_out outputs
+ * of a line for the least work, in at least min_segments where it can;
+ * len 0 where none leaves enough outputs beside its halo */
+G_GNUC_INTERNAL CblurGlSegment cblur_gl_fused_segment  (const CblurGl     *gl,
+                                                        const CblurKernel *kernel,
+                                                        gint               n_out,
+                                                        gint               min_segments);
+/* direct.comp's CACHE_LEN */
+G_GNUC_INTERNAL gint         cblur_gl_direct_cache_len (const CblurGl     *gl,
+                                                        const CblurKernel *kernel);
+
 /* cblur-gl-passes.c */
 G_GNUC_INTERNAL gint         cblur_gl_passes_textures  (const CblurGl     *gl,
                                                         const CblurKernel *kernel);
-/* for tiles of at most out_width × out_height outputs, with the context's
- * textures made ready for them; straight: their input in straight alpha,
- * which the passes premultiply */
+/* for the tiles (cblur_gl_tiles_new()'s, largest first), with the
+ * context's textures made ready for them; straight: their input in
+ * straight alpha, which the passes premultiply */
 G_GNUC_INTERNAL gboolean     cblur_gl_passes_init      (CblurGl           *gl,
                                                         const CblurKernel *kernel,
-                                                        gint               out_width,
-                                                        gint               out_height,
+                                                        const GArray      *tiles,
                                                         gboolean           straight,
                                                         CblurGlStamps     *stamps,
                                                         CblurGlPasses     *passes,
@@ -331,7 +416,8 @@ G_GNUC_INTERNAL gboolean     cblur_gl_passes_init      (CblurGl           *gl,
 /* The passes go in bands of this many output rows, any number of input
  * rows at a time; 0 where they go only whole. */
 G_GNUC_INTERNAL gint         cblur_gl_passes_band      (const CblurGlPasses *passes);
-/* horizontal, over input rows [first_row, first_row + n_rows) */
+/* horizontal, over rows [first_row, first_row + n_rows) of the input
+ * texture: the tile's rows inside the image, from its first */
 G_GNUC_INTERNAL void         cblur_gl_passes_rows      (const CblurGlPasses *passes,
                                                         const CblurGlTile   *tile,
                                                         gint                 first_row,
@@ -343,22 +429,17 @@ G_GNUC_INTERNAL GLuint       cblur_gl_passes_columns   (const CblurGlPasses *pas
                                                         const CblurGlTile   *tile,
                                                         gint                 first_out,
                                                         gint                 n_out);
-/* both, whole; returns the texture that holds the output */
+/* the made column and row of the tile's input texture, where the abyss
+ * has a colour and lies in the tile, and the horizontal passes of that
+ * row where the passes go in bands: before the tile's other passes */
+G_GNUC_INTERNAL void         cblur_gl_passes_made      (const CblurGlPasses *passes,
+                                                        const CblurGlTile   *tile);
+/* both, whole, but for cblur_gl_passes_made's; returns the texture that
+ * holds the output */
 G_GNUC_INTERNAL GLuint       cblur_gl_passes_run       (const CblurGlPasses *passes,
                                                         const CblurGlTile   *tile);
 G_GNUC_INTERNAL void         cblur_gl_passes_clear     (CblurGlPasses     *passes);
-/* texture's texels of rows [first_row, first_row + n_rows) of the
- * width × height input beyond inside (x, y, width, height) as GEGL's abyss
- * policy makes them */
-G_GNUC_INTERNAL gboolean     cblur_gl_fill_abyss       (CblurGl              *gl,
-                                                        GLuint                texture,
-                                                        gint                  width,
-                                                        gint                  height,
-                                                        gint                  first_row,
-                                                        gint                  n_rows,
-                                                        const GeglRectangle  *inside,
-                                                        GeglAbyssPolicy       policy,
-                                                        GError              **error);
+
 G_END_DECLS
 
 #endif

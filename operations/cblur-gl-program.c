@@ -104,6 +104,8 @@ cblur_gl_program (CblurGl         *gl,
     [CBLUR_GL_SHADER_BOX_FUSED] = "box-fused",
     [CBLUR_GL_SHADER_ABYSS]    = "abyss",
     [CBLUR_GL_SHADER_PREMULTIPLY] = "premultiply",
+    [CBLUR_GL_SHADER_DECODE]   = "decode",
+    [CBLUR_GL_SHADER_ENCODE]   = "encode",
   };
   static const gchar *const sources[] = {
     [CBLUR_GL_SHADER_DIRECT]   = cblur_shader_direct,
@@ -112,6 +114,8 @@ cblur_gl_program (CblurGl         *gl,
     [CBLUR_GL_SHADER_BOX_FUSED] = cblur_shader_box_fused,
     [CBLUR_GL_SHADER_ABYSS]    = cblur_shader_abyss,
     [CBLUR_GL_SHADER_PREMULTIPLY] = cblur_shader_premultiply,
+    [CBLUR_GL_SHADER_DECODE]   = cblur_shader_decode,
+    [CBLUR_GL_SHADER_ENCODE]   = cblur_shader_encode,
   };
   const gchar      *name = names[shader];
   g_autoptr (GString) defines = g_string_new (NULL);
@@ -119,7 +123,7 @@ cblur_gl_program (CblurGl         *gl,
   GLuint            program;
 
   /* a broken variant is never cached, so each faulty call compiles */
-  if (cblur_gl_fault () == CBLUR_GL_FAULT_COMPILE)
+  if (cblur_settings ()->gl_fault == CBLUR_GL_FAULT_COMPILE)
     g_string_append (defines, "#error CBLUR_GL_FAULT=compile\n");
   if (variant & CBLUR_GL_VERTICAL)
     g_string_append (defines, "#define VERTICAL\n");

@@ -43,12 +43,19 @@ staged_delete (CblurGlStaged *staged)
   g_free (staged);
 }
 
+/* rows of as many words as the image's format needs, float or native */
 static void
 point_at (CblurImage *image,
           gpointer    mapping)
 {
   image->data = mapping;
-  image->stride = (gsize) image->width * CBLUR_CHANNELS;
+  image->stride = cblur_image_packed_stride (image);
+}
+
+static gsize
+staged_size (const CblurImage *image)
+{
+  return cblur_image_packed_stride (image) * image->height * sizeof (gfloat);
 }
 
 /* Staging for source and output's rectangles, which are pointed at it. */
@@ -63,10 +70,8 @@ cblur_gl_pool_lease (CblurGl     *gl,
 
   if (staged == NULL)
     staged = g_new0 (CblurGlStaged, 1);
-  staging_reserve (&staged->source,
-                   (gsize) source->width * source->height * CBLUR_GL_TEXEL_BYTES);
-  staging_reserve (&staged->output,
-                   (gsize) output->width * output->height * CBLUR_GL_TEXEL_BYTES);
+  staging_reserve (&staged->source, staged_size (source));
+  staging_reserve (&staged->output, staged_size (output));
   if (!cblur_gl_check (gl, CBLUR_GL_STAGE_ALLOC, error))
     {
       staged_delete (staged);

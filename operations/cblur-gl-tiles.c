@@ -52,7 +52,7 @@ cblur_gl_plan_tiles (gint         width,
 static gint
 tile_cap (void)
 {
-  return (gint) MIN (cblur_test_setting ("CBLUR_GL_MAX_TILE", G_MAXINT), G_MAXINT);
+  return (gint) MIN (cblur_setting_or (cblur_settings ()->gl_max_tile, G_MAXINT), G_MAXINT);
 }
 
 /* Tiles of at most plan->width × plan->height output pixels that, with
@@ -82,45 +82,97 @@ cblur_gl_plan (CblurGl           *gl,
   return TRUE;
 }
 
+GArray *
+cblur_gl_tiles_new (const CblurGlPlan *plan,
+                    gint               reach,
+                    const CblurImage  *src,
+                    GeglAbyssPolicy    abyss,
+                    const CblurImage  *dst)
+{
+  GArray       *tiles = g_array_sized_new (FALSE, FALSE, sizeof (CblurGlTile),
+                                           plan->n_x * plan->n_y);
+  GeglRectangle read = { src->x, src->y, src->width, src->height };
+  gint          index;
+
+  for (index = 0; index < plan->n_x * plan->n_y; index++)
+    {
+      gint          x = index % plan->n_x * plan->width;
+      gint          y = index / plan->n_x * plan->height;
+      GeglRectangle input = { dst->x + x - reach, dst->y + y - reach,
+                              MIN (plan->width, dst->width - x) + 2 * reach,
+                              MIN (plan->height, dst->height - y) + 2 * reach };
+      CblurGlTile   tile = { input.x, input.y, input.width, input.height, { 0 }, abyss };
+
+      gegl_rectangle_intersect (&tile.inside, &input, &read);
+      tile.inside.x -= input.x;
+      tile.inside.y -= input.y;
+      g_array_append_val (tiles, tile);
+    }
+  return tiles;
+}
+
+/* Clamp's edge and the colours lie in any tile that holds some of src, but
+ * loop's far side only in one that holds all of src along the axis, or
+ * needs nothing beyond it. */
+gboolean
+cblur_gl_tiles_make_abyss (const GArray     *tiles,
+                           const CblurImage *src)
+{
+  guint i;
+
+  for (i = 0; i < tiles->len; i++)
+    {
+      const CblurGlTile   *tile = &g_array_index (tiles, CblurGlTile, i);
+      const GeglRectangle *inside = &tile->inside;
+
+      if (gegl_rectangle_is_empty (inside) ||
+          (tile->abyss == GEGL_ABYSS_LOOP &&
+           !((inside->width == src->width || inside->width == tile->in_width) &&
+             (inside->height == src->height || inside->height == tile->in_height))))
+        return FALSE;
+    }
+  return TRUE;
+}
+
 /* The GPU works through every tile before the CPU waits once. */
 gboolean
 cblur_gl_blur_tiles (CblurGl             *gl,
                      const CblurGlPasses *passes,
-                     const CblurGlPlan   *plan,
+                     const GArray        *tiles,
                      const CblurGlStaged *staged,
                      const CblurImage    *src,
                      const CblurImage    *dst,
                      CblurGlStamps       *stamps,
                      GError             **error)
 {
-  gint reach = passes->kernel->reach;
-  gint tile;
+  gint  reach = passes->kernel->reach;
+  guint i;
 
-  for (tile = 0; tile < plan->n_x * plan->n_y; tile++)
+  for (i = 0; i < tiles->len; i++)
     {
-      gint        x = tile % plan->n_x * plan->width;
-      gint        y = tile / plan->n_x * plan->height;
-      gint        width = MIN (plan->width, dst->width - x);
-      gint        height = MIN (plan->height, dst->height - y);
-      /* src is dst grown by the reach: the tile's input starts at x, y */
-      CblurGlTile input = { src->x + x, src->y + y, width + 2 * reach, height + 2 * reach };
-      GLuint      result;
+      const CblurGlTile   *tile = &g_array_index (tiles, CblurGlTile, i);
+      const GeglRectangle *inside = &tile->inside;
+      GLuint               result;
 
+      cblur_gl_passes_made (passes, tile);
       cblur_gl_stamp (stamps, CBLUR_GL_SPAN_UPLOAD);
-      cblur_gl_upload (gl, staged, src, x, y, input.in_width, input.in_height, 0, 0);
+      cblur_gl_upload (gl, staged, src, tile->x + inside->x - src->x,
+                       tile->y + inside->y - src->y, inside->width, inside->height, 0, 0);
       cblur_gl_stamp (stamps, CBLUR_GL_SPAN_UPLOAD);
       if (!cblur_gl_check (gl, CBLUR_GL_STAGE_UPLOAD, error))
         return FALSE;
 
-      result = cblur_gl_passes_run (passes, &input);
+      result = cblur_gl_passes_run (passes, tile);
       if (!cblur_gl_check (gl, CBLUR_GL_STAGE_DISPATCH, error))
         return FALSE;
 
       cblur_gl_download_barrier ();
       cblur_gl_stamp (stamps, CBLUR_GL_SPAN_DOWNLOAD);
-      cblur_gl_download (gl, staged, result, dst, x, y, width, height, 0);
+      cblur_gl_download (gl, staged, result, dst, tile->x + reach - dst->x,
+                         tile->y + reach - dst->y, tile->in_width - 2 * reach,
+                         tile->in_height - 2 * reach, 0);
       cblur_gl_stamp (stamps, CBLUR_GL_SPAN_DOWNLOAD);
-      /* the next tile's upload overwrites the first texture */
+      /* the next tile's upload overwrites the input texture */
       glMemoryBarrier (GL_TEXTURE_UPDATE_BARRIER_BIT);
     }
 

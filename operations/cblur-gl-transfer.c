@@ -2,51 +2,71 @@
  * staging buffers, and GPU timestamps around those and the passes. */
 #include "cblur-gl-private.h"
 
+#include <string.h>
+
 gsize
 cblur_gl_texture_budget (const CblurGl *gl)
 {
   /* CBLUR_GL_TEXTURE_BUDGET=BYTES: a smaller budget than the GPU's, for tests */
-  gint64 bytes = cblur_test_setting ("CBLUR_GL_TEXTURE_BUDGET", gl->texture_budget);
+  gint64 bytes = cblur_setting_or (cblur_settings ()->gl_texture_budget, gl->texture_budget);
 
   return MIN ((gsize) bytes, gl->texture_budget);
 }
 
-/* Enough textures of at least in_width × in_height; the check also catches
- * what earlier calls left. */
+static gsize
+texture_bytes (const CblurGlSize *size)
+{
+  return (gsize) size->width * size->height * CBLUR_GL_TEXEL_BYTES;
+}
+
+/* The check also catches what earlier calls left. */
 gboolean
-cblur_gl_textures_reserve (CblurGl  *gl,
-                           gint      n_textures,
-                           gint      in_width,
-                           gint      in_height,
-                           GError  **error)
+cblur_gl_textures_reserve (CblurGl            *gl,
+                           gint                n_textures,
+                           const CblurGlSize  *sizes,
+                           GError            **error)
 {
   CblurGlTextures *res = &gl->textures;
+  CblurGlSize      grown[CBLUR_GL_N_TEXTURES];
+  gboolean         short_of = res->n_textures < n_textures;
+  gsize            bytes = 0;
   gint             i;
 
-  if (res->n_textures < n_textures || res->width < in_width || res->height < in_height)
+  for (i = 0; i < MAX (n_textures, res->n_textures); i++)
     {
-      gint grown_width = MAX (res->width, in_width);
-      gint grown_height = MAX (res->height, in_height);
-
-      glDeleteTextures (res->n_textures, res->textures);
-      res->n_textures = MAX (res->n_textures, n_textures);
-      /* a wide tile after a tall one must not make a huge square */
-      if ((gsize) grown_width * grown_height * res->n_textures * CBLUR_GL_TEXEL_BYTES >
-          cblur_gl_texture_budget (gl))
+      grown[i] = i < res->n_textures ? res->sizes[i] : sizes[i];
+      if (i < n_textures)
         {
-          grown_width = in_width;
-          grown_height = in_height;
+          short_of |= grown[i].width < sizes[i].width || grown[i].height < sizes[i].height;
+          grown[i].width = MAX (grown[i].width, sizes[i].width);
+          grown[i].height = MAX (grown[i].height, sizes[i].height);
+        }
+      bytes += texture_bytes (&grown[i]);
+    }
+
+  if (short_of)
+    {
+      /* a wide tile after a tall one must not make huge squares */
+      if (bytes > cblur_gl_texture_budget (gl))
+        {
+          glDeleteTextures (res->n_textures, res->textures);
+          memset (res->textures, 0, sizeof res->textures);
+          memcpy (grown, sizes, n_textures * sizeof *sizes);
           res->n_textures = n_textures;
         }
-      res->width = grown_width;
-      res->height = grown_height;
-      glGenTextures (res->n_textures, res->textures);
-      for (i = 0; i < res->n_textures; i++)
-        {
-          glBindTexture (GL_TEXTURE_2D, res->textures[i]);
-          glTexStorage2D (GL_TEXTURE_2D, 1, GL_RGBA32F, res->width, res->height);
-        }
+      for (i = 0; i < n_textures; i++)
+        if (res->textures[i] == 0 || res->sizes[i].width != grown[i].width ||
+            res->sizes[i].height != grown[i].height)
+          {
+            if (res->textures[i] != 0)
+              glDeleteTextures (1, &res->textures[i]);
+            glGenTextures (1, &res->textures[i]);
+            glBindTexture (GL_TEXTURE_2D, res->textures[i]);
+            glTexStorage2D (GL_TEXTURE_2D, 1, GL_RGBA32F, grown[i].width, grown[i].height);
+            res->sizes[i] = grown[i];
+          }
       glBindTexture (GL_TEXTURE_2D, 0);
+      res->n_textures = MAX (res->n_textures, n_textures);
     }
 
   if (res->framebuffer == 0 && !gl->has_texture_sub_image)
@@ -74,9 +94,17 @@ cblur_gl_upload (CblurGl             *gl,
                  gint                 tex_x,
                  gint                 tex_y)
 {
+  GeglRectangle piece = { x, y, width, height };
+
+  if (src->format != NULL)
+    {
+      cblur_gl_transfer_native (gl, staged, src, TRUE, gl->textures.textures[CBLUR_GL_INPUT],
+                                &piece, tex_x, tex_y);
+      return;
+    }
   glBindBuffer (GL_PIXEL_UNPACK_BUFFER, staged->source.buffer);
   glPixelStorei (GL_UNPACK_ROW_LENGTH, src->stride / CBLUR_CHANNELS);
-  glBindTexture (GL_TEXTURE_2D, gl->textures.textures[0]);
+  glBindTexture (GL_TEXTURE_2D, gl->textures.textures[CBLUR_GL_INPUT]);
   glTexSubImage2D (GL_TEXTURE_2D, 0, tex_x, tex_y, width, height, GL_RGBA, GL_FLOAT,
                    GSIZE_TO_POINTER (staged_offset (src, x, y)));
   glBindTexture (GL_TEXTURE_2D, 0);
@@ -95,8 +123,14 @@ cblur_gl_download (CblurGl             *gl,
                    gint                 height,
                    gint                 tex_y)
 {
-  gsize offset = staged_offset (dst, x, y);
+  GeglRectangle piece = { x, y, width, height };
+  gsize         offset = staged_offset (dst, x, y);
 
+  if (dst->format != NULL)
+    {
+      cblur_gl_transfer_native (gl, staged, dst, FALSE, result, &piece, 0, tex_y);
+      return;
+    }
   glBindBuffer (GL_PIXEL_PACK_BUFFER, staged->output.buffer);
   glPixelStorei (GL_PACK_ROW_LENGTH, dst->stride / CBLUR_CHANNELS);
   /* NVIDIA reads a float framebuffer back at a few MB/s, a texture at

@@ -27,7 +27,7 @@ check (CblurGl       *gl,
        GLenum         reset,
        GError       **error)
 {
-  CblurGlFault fault = cblur_gl_fault ();
+  CblurGlFault fault = cblur_settings ()->gl_fault;
   GLenum       code = glGetError ();
   gint         flags;
 

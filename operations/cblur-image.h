@@ -1,6 +1,6 @@
 /* A rectangle of premultiplied linear RGBA float pixels, as both backends
- * read and write it, or, on the CPU, of pixels as GEGL stores them, which
- * the blur converts as it goes. x and y are the absolute image coordinates
+ * read and write it, or of pixels as GEGL stores them, which the backends
+ * convert as they go. x and y are the absolute image coordinates
  * of the first pixel: the box filter aligns its running sums to them. */
 #ifndef CBLUR_IMAGE_H
 #define CBLUR_IMAGE_H
@@ -22,7 +22,7 @@ typedef struct
   gint               height;
   gsize              stride;   /* floats (4-byte words) from one row to the next */
   /* NULL: RGBA float, premultiplied (or straight where the stream says);
-   * else pixels as stored in this format (on the CPU only) */
+   * else pixels as stored in this format, straight */
   const CblurFormat *format;
 } CblurImage;
 
@@ -47,6 +47,14 @@ cblur_image_pixel_bytes (const CblurImage *image)
 {
   return image->format != NULL ? (gsize) image->format->bytes_per_pixel
                                : CBLUR_CHANNELS * sizeof (gfloat);
+}
+
+/* the stride of rows as tightly packed as whole words allow */
+static inline gsize
+cblur_image_packed_stride (const CblurImage *image)
+{
+  return ((gsize) image->width * cblur_image_pixel_bytes (image) + sizeof (gfloat) - 1) /
+         sizeof (gfloat);
 }
 
 /* pixel x of row y, in any format */

@@ -2,11 +2,6 @@
 
 #include <math.h>
 
-/* Above these radii the box filter beats the direct convolution on that
- * backend; measured by bench/cblur-bench (see README.md, "mode=auto"). */
-#define CBLUR_AUTO_BOX_FROM_CPU 16.0
-#define CBLUR_AUTO_BOX_FROM_GL  50.0
-
 static gdouble
 sanitize_radius (gdouble radius)
 {
@@ -22,19 +17,12 @@ cblur_sigma_for_radius (gdouble radius)
 }
 
 CblurMode
-cblur_kernel_resolve_mode (gdouble          radius,
-                           CblurMode        mode,
-                           CblurBackendKind backend)
+cblur_kernel_resolve_mode (gdouble   radius,
+                           CblurMode mode)
 {
-  gdouble box_from;
-
   if (mode != CBLUR_MODE_AUTO)
     return mode;
-
-  box_from = backend == CBLUR_BACKEND_GL ? CBLUR_AUTO_BOX_FROM_GL
-                                         : CBLUR_AUTO_BOX_FROM_CPU;
-  return sanitize_radius (radius) > box_from ? CBLUR_MODE_BOX
-                                             : CBLUR_MODE_DIRECT;
+  return sanitize_radius (radius) > CBLUR_AUTO_BOX_ABOVE ? CBLUR_MODE_BOX : CBLUR_MODE_DIRECT;
 }
 
 /* The box of half-width k has variance k(k+1)/3; one more pixel at each end
@@ -67,10 +55,9 @@ clamp_iterations (gint iterations)
 }
 
 gint
-cblur_kernel_reach (gdouble          radius,
-                    CblurMode        mode,
-                    gint             iterations,
-                    CblurBackendKind backend)
+cblur_kernel_reach (gdouble   radius,
+                    CblurMode mode,
+                    gint      iterations)
 {
   gint    half;
   gdouble fraction;
@@ -79,7 +66,7 @@ cblur_kernel_reach (gdouble          radius,
   if (radius == 0.0)
     return 0;
 
-  if (cblur_kernel_resolve_mode (radius, mode, backend) == CBLUR_MODE_DIRECT)
+  if (cblur_kernel_resolve_mode (radius, mode) == CBLUR_MODE_DIRECT)
     return (gint) ceil (radius);
 
   iterations = clamp_iterations (iterations);
@@ -112,19 +99,17 @@ direct_weights (CblurKernel *kernel)
 }
 
 CblurKernel *
-cblur_kernel_new (gdouble          radius,
-                  CblurMode        mode,
-                  gint             iterations,
-                  CblurBackendKind backend)
+cblur_kernel_new (gdouble   radius,
+                  CblurMode mode,
+                  gint      iterations)
 {
   CblurKernel *kernel = g_new0 (CblurKernel, 1);
 
   kernel->radius = sanitize_radius (radius);
   kernel->sigma = cblur_sigma_for_radius (kernel->radius);
-  kernel->mode = cblur_kernel_resolve_mode (kernel->radius, mode, backend);
+  kernel->mode = cblur_kernel_resolve_mode (kernel->radius, mode);
   kernel->iterations = clamp_iterations (iterations);
-  kernel->reach = cblur_kernel_reach (kernel->radius, kernel->mode,
-                                      kernel->iterations, backend);
+  kernel->reach = cblur_kernel_reach (kernel->radius, kernel->mode, kernel->iterations);
 
   if (kernel->reach == 0)
     return kernel;

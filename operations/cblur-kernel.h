@@ -16,15 +16,15 @@ typedef enum
   CBLUR_MODE_BOX
 } CblurMode;
 
-typedef enum
-{
-  CBLUR_BACKEND_CPU,
-  CBLUR_BACKEND_GL
-} CblurBackendKind;
-
 #define CBLUR_ITERATIONS_MIN 3
 #define CBLUR_ITERATIONS_MAX 6
 #define CBLUR_RADIUS_MAX     3000.0
+
+/* auto takes the box filter above this radius, direct up to it, on every
+ * backend.  Where it lies is the CPU's choice: there the two modes' costs
+ * part most, where on GL either costs little beside GEGL's reads and
+ * writes (README.md, "mode=auto"). */
+#define CBLUR_AUTO_BOX_ABOVE 25.0
 
 typedef struct
 {
@@ -48,21 +48,20 @@ typedef struct
   gint      box_block;
 } CblurKernel;
 
-gdouble      cblur_sigma_for_radius    (gdouble          radius);
-CblurMode    cblur_kernel_resolve_mode (gdouble          radius,
-                                        CblurMode        mode,
-                                        CblurBackendKind backend);
-gint         cblur_kernel_reach        (gdouble          radius,
-                                        CblurMode        mode,
-                                        gint             iterations,
-                                        CblurBackendKind backend);
-CblurKernel *cblur_kernel_new          (gdouble          radius,
-                                        CblurMode        mode,
-                                        gint             iterations,
-                                        CblurBackendKind backend);
-void         cblur_kernel_free         (CblurKernel     *kernel);
+gdouble      cblur_sigma_for_radius    (gdouble            radius);
+/* AUTO resolves by the radius alone, so that a result never depends on
+ * the machine that made it */
+CblurMode    cblur_kernel_resolve_mode (gdouble            radius,
+                                        CblurMode          mode);
+gint         cblur_kernel_reach        (gdouble            radius,
+                                        CblurMode          mode,
+                                        gint               iterations);
+CblurKernel *cblur_kernel_new          (gdouble            radius,
+                                        CblurMode          mode,
+                                        gint               iterations);
+void         cblur_kernel_free         (CblurKernel       *kernel);
 gboolean     cblur_kernel_is_identity  (const CblurKernel *kernel);
-const gchar *cblur_mode_name           (CblurMode        mode);
+const gchar *cblur_mode_name           (CblurMode          mode);
 
 /* floor division for block alignment at negative coordinates */
 static inline gint64

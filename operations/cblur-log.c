@@ -8,6 +8,7 @@
 #include "cblur-i18n.h"
 
 #include "cblur-gl.h"
+#include "cblur-settings.h"
 
 /* CBLUR_LOG, read once: "stderr", or a file to append to; -1 for neither */
 static gint
@@ -84,13 +85,11 @@ why_auto_chose_cpu (void)
 static const gchar *
 why_cpu (const CblurRunReport *report)
 {
-  const gchar *choice = g_getenv ("CBLUR_BACKEND");
-
   if (report->ran_on == CBLUR_BACKEND_GL)
     return NULL;
   if (report->gl_failure != NULL)
     return report->gl_failure;
-  if (choice != NULL && g_ascii_strcasecmp (choice, "cpu") == 0)
+  if (cblur_settings ()->backend == CBLUR_BACKEND_CHOICE_CPU)
     return "CBLUR_BACKEND=cpu";
   return why_auto_chose_cpu ();
 }

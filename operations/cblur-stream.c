@@ -343,6 +343,18 @@ image_rect (const CblurImage *image)
 }
 
 gboolean
+cblur_stream_inside_rect (const CblurStream   *stream,
+                          const GeglRectangle *all,
+                          GeglRectangle       *part)
+{
+  if (stream == NULL || !gegl_rectangle_intersect (part, all, &stream->inside) ||
+      gegl_rectangle_equal (part, all))
+    return FALSE;
+  /* loop's abyss repeats the far side of the input, which must be there */
+  return stream->abyss != GEGL_ABYSS_LOOP || gegl_rectangle_equal (part, &stream->inside);
+}
+
+gboolean
 cblur_stream_inside (const CblurStream *stream,
                      const CblurImage  *src,
                      CblurImage        *inside)
@@ -350,13 +362,40 @@ cblur_stream_inside (const CblurStream *stream,
   GeglRectangle all = image_rect (src);
   GeglRectangle part;
 
-  if (stream == NULL || !gegl_rectangle_intersect (&part, &all, &stream->inside) ||
-      gegl_rectangle_equal (&part, &all))
-    return FALSE;
-  /* loop's abyss repeats the far side of the input, which must be there */
-  if (stream->abyss == GEGL_ABYSS_LOOP && !gegl_rectangle_equal (&part, &stream->inside))
+  if (!cblur_stream_inside_rect (stream, &all, &part))
     return FALSE;
   *inside = sub_image (src, &part);
+  return TRUE;
+}
+
+void
+cblur_stream_shrink (CblurImage          *src,
+                     const GeglRectangle *inside)
+{
+  src->data = NULL;
+  src->stride = 0;
+  src->x = inside->x;
+  src->y = inside->y;
+  src->width = inside->width;
+  src->height = inside->height;
+}
+
+gboolean
+cblur_stream_band (const CblurStream *stream,
+                   gint               reach,
+                   const CblurImage  *src,
+                   const CblurImage  *dst,
+                   CblurImage        *halo,
+                   CblurImage        *inside)
+{
+  if (src->width == dst->width + 2 * reach && src->height == dst->height + 2 * reach)
+    {
+      *halo = *src;
+      return cblur_stream_inside (stream, src, inside);
+    }
+  *halo = (CblurImage) { NULL, dst->x - reach, dst->y - reach,
+                         dst->width + 2 * reach, dst->height + 2 * reach, 0, src->format };
+  *inside = *src;
   return TRUE;
 }
 

@@ -45,10 +45,30 @@ void cblur_stream_write_all (CblurStream      *stream,
 
 /* The part of src inside stream->inside, sharing src's pixels, around
  * which a backend makes the abyss; FALSE where that is none of src, or
- * all of it, or under loop's abyss not all of the input. */
-gboolean cblur_stream_inside (const CblurStream *stream,
-                              const CblurImage  *src,
-                              CblurImage        *inside);
+ * all of it, or under loop's abyss not all of the input.  The same of a
+ * rectangle (absolute). */
+gboolean cblur_stream_inside      (const CblurStream   *stream,
+                                   const CblurImage    *src,
+                                   CblurImage          *inside);
+gboolean cblur_stream_inside_rect (const CblurStream   *stream,
+                                   const GeglRectangle *all,
+                                   GeglRectangle       *part);
+
+/* src, its pixels yet to come, shrunk to `inside`: for a band that holds
+ * only what GEGL reads */
+void     cblur_stream_shrink      (CblurImage          *src,
+                                   const GeglRectangle *inside);
+
+/* src as cblur_band_new() leaves it: dst grown by reach, or only its part
+ * inside the input.  halo gets the former, without pixels in the second
+ * case; TRUE where the backend makes the abyss, with `inside` the part of
+ * src that GEGL reads, sharing src's pixels. */
+gboolean cblur_stream_band        (const CblurStream   *stream,
+                                   gint                 reach,
+                                   const CblurImage    *src,
+                                   const CblurImage    *dst,
+                                   CblurImage          *halo,
+                                   CblurImage          *inside);
 
 /* whether stream, if any, reads straight alpha */
 gboolean cblur_stream_is_straight (const CblurStream *stream);

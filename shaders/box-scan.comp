@@ -33,19 +33,19 @@ main ()
   if (line >= n_lines || first > last)
     return;
 
-  sum = imageLoad (src, at (first, line));
+  sum = load (first, line);
   imageStore (prefix, at (first, line), sum);
   for (int i = first + 1; i <= last; i++)
     {
-      sum = sum + imageLoad (src, at (i, line));
+      sum = sum + load (i, line);
       imageStore (prefix, at (i, line), sum);
     }
 
-  sum = imageLoad (src, at (last, line));
+  sum = load (last, line);
   imageStore (suffix, at (last, line), sum);
   for (int i = last - 1; i >= first; i--)
     {
-      sum = sum + imageLoad (src, at (i, line));
+      sum = sum + load (i, line);
       imageStore (suffix, at (i, line), sum);
     }
 }

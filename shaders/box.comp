@@ -45,6 +45,6 @@ main ()
   sum = imageLoad (suffix, at (o + 1, line));
   if ((block_phase + o + 1) % block != 0)
     sum = sum + imageLoad (prefix, at (hi, line));
-  outer = (imageLoad (src, at (o, line)) + imageLoad (src, at (hi + 1, line))) * fraction;
+  outer = (load (o, line) + load (hi + 1, line)) * fraction;
   imageStore (dst, at (o, line), (sum + outer) * scale);
 }

@@ -17,12 +17,17 @@ at (int i, int line)
 #endif
 }
 
-/* GLSL's % is undefined for negatives: shift them past zero first */
-ivec2
-floor_mod (ivec2 a,
-           ivec2 b)
+/* a - b * floor (a / b), for b > 0, both below 2^24: the float quotient
+ * is exact but for its rounding, which can carry it up to the next whole
+ * number only.  GLSL's % is undefined for negatives, and divides integers
+ * one lane at a time on a CPU. */
+int
+floor_mod (int a,
+           int b)
 {
-  return (a + b * (abs (a) / b + 1)) % b;
+  int r = a - b * int (floor (float (a) / float (b)));
+
+  return r < 0 ? r + b : r;
 }
 
 /* a texel of src as the passes sum it: premultiplied with PREMULTIPLY,
@@ -36,6 +41,28 @@ summed (vec4 texel)
   return texel;
 }
 
+/* The first pass of each axis reads a texture that holds only the lines'
+ * pixels inside the image, and under none, black and white one texel more
+ * a line after them: the abyss's colour, or in the texture between the
+ * axes the horizontal passes' result of a row of it.  Pixel i of a line,
+ * counted from the tile's input, is texel mapped (i) there, as the abyss
+ * policy makes it.  The other passes read their whole input: map_first 0,
+ * map_len n_in. */
+uniform int map_first;   /* the first pixel inside */
+uniform int map_len;     /* the pixels inside */
+uniform int map_abyss;   /* GeglAbyssPolicy */
+
+int
+mapped (int i)
+{
+  int j = i - map_first;
+  int edge = clamp (j, 0, map_len - 1);
+
+  if (map_abyss == CBLUR_ABYSS_LOOP)
+    return floor_mod (j, map_len);
+  return j == edge || map_abyss == CBLUR_ABYSS_CLAMP ? edge : map_len;
+}
+
 /* pixel i of a line of src, as the passes sum it; a macro, since each
  * shader declares its src after this */
-#define load(i, line) summed (imageLoad (src, at ((i), (line))))
+#define load(i, line) summed (imageLoad (src, at (mapped (i), (line))))

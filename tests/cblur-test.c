@@ -1,16 +1,33 @@
 #include "cblur-test.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <string.h>
 
 static struct
 {
-  GMutex lock;
-  gint   gl;
-  gint   cpu;
+  GMutex        lock;
+  gint          gl;
+  gint          cpu;
+  TestBlurred   blurred;
 } ran;
 
+static void
+count_band (const gchar *message)
+{
+  const gchar *band = strstr (message, " band=");
+  gint         width, height;
+
+  if (band != NULL && sscanf (band, " band=%dx%d", &width, &height) == 2)
+    {
+      ran.blurred.bands++;
+      ran.blurred.pixels += (gint64) width * height;
+      ran.blurred.widest = MAX (ran.blurred.widest, width);
+    }
+}
+
 /* Counts where each region was blurred, from the op's `cblur` debug lines,
- * so a GL test can fail when GL quietly did not run. */
+ * so a GL test can fail when GL quietly did not run, and what was blurred. */
 static void
 count_backends (const gchar    *domain,
                 GLogLevelFlags  level,
@@ -22,8 +39,21 @@ count_backends (const gchar    *domain,
     ran.gl++;
   else if (g_str_has_prefix (message, "backend=cpu"))
     ran.cpu++;
+  count_band (message);
   g_mutex_unlock (&ran.lock);
   g_log_default_handler (domain, level, message, user_data);
+}
+
+TestBlurred
+test_take_blurred (void)
+{
+  TestBlurred blurred;
+
+  g_mutex_lock (&ran.lock);
+  blurred = ran.blurred;
+  memset (&ran.blurred, 0, sizeof ran.blurred);
+  g_mutex_unlock (&ran.lock);
+  return blurred;
 }
 
 void
@@ -197,6 +227,41 @@ test_blur_as (const Babl          *format,
   pixels = blur_valist (format, input, roi, first_property, args);
   va_end (args);
   return pixels;
+}
+
+gfloat *
+test_render_chunked (GeglBuffer          *input,
+                     const GeglRectangle *roi,
+                     gint                 chunk_pixels,
+                     const gchar         *first_property,
+                     ...)
+{
+  GeglNode              *graph = gegl_node_new ();
+  g_autoptr (GeglBuffer) out = gegl_buffer_new (roi, babl_format (TEST_FORMAT));
+  GeglNode              *blur, *write;
+  GeglProcessor         *processor;
+  gint                   threads = 1;
+  va_list                args;
+
+  test_blur_graph (graph, input, &blur);
+  va_start (args, first_property);
+  gegl_node_set_valist (blur, first_property, args);
+  va_end (args);
+  write = gegl_node_new_child (graph, "operation", "gegl:write-buffer", "buffer", out, NULL);
+  gegl_node_link (blur, write);
+
+  /* a processor's chunks hold chunksize pixels for each of GEGL's threads */
+  g_object_get (gegl_config (), "threads", &threads, NULL);
+  if (chunk_pixels > 0)
+    processor = g_object_new (GEGL_TYPE_PROCESSOR, "node", write, "rectangle", roi,
+                              "chunksize", MAX (chunk_pixels / MAX (threads, 1), 1), NULL);
+  else
+    processor = gegl_node_new_processor (write, roi);
+  while (gegl_processor_work (processor, NULL))
+    ;
+  g_object_unref (processor);
+  g_object_unref (graph);
+  return test_read (out, roi);
 }
 
 gdouble

@@ -29,6 +29,13 @@ gfloat     *test_blur_as       (const Babl           *format,
                                 const GeglRectangle  *roi,
                                 const gchar          *first_property,
                                 ...) G_GNUC_NULL_TERMINATED;
+/* the same through a GEGL processor into a fresh buffer, in GEGL's own
+ * chunks, or where chunk_pixels is not 0 in chunks of about that many */
+gfloat     *test_render_chunked (GeglBuffer          *input,
+                                 const GeglRectangle *roi,
+                                 gint                 chunk_pixels,
+                                 const gchar         *first_property,
+                                 ...) G_GNUC_NULL_TERMINATED;
 GeglNode   *test_blur_graph    (GeglNode             *parent,
                                 GeglBuffer           *input,
                                 GeglNode            **blur);
@@ -38,6 +45,17 @@ gboolean    test_backend_is_gl (void);
 void        test_assert_ran_on_backend (void);
 /* blurs so far count for neither */
 void        test_forget_backends       (void);
+
+/* What the op blurred since the last call: output bands (input and
+ * halo for each come on top), their pixels and the widest band. */
+typedef struct
+{
+  gint   bands;
+  gint64 pixels;
+  gint   widest;
+} TestBlurred;
+
+TestBlurred test_take_blurred  (void);
 gdouble     test_max_abs_diff  (const gfloat         *a,
                                 const gfloat         *b,
                                 gsize                 n);

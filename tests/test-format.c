@@ -8,6 +8,7 @@
 
 #include "cblur-format.h"
 #include "cblur-kernel.h"
+#include "cblur-settings.h"
 #include "cblur-test.h"
 #include "reference.h"
 
@@ -377,12 +378,14 @@ test_against_reference (void)
       check_case (&covered[i], CBLUR_MODE_BOX, 13.0, 41);
     }
   g_setenv ("CBLUR_BAND_PIXELS", "600", TRUE);
+  cblur_settings_reload ();
   for (i = 0; i < G_N_ELEMENTS (covered); i++)
     {
       check_case (&covered[i], CBLUR_MODE_DIRECT, 5.5, 200);
       check_case (&covered[i], CBLUR_MODE_BOX, 13.0, 200);
     }
   g_unsetenv ("CBLUR_BAND_PIXELS");
+  cblur_settings_reload ();
   test_assert_ran_on_backend ();
 }
 
@@ -471,15 +474,18 @@ test_chunks_and_bands (void)
       g_autofree guint8     *banded = NULL;
 
       g_setenv ("CBLUR_BAND_PIXELS", "500", TRUE);
+      cblur_settings_reload ();
       banded = blur_into (input, babl, CBLUR_MODE_DIRECT, 4.0, 1024 * 1024);
       g_unsetenv ("CBLUR_BAND_PIXELS");
+      cblur_settings_reload ();
       g_assert_cmpmem (chunked, bytes, whole, bytes);
       g_assert_cmpmem (banded, bytes, whole, bytes);
     }
 }
 
-/* On the GL suite: the GPU's result, converted on GEGL's threads, within a
- * step of the CPU's, converted in its own loops. */
+/* On the GL suite: the GPU's result, converted by its shaders, within a
+ * step of the CPU's, converted in its own loops (tests/gl/test-gl-convert.c
+ * holds the conversions themselves to the CPU's, bit for bit). */
 static void
 test_gl_against_cpu (void)
 {
@@ -504,8 +510,10 @@ test_gl_against_cpu (void)
 
         test_assert_ran_on_backend ();
         g_setenv ("CBLUR_BACKEND", "cpu", TRUE);
+        cblur_settings_reload ();
         cpu = blur_into (input, babl, mode, 8.0, 1024 * 1024);
         g_setenv ("CBLUR_BACKEND", "gl", TRUE);
+        cblur_settings_reload ();
         test_forget_backends ();
         distance = image_distance (format, gl, cpu, 47 * 39, &n_off);
         g_test_message ("%s in %s, %s: GL %g from the CPU", covered[i].encoding,

@@ -17,8 +17,7 @@ test_direct_weights_normalized (void)
 
   for (r = 0; r < G_N_ELEMENTS (radii); r++)
     {
-      g_autoptr (CblurKernel) k = cblur_kernel_new (radii[r], CBLUR_MODE_DIRECT, 4,
-                                                    CBLUR_BACKEND_CPU);
+      g_autoptr (CblurKernel) k = cblur_kernel_new (radii[r], CBLUR_MODE_DIRECT, 4);
       gdouble sum = k->weights[0];
       gint    i;
 
@@ -39,8 +38,7 @@ static gdouble
 weight_at (gdouble radius,
            gint    i)
 {
-  g_autoptr (CblurKernel) k = cblur_kernel_new (radius, CBLUR_MODE_DIRECT, 4,
-                                                CBLUR_BACKEND_CPU);
+  g_autoptr (CblurKernel) k = cblur_kernel_new (radius, CBLUR_MODE_DIRECT, 4);
 
   return i <= k->half_width ? k->weights[i] : 0.0;
 }
@@ -82,8 +80,7 @@ test_box_variance_exact (void)
   for (s = 0; s < G_N_ELEMENTS (sigmas); s++)
     for (n = CBLUR_ITERATIONS_MIN; n <= CBLUR_ITERATIONS_MAX; n++)
       {
-        g_autoptr (CblurKernel) k = cblur_kernel_new (3.0 * sigmas[s], CBLUR_MODE_BOX,
-                                                      n, CBLUR_BACKEND_CPU);
+        g_autoptr (CblurKernel) k = cblur_kernel_new (3.0 * sigmas[s], CBLUR_MODE_BOX, n);
         gdouble kk = k->box_half;
         gdouble a = k->box_fraction;
         gdouble mass = 2.0 * kk + 1.0 + 2.0 * a;
@@ -101,11 +98,11 @@ test_box_variance_exact (void)
 static void
 test_auto_mode_and_identity (void)
 {
-  g_autoptr (CblurKernel) small = cblur_kernel_new (3.0, CBLUR_MODE_AUTO, 4, CBLUR_BACKEND_CPU);
-  g_autoptr (CblurKernel) large = cblur_kernel_new (300.0, CBLUR_MODE_AUTO, 4, CBLUR_BACKEND_CPU);
-  g_autoptr (CblurKernel) zero = cblur_kernel_new (0.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_CPU);
-  g_autoptr (CblurKernel) nan = cblur_kernel_new (NAN, CBLUR_MODE_DIRECT, 4, CBLUR_BACKEND_CPU);
-  g_autoptr (CblurKernel) huge = cblur_kernel_new (1e30, CBLUR_MODE_BOX, 99, CBLUR_BACKEND_CPU);
+  g_autoptr (CblurKernel) small = cblur_kernel_new (3.0, CBLUR_MODE_AUTO, 4);
+  g_autoptr (CblurKernel) large = cblur_kernel_new (300.0, CBLUR_MODE_AUTO, 4);
+  g_autoptr (CblurKernel) zero = cblur_kernel_new (0.0, CBLUR_MODE_BOX, 4);
+  g_autoptr (CblurKernel) nan = cblur_kernel_new (NAN, CBLUR_MODE_DIRECT, 4);
+  g_autoptr (CblurKernel) huge = cblur_kernel_new (1e30, CBLUR_MODE_BOX, 99);
 
   g_assert_cmpint (small->mode, ==, CBLUR_MODE_DIRECT);
   g_assert_cmpint (large->mode, ==, CBLUR_MODE_BOX);
@@ -139,7 +136,7 @@ check_impulse (CblurMode mode,
                gdouble   sigma,
                gdouble   tolerance)
 {
-  g_autoptr (CblurKernel) k = cblur_kernel_new (3.0 * sigma, mode, 4, CBLUR_BACKEND_CPU);
+  g_autoptr (CblurKernel) k = cblur_kernel_new (3.0 * sigma, mode, 4);
   gint    size = 2 * (gint) ceil (4.0 * sigma) + 1;
   gfloat *response = impulse_response (k, size);
   gdouble peak = 1.0 / (2.0 * G_PI * sigma * sigma);
@@ -193,7 +190,7 @@ test_regions_bit_identical (void)
 
   for (m = 0; m < G_N_ELEMENTS (modes); m++)
     {
-      g_autoptr (CblurKernel) k = cblur_kernel_new (14.2, modes[m], 5, CBLUR_BACKEND_CPU);
+      g_autoptr (CblurKernel) k = cblur_kernel_new (14.2, modes[m], 5);
       gint       R = k->reach;
       gint       sw = width + 2 * R, sh = height + 2 * R;
       gfloat    *plane = g_new (gfloat, (gsize) sw * sh * 4);
@@ -255,8 +252,7 @@ test_made_abyss (void)
       for (r = 0; r < G_N_ELEMENTS (radii); r++)
         for (o = 0; o < G_N_ELEMENTS (outputs); o++)
           {
-            g_autoptr (CblurKernel) k = cblur_kernel_new (radii[r], modes[m], 4,
-                                                          CBLUR_BACKEND_CPU);
+            g_autoptr (CblurKernel) k = cblur_kernel_new (radii[r], modes[m], 4);
             gint          R = k->reach;
             const GeglRectangle *out = &outputs[o];
             GeglRectangle src_rect = { out->x - R, out->y - R,

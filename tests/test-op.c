@@ -4,40 +4,11 @@
 #include <string.h>
 
 #include "cblur-kernel.h"
+#include "cblur-settings.h"
 #include "cblur-test.h"
 #include "reference.h"
 
 static const CblurMode both_modes[] = { CBLUR_MODE_DIRECT, CBLUR_MODE_BOX };
-
-/* Renders through a processor with GEGL's chunking into a fresh buffer. */
-static gfloat *
-render_chunked (GeglBuffer          *input,
-                const GeglRectangle *roi,
-                CblurMode            mode,
-                gdouble              radius)
-{
-  GeglNode      *graph = gegl_node_new ();
-  GeglBuffer    *out = gegl_buffer_new (roi, babl_format (TEST_FORMAT));
-  GeglNode      *blur, *write;
-  GeglProcessor *processor;
-  gfloat        *pixels;
-
-  test_blur_graph (graph, input, &blur);
-  gegl_node_set (blur, "radius", radius, "mode", mode, NULL);
-  write = gegl_node_new_child (graph, "operation", "gegl:write-buffer",
-                               "buffer", out, NULL);
-  gegl_node_link (blur, write);
-
-  processor = gegl_node_new_processor (write, roi);
-  while (gegl_processor_work (processor, NULL))
-    ;
-  g_object_unref (processor);
-
-  pixels = test_read (out, roi);
-  g_object_unref (out);
-  g_object_unref (graph);
-  return pixels;
-}
 
 /* the last reaches far enough that the op renders whole images (its
  * cached region) rather than GEGL's chunks, on the CPU too */
@@ -89,8 +60,9 @@ test_tiling_invariance (void)
                     "chunk-size", 3000, NULL);
       {
         g_autoptr (GeglBuffer) small_tiles = test_random_buffer (240, 180, 3);
-        g_autofree gfloat     *chunked = render_chunked (small_tiles, &roi,
-                                                         mode, radius);
+        g_autofree gfloat     *chunked = test_render_chunked (small_tiles, &roi, 0,
+                                                              "radius", radius,
+                                                              "mode", mode, NULL);
 
         g_assert_cmpmem (chunked, (gsize) roi.width * roi.height * 4 * sizeof (gfloat),
                          whole, (gsize) roi.width * roi.height * 4 * sizeof (gfloat));
@@ -235,6 +207,7 @@ test_abyss_against_reference (void)
             g_setenv ("CBLUR_BAND_PIXELS", band_pixels[b], TRUE);
           else
             g_unsetenv ("CBLUR_BAND_PIXELS");
+          cblur_settings_reload ();
           src->abyss = policy;
           expected = both_modes[m] == CBLUR_MODE_DIRECT ? ref_blur_direct (src, 20.0)
                                                         : ref_blur_box (src, 20.0, 4);
@@ -247,6 +220,7 @@ test_abyss_against_reference (void)
           g_assert_cmpfloat (max_abs, <=, 1e-5);
         }
   g_unsetenv ("CBLUR_BAND_PIXELS");
+  cblur_settings_reload ();
 }
 
 /* The op's blur of the straight input in roi, bit for bit its blur of the
@@ -323,6 +297,7 @@ test_straight_source (void)
     {
       if (tile_caps[t] != NULL)
         g_setenv ("CBLUR_GL_MAX_TILE", tile_caps[t], TRUE);
+      cblur_settings_reload ();
       for (r = 0; r < G_N_ELEMENTS (rois); r++)
         for (policy = GEGL_ABYSS_NONE; policy <= GEGL_ABYSS_WHITE; policy++)
           for (k = 0; k < G_N_ELEMENTS (cases); k++)
@@ -331,6 +306,7 @@ test_straight_source (void)
                                    cases[k].radius, policy,
                                    tile_caps[t] != NULL ? tile_caps[t] : "any size", r);
       g_unsetenv ("CBLUR_GL_MAX_TILE");
+      cblur_settings_reload ();
     }
 
   {

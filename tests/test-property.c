@@ -23,8 +23,7 @@ run_case (GRand *rand,
   gint                   iterations = g_rand_int_range (rand, 3, 7);
   /* GEGL's policies are the values from none to white */
   GeglAbyssPolicy        abyss = g_rand_int_range (rand, GEGL_ABYSS_NONE, GEGL_ABYSS_WHITE + 1);
-  CblurBackendKind       backend = test_backend_is_gl () ? CBLUR_BACKEND_GL : CBLUR_BACKEND_CPU;
-  CblurMode              resolved = cblur_kernel_resolve_mode (radius, mode, backend);
+  CblurMode              resolved = cblur_kernel_resolve_mode (radius, mode);
   g_autoptr (GeglBuffer) input = test_random_buffer (width, height, g_rand_int (rand));
   const GeglRectangle   *extent = gegl_buffer_get_extent (input);
   g_autofree gfloat     *pixels = test_read (input, extent);

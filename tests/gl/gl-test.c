@@ -1,16 +1,18 @@
 #include "gl-test.h"
+#include "cblur-settings.h"
 
 #include <math.h>
 #include <string.h>
 
-/* pixels of padding at the end of each row */
-#define ROW_PADDING 3
+/* words of padding at the end of each row */
+#define ROW_PADDING 12
 
-static CblurImage *
-image_new (gint x,
-           gint y,
-           gint width,
-           gint height)
+CblurImage *
+gl_test_image_new (const CblurFormat *format,
+                   gint               x,
+                   gint               y,
+                   gint               width,
+                   gint               height)
 {
   CblurImage *image = g_new0 (CblurImage, 1);
 
@@ -18,8 +20,26 @@ image_new (gint x,
   image->y = y;
   image->width = width;
   image->height = height;
-  image->stride = (gsize) (width + ROW_PADDING) * CBLUR_CHANNELS;
-  image->data = g_new (gfloat, image->stride * MAX (height, 1));
+  image->format = format;
+  image->stride = cblur_image_packed_stride (image) + ROW_PADDING;
+  image->data = g_new0 (gfloat, image->stride * MAX (height, 1));
+  return image;
+}
+
+CblurImage *
+gl_test_random_image (gint    x,
+                      gint    y,
+                      gint    width,
+                      gint    height,
+                      guint32 seed)
+{
+  CblurImage *image = gl_test_image_new (NULL, x, y, width, height);
+  GRand      *rand = g_rand_new_with_seed (seed);
+  gsize       i;
+
+  for (i = 0; i < image->stride * image->height; i++)
+    image->data[i] = g_rand_double (rand);
+  g_rand_free (rand);
   return image;
 }
 
@@ -31,15 +51,10 @@ gl_test_random_input (const CblurKernel *kernel,
                       gint               height,
                       guint32            seed)
 {
-  gint        reach = kernel->reach;
-  CblurImage *image = image_new (x - reach, y - reach, width + 2 * reach, height + 2 * reach);
-  GRand      *rand = g_rand_new_with_seed (seed);
-  gsize       i;
+  gint reach = kernel->reach;
 
-  for (i = 0; i < image->stride * image->height; i++)
-    image->data[i] = g_rand_double (rand);
-  g_rand_free (rand);
-  return image;
+  return gl_test_random_image (x - reach, y - reach, width + 2 * reach, height + 2 * reach,
+                               seed);
 }
 
 CblurImage *
@@ -48,7 +63,7 @@ gl_test_blank_image (gint x,
                      gint width,
                      gint height)
 {
-  CblurImage *image = image_new (x, y, width, height);
+  CblurImage *image = gl_test_image_new (NULL, x, y, width, height);
   gsize       i;
 
   for (i = 0; i < image->stride * height; i++)
@@ -107,7 +122,8 @@ gl_test_against_cpu (const CblurKernel *kernel,
   return diff;
 }
 
-/* width × height pixels at x, y (absolute) from one image to the other */
+/* width × height pixels at x, y (absolute) from one image to the other,
+ * both in one format */
 static void
 copy_rect (const CblurImage *to,
            const CblurImage *from,
@@ -119,16 +135,19 @@ copy_rect (const CblurImage *to,
   gint row;
 
   for (row = y; row < y + height; row++)
-    memcpy (cblur_image_pixel (to, x - to->x, row - to->y),
-            cblur_image_pixel (from, x - from->x, row - from->y),
-            width * CBLUR_CHANNELS * sizeof (gfloat));
+    memcpy (cblur_image_bytes (to, x - to->x, row - to->y),
+            cblur_image_bytes (from, x - from->x, row - from->y),
+            width * cblur_image_pixel_bytes (to));
 }
 
 static void
 gegl_read (const CblurImage *src, gint x, gint y, gint width, gint height, gpointer data)
 {
-  GlTestGegl *gegl = data;
+  GlTestGegl   *gegl = data;
+  GeglRectangle asked = { src->x + x, src->y + y, width, height };
+  GeglRectangle held = { gegl->from->x, gegl->from->y, gegl->from->width, gegl->from->height };
 
+  g_assert_true (gegl_rectangle_contains (&held, &asked));
   g_usleep (gegl->read_delay_us);
   copy_rect (src, gegl->from, src->x + x, src->y + y, width, height);
 }
@@ -153,13 +172,26 @@ gl_test_blur_streamed (const CblurKernel *kernel,
                        CblurRunReport    *report)
 {
   const GlTestGegl *gegl = stream->user_data;
-  CblurImage        src = *gegl->from;
   CblurImage        dst = *gegl->to;
-  CblurBand        *band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
+  CblurImage        src = { NULL, dst.x - kernel->reach, dst.y - kernel->reach,
+                            dst.width + 2 * kernel->reach, dst.height + 2 * kernel->reach, 0,
+                            gegl->from->format };
+  CblurBand        *band = cblur_band_new (CBLUR_BACKEND_GL, kernel, stream, &src, &dst);
 
   g_assert_nonnull (band);
   cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, stream, report);
   cblur_band_free (band);
+}
+
+void
+gl_test_set (const gchar *name,
+             const gchar *value)
+{
+  if (value != NULL)
+    g_setenv (name, value, TRUE);
+  else
+    g_unsetenv (name);
+  cblur_settings_reload ();
 }
 
 int
@@ -167,7 +199,7 @@ gl_test_run (void)
 {
   int result = g_test_run ();
 
-  cblur_gl_shutdown ();
+  /* which lets our context and its thread go */
   gegl_exit ();
   return result;
 }

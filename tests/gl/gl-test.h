@@ -8,9 +8,22 @@
 #include "cblur-gl.h"
 #include "cblur-backend.h"
 
+/* an image of width × height pixels at x, y in format (NULL: float),
+ * zeroed, its rows padded so that strides are exercised */
+CblurImage *gl_test_image_new    (const CblurFormat *format,
+                                  gint               x,
+                                  gint               y,
+                                  gint               width,
+                                  gint               height);
+/* random RGBA in [0,1] at x, y, width × height; rows padded so that
+ * strides are exercised */
+CblurImage *gl_test_random_image (gint               x,
+                                  gint               y,
+                                  gint               width,
+                                  gint               height,
+                                  guint32            seed);
 /* the input a blur by kernel needs for the output rectangle x, y, width ×
- * height (that grown by the reach), random RGBA in [0,1]; rows padded so
- * that strides are exercised */
+ * height (that grown by the reach), as gl_test_random_image() */
 CblurImage *gl_test_random_input (const CblurKernel *kernel,
                                   gint               x,
                                   gint               y,
@@ -37,7 +50,8 @@ gdouble     gl_test_against_cpu  (const CblurKernel *kernel,
                                   CblurGlReport     *report);
 
 /* GEGL's side of a streamed band, in memory: reads come from `from`,
- * writes go to `to`, both at the band images' coordinates */
+ * which must hold all that is read, writes go to `to`, both at the band
+ * images' coordinates and in their formats */
 typedef struct
 {
   const CblurImage *from;
@@ -48,15 +62,20 @@ typedef struct
 /* a stream over gegl, in pieces of small tiles (32 × 16) */
 CblurStream gl_test_stream       (GlTestGegl        *gegl);
 
-/* The op's streamed path without GEGL: a band staged in GL's buffers, of
- * the geometry of the stream's GlTestGegl images, filled from its `from`,
- * blurred by the GL backend (falling back as the op does) and handed on
- * into its `to`. */
+/* The op's streamed path without GEGL: a band staged in GL's buffers for
+ * the stream's GlTestGegl's `to` (its input that grown by the reach),
+ * filled from its `from`, which need hold only what is read, blurred by
+ * the GL backend (falling back as the op does) and handed on into `to`. */
 void        gl_test_blur_streamed (const CblurKernel *kernel,
                                    CblurStream       *stream,
                                    CblurRunReport    *report);
 
-/* g_test_run(), then the context and GEGL go, as at a host's exit */
+/* name=value (NULL: unset) for the blurs that follow, the op's included:
+ * the environment, read again */
+void        gl_test_set          (const gchar       *name,
+                                  const gchar       *value);
+
+/* g_test_run(), then gegl_exit(), as at a host's exit */
 int         gl_test_run          (void);
 
 #endif

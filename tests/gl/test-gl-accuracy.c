@@ -36,8 +36,7 @@ check_mode (CblurMode     mode,
   for (r = 0; r < n_radii; r++)
     for (iterations = CBLUR_ITERATIONS_MIN; iterations <= CBLUR_ITERATIONS_MAX; iterations++)
       {
-        g_autoptr (CblurKernel) kernel = cblur_kernel_new (radii[r], mode, iterations,
-                                                           CBLUR_BACKEND_GL);
+        g_autoptr (CblurKernel) kernel = cblur_kernel_new (radii[r], mode, iterations);
 
         /* iterations shape only the box */
         if (mode == CBLUR_MODE_DIRECT && iterations > CBLUR_ITERATIONS_MIN)
@@ -81,9 +80,9 @@ test_box (void)
 static void
 test_box_two_shaders (void)
 {
-  g_setenv ("CBLUR_GL_SHARED_MEMORY", "1", TRUE);
+  gl_test_set ("CBLUR_GL_SHARED_MEMORY", "1");
   check_mode (CBLUR_MODE_BOX, box_radii, G_N_ELEMENTS (box_radii), 0.0);
-  g_unsetenv ("CBLUR_GL_SHARED_MEMORY");
+  gl_test_set ("CBLUR_GL_SHARED_MEMORY", NULL);
 }
 
 /* Shared memory for no segment of four channels but one of two: the fused
@@ -94,23 +93,21 @@ test_box_two_shaders (void)
 static void
 test_box_channel_pairs (void)
 {
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (150.0, CBLUR_MODE_BOX, 4,
-                                                     CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (150.0, CBLUR_MODE_BOX, 4);
   CblurGlReport           report;
 
-  g_setenv ("CBLUR_GL_SHARED_MEMORY", PAIRS_ONLY_SHARED_MEMORY, TRUE);
+  gl_test_set ("CBLUR_GL_SHARED_MEMORY", PAIRS_ONLY_SHARED_MEMORY);
   check_mode (CBLUR_MODE_BOX, box_radii, G_N_ELEMENTS (box_radii), BOX_TOLERANCE);
   g_assert_cmpfloat (gl_test_against_cpu (kernel, -9, 14, 1000, 900, 8, &report),
                      <=, BOX_TOLERANCE);
-  g_unsetenv ("CBLUR_GL_SHARED_MEMORY");
+  gl_test_set ("CBLUR_GL_SHARED_MEMORY", NULL);
 }
 
 /* a window wider than the shared memory cache is summed in chunks */
 static void
 test_direct_wide_window (void)
 {
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (900.0, CBLUR_MODE_DIRECT, 3,
-                                                     CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (900.0, CBLUR_MODE_DIRECT, 3);
   CblurGlReport           report;
 
   g_assert_cmpfloat (gl_test_against_cpu (kernel, -5, 3, 29, 6, 5, &report),
@@ -121,8 +118,7 @@ test_direct_wide_window (void)
 static void
 test_box_long_blocks (void)
 {
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (800.0, CBLUR_MODE_BOX, 3,
-                                                     CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (800.0, CBLUR_MODE_BOX, 3);
   CblurGlReport           report;
 
   g_assert_cmpint (kernel->box_block, >, 256);
@@ -133,8 +129,7 @@ test_box_long_blocks (void)
 static void
 test_identity (void)
 {
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (0.0, CBLUR_MODE_DIRECT, 3,
-                                                     CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (0.0, CBLUR_MODE_DIRECT, 3);
   CblurGlReport           report;
 
   g_assert_cmpfloat (gl_test_against_cpu (kernel, 4, 4, 33, 21, 9, &report), ==, 0.0);
@@ -151,8 +146,7 @@ static gpointer
 run_job (gpointer data)
 {
   Job                    *job = data;
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (job->radius, job->mode, 4,
-                                                     CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (job->radius, job->mode, 4);
   CblurGlReport           report;
   gint                    round;
 
@@ -183,6 +177,45 @@ test_threads (void)
     }
 }
 
+/* auto picks by the radius alone, so GL and the CPU blur alike on both
+ * sides of where it changes modes: direct to the bit, box within its
+ * rounding */
+static void
+test_auto_same_on_both (void)
+{
+  const gdouble          radii[] = { CBLUR_AUTO_BOX_ABOVE - 1.0, CBLUR_AUTO_BOX_ABOVE,
+                                     CBLUR_AUTO_BOX_ABOVE + 0.5, CBLUR_AUTO_BOX_ABOVE + 1.0 };
+  g_autoptr (GeglBuffer) input = test_random_buffer (150, 110, 3);
+  const GeglRectangle   *extent = gegl_buffer_get_extent (input);
+  gsize                  n_floats = (gsize) extent->width * extent->height * 4;
+  gsize                  r;
+
+  g_assert_cmpint (cblur_kernel_resolve_mode (radii[0], CBLUR_MODE_AUTO), ==, CBLUR_MODE_DIRECT);
+  g_assert_cmpint (cblur_kernel_resolve_mode (radii[G_N_ELEMENTS (radii) - 1], CBLUR_MODE_AUTO),
+                   ==, CBLUR_MODE_BOX);
+  for (r = 0; r < G_N_ELEMENTS (radii); r++)
+    {
+      CblurMode          mode = cblur_kernel_resolve_mode (radii[r], CBLUR_MODE_AUTO);
+      g_autofree gfloat *on_gl = NULL;
+      g_autofree gfloat *on_cpu = NULL;
+
+      gl_test_set ("CBLUR_BACKEND", "gl");
+      on_gl = test_blur (input, extent, "radius", radii[r], NULL);
+      test_assert_ran_on_backend ();
+      gl_test_set ("CBLUR_BACKEND", "cpu");
+      on_cpu = test_blur (input, extent, "radius", radii[r], NULL);
+      test_assert_ran_on_backend ();
+      gl_test_set ("CBLUR_BACKEND", NULL);
+
+      g_test_message ("auto radius %g (%s): max |GL - CPU| %g", radii[r],
+                      cblur_mode_name (mode), test_max_abs_diff (on_gl, on_cpu, n_floats));
+      if (mode == CBLUR_MODE_DIRECT)
+        g_assert_cmpmem (on_gl, n_floats * sizeof (gfloat), on_cpu, n_floats * sizeof (gfloat));
+      else
+        g_assert_cmpfloat (test_max_abs_diff (on_gl, on_cpu, n_floats), <=, BOX_TOLERANCE);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -197,5 +230,6 @@ main (int    argc,
   g_test_add_func ("/gl/box-long-blocks", test_box_long_blocks);
   g_test_add_func ("/gl/identity", test_identity);
   g_test_add_func ("/gl/threads", test_threads);
+  g_test_add_func ("/gl/auto-same-on-both", test_auto_same_on_both);
   return gl_test_run ();
 }

@@ -42,7 +42,7 @@ test_fault (gconstpointer data)
 
   for (mode = CBLUR_MODE_DIRECT; mode <= CBLUR_MODE_BOX; mode++)
     {
-      g_autoptr (CblurKernel) kernel = cblur_kernel_new (6.0, mode, 3, CBLUR_BACKEND_GL);
+      g_autoptr (CblurKernel) kernel = cblur_kernel_new (6.0, mode, 3);
       g_autoptr (GError)      error = NULL;
       CblurImage             *src = gl_test_random_input (kernel, kernel->reach, kernel->reach,
                                                           40, 30, 8);
@@ -53,9 +53,9 @@ test_fault (gconstpointer data)
       /* a context made before the fault must not hide it */
       check_recovers (kernel);
 
-      g_setenv ("CBLUR_GL_FAULT", fault->fault, TRUE);
+      gl_test_set ("CBLUR_GL_FAULT", fault->fault);
       ok = cblur_gl_blur (kernel, src, dst, NULL, &report, &error);
-      g_unsetenv ("CBLUR_GL_FAULT");
+      gl_test_set ("CBLUR_GL_FAULT", NULL);
 
       g_assert_false (ok);
       g_assert_error (error, CBLUR_GL_ERROR, fault->code);
@@ -76,9 +76,9 @@ test_available_without_context (void)
   g_autoptr (GError) error = NULL;
   gboolean           ok;
 
-  g_setenv ("CBLUR_GL_FAULT", "context", TRUE);
+  gl_test_set ("CBLUR_GL_FAULT", "context");
   ok = cblur_gl_available (NULL, &error);
-  g_unsetenv ("CBLUR_GL_FAULT");
+  gl_test_set ("CBLUR_GL_FAULT", NULL);
 
   g_assert_false (ok);
   g_assert_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NO_CONTEXT);
@@ -89,7 +89,7 @@ test_available_without_context (void)
 static void
 test_backend_falls_back (void)
 {
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (4.0, CBLUR_MODE_DIRECT, 3, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (4.0, CBLUR_MODE_DIRECT, 3);
   CblurImage             *src = gl_test_random_input (kernel, -10 + kernel->reach,
                                                       -10 + kernel->reach, 50, 20, 2);
   CblurImage             *on_backend = gl_test_blank_image (-10 + kernel->reach,
@@ -98,9 +98,9 @@ test_backend_falls_back (void)
                                                         -10 + kernel->reach, 50, 20);
   CblurRunReport          report;
 
-  g_setenv ("CBLUR_GL_FAULT", "dispatch", TRUE);
+  gl_test_set ("CBLUR_GL_FAULT", "dispatch");
   cblur_backend_blur (CBLUR_BACKEND_GL, kernel, src, on_backend, NULL, &report);
-  g_unsetenv ("CBLUR_GL_FAULT");
+  gl_test_set ("CBLUR_GL_FAULT", NULL);
   cblur_cpu_blur (kernel, src, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
 
   g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_CPU);
@@ -121,12 +121,12 @@ static void
 test_staged_band (gconstpointer data)
 {
   const Fault            *fault = data;
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (9.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (9.0, CBLUR_MODE_BOX, 4);
   CblurImage             *random = gl_test_random_input (kernel, 3, -7, 70, 33, 5);
   CblurImage             *on_cpu = gl_test_blank_image (3, -7, 70, 33);
   CblurImage              src = *random;
   CblurImage              dst = *on_cpu;
-  CblurBand              *band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
+  CblurBand              *band = cblur_band_new (CBLUR_BACKEND_GL, kernel, NULL, &src, &dst);
   CblurRunReport          report;
   gint                    row;
 
@@ -136,9 +136,9 @@ test_staged_band (gconstpointer data)
             src.width * CBLUR_CHANNELS * sizeof (gfloat));
   cblur_cpu_blur (kernel, random, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
 
-  g_setenv ("CBLUR_GL_FAULT", fault->fault, TRUE);
+  gl_test_set ("CBLUR_GL_FAULT", fault->fault);
   cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, NULL, &report);
-  g_unsetenv ("CBLUR_GL_FAULT");
+  gl_test_set ("CBLUR_GL_FAULT", NULL);
 
   g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_CPU);
   g_assert_nonnull (report.gl_failure);
@@ -182,7 +182,7 @@ static void
 test_streamed_band (gconstpointer data)
 {
   const Fault            *fault = data;
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (9.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (9.0, CBLUR_MODE_BOX, 4);
   CblurImage             *random = gl_test_random_input (kernel, 3, -7, 300, 200, 6);
   CblurImage             *on_cpu = gl_test_blank_image (3, -7, 300, 200);
   CblurImage             *handed_on = gl_test_blank_image (3, -7, 300, 200);
@@ -192,9 +192,9 @@ test_streamed_band (gconstpointer data)
 
   cblur_cpu_blur (kernel, random, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
 
-  g_setenv ("CBLUR_GL_FAULT", fault->fault, TRUE);
+  gl_test_set ("CBLUR_GL_FAULT", fault->fault);
   ran_on = blur_streamed (kernel, &stream);
-  g_unsetenv ("CBLUR_GL_FAULT");
+  gl_test_set ("CBLUR_GL_FAULT", NULL);
   g_assert_cmpint (ran_on, ==, CBLUR_BACKEND_CPU);
   g_assert_cmpfloat (gl_test_max_diff (handed_on, on_cpu), ==, 0.0);
 
@@ -246,8 +246,8 @@ straight_input (const CblurKernel *kernel)
 static void
 test_straight_band (void)
 {
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (9.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_GL);
-  g_autoptr (CblurKernel) identity = cblur_kernel_new (0.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (9.0, CBLUR_MODE_BOX, 4);
+  g_autoptr (CblurKernel) identity = cblur_kernel_new (0.0, CBLUR_MODE_BOX, 4);
   CblurImage             *straight = straight_input (kernel);
   CblurImage             *premultiplied;
   CblurImage             *on_cpu = gl_test_blank_image (3, -7, 300, 200);
@@ -266,9 +266,9 @@ test_straight_band (void)
   stream_premultiplied = gl_test_stream (&gegl_premultiplied);
   cblur_cpu_blur (kernel, premultiplied, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
 
-  g_setenv ("CBLUR_GL_FAULT", "dispatch", TRUE);
+  gl_test_set ("CBLUR_GL_FAULT", "dispatch");
   ran_on = blur_streamed (kernel, &stream);
-  g_unsetenv ("CBLUR_GL_FAULT");
+  gl_test_set ("CBLUR_GL_FAULT", NULL);
   g_assert_cmpint (ran_on, ==, CBLUR_BACKEND_CPU);
   g_assert_cmpfloat (gl_test_max_diff (handed_on, on_cpu), ==, 0.0);
 
@@ -345,14 +345,14 @@ context_outlives_a_second (void)
 static void
 test_idle_release (void)
 {
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (6.0, CBLUR_MODE_BOX, 4, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (6.0, CBLUR_MODE_BOX, 4);
   CblurImage              src = { NULL, -kernel->reach, -kernel->reach,
                                   20 + 2 * kernel->reach, 20 + 2 * kernel->reach, 0 };
   CblurImage              dst = { NULL, 0, 0, 20, 20, 0 };
   g_autofree gchar       *idle_ms = g_strdup (g_getenv ("CBLUR_GL_IDLE_MS"));
   CblurBand              *band;
 
-  g_setenv ("CBLUR_GL_IDLE_MS", "100", TRUE);
+  gl_test_set ("CBLUR_GL_IDLE_MS", "100");
   check_recovers (kernel);
   tests_thread = g_thread_self ();
   g_atomic_int_set (&watching, TRUE);
@@ -360,7 +360,7 @@ test_idle_release (void)
   g_atomic_int_set (&watching, FALSE);
   g_assert_cmpint (g_atomic_int_get (&foreign_reads), ==, 0);
 
-  band = cblur_band_new (CBLUR_BACKEND_GL, &src, &dst);
+  band = cblur_band_new (CBLUR_BACKEND_GL, kernel, NULL, &src, &dst);
   g_assert_true (cblur_gl_holds_context ());
   g_assert_true (context_outlives_a_second ());
   cblur_band_free (band);
@@ -368,9 +368,9 @@ test_idle_release (void)
 
   /* before the next blur, whose context then outlives the setenvs to come */
   if (idle_ms != NULL)
-    g_setenv ("CBLUR_GL_IDLE_MS", idle_ms, TRUE);
+    gl_test_set ("CBLUR_GL_IDLE_MS", idle_ms);
   else
-    g_unsetenv ("CBLUR_GL_IDLE_MS");
+    gl_test_set ("CBLUR_GL_IDLE_MS", NULL);
   check_recovers (kernel);
 }
 
@@ -383,7 +383,7 @@ check_straight_passes (CblurMode    mode,
                        gdouble      radius,
                        const gchar *shared_memory)
 {
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius, mode, 4, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius, mode, 4);
   CblurImage             *straight = straight_input (kernel);
   CblurImage             *premultiplied = babl_premultiplied (straight);
   CblurImage             *from_straight = gl_test_blank_image (3, -7, 300, 200);
@@ -395,10 +395,10 @@ check_straight_passes (CblurMode    mode,
 
   stream.straight_alpha = TRUE;
   if (shared_memory != NULL)
-    g_setenv ("CBLUR_GL_SHARED_MEMORY", shared_memory, TRUE);
+    gl_test_set ("CBLUR_GL_SHARED_MEMORY", shared_memory);
   g_assert_cmpint (blur_streamed (kernel, &stream_premultiplied), ==, CBLUR_BACKEND_GL);
   g_assert_cmpint (blur_streamed (kernel, &stream), ==, CBLUR_BACKEND_GL);
-  g_unsetenv ("CBLUR_GL_SHARED_MEMORY");
+  gl_test_set ("CBLUR_GL_SHARED_MEMORY", NULL);
   g_assert_cmpfloat (gl_test_max_diff (from_straight, from_premultiplied), ==, 0.0);
 
   gl_test_image_free (straight);
@@ -415,6 +415,49 @@ test_straight_passes (void)
   check_straight_passes (CBLUR_MODE_DIRECT, 150.0, "1");
   /* the two-dispatch box, after premultiply.comp */
   check_straight_passes (CBLUR_MODE_BOX, 9.0, "1");
+}
+
+/* An unknown CBLUR_GL_FAULT gets one warning however often it is read,
+ * and changes nothing: the blurs run on GL.  In a process of its own,
+ * whose settings are read with it there from the start. */
+static void
+test_unknown_fault (void)
+{
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (6.0, CBLUR_MODE_BOX, 3);
+
+  if (!g_test_subprocess ())
+    {
+      g_setenv ("CBLUR_GL_FAULT", "bogus", TRUE);
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_DEFAULT);
+      g_unsetenv ("CBLUR_GL_FAULT");
+      g_test_trap_assert_passed ();
+      return;
+    }
+  g_test_expect_message ("cblur", G_LOG_LEVEL_WARNING,
+                         "CBLUR_GL_FAULT=bogus is not one of *; ignored");
+  check_recovers (kernel);
+  g_test_assert_expected_messages ();
+  /* a second warning would be fatal */
+  check_recovers (kernel);
+  g_assert_true (cblur_gl_available (NULL, NULL));
+}
+
+/* The op, which GEGL loads from its module, sees a test's reload: a fault
+ * set between two renders makes the second fall back. */
+static void
+test_reload_reaches_op (void)
+{
+  g_autoptr (GeglBuffer) input = test_random_buffer (40, 30, 4);
+  const GeglRectangle    roi = { 0, 0, 40, 30 };
+
+  gl_test_set ("CBLUR_BACKEND", "gl");
+  g_free (test_blur (input, &roi, "radius", 5.0, NULL));
+  g_test_expect_message ("cblur", G_LOG_LEVEL_WARNING, "*the GPU failed*dispatch*");
+  gl_test_set ("CBLUR_GL_FAULT", "dispatch");
+  g_free (test_blur (input, &roi, "radius", 5.0, NULL));
+  g_test_assert_expected_messages ();
+  gl_test_set ("CBLUR_GL_FAULT", NULL);
+  gl_test_set ("CBLUR_BACKEND", NULL);
 }
 
 int
@@ -443,5 +486,7 @@ main (int    argc,
   g_test_add_func ("/gl/fault/straight-band", test_straight_band);
   g_test_add_func ("/gl/straight-passes", test_straight_passes);
   g_test_add_func ("/gl/idle-release", test_idle_release);
+  g_test_add_func ("/gl/settings/unknown-fault", test_unknown_fault);
+  g_test_add_func ("/gl/settings/reload-reaches-op", test_reload_reaches_op);
   return gl_test_run ();
 }

@@ -38,13 +38,13 @@ check_tiled (const CblurKernel *kernel,
   CblurGlReport          report;
   gdouble                diff;
 
-  g_unsetenv ("CBLUR_GL_MAX_TILE");
+  gl_test_set ("CBLUR_GL_MAX_TILE", NULL);
   blur_on_gl (kernel, src, whole, &report);
   g_assert_cmpint (report.tiles, ==, 1);
 
-  g_setenv ("CBLUR_GL_MAX_TILE", cap, TRUE);
+  gl_test_set ("CBLUR_GL_MAX_TILE", cap);
   blur_on_gl (kernel, src, tiled, &report);
-  g_unsetenv ("CBLUR_GL_MAX_TILE");
+  gl_test_set ("CBLUR_GL_MAX_TILE", NULL);
   g_assert_cmpint (report.tiles, ==, expected_tiles);
 
   diff = gl_test_max_diff (whole, tiled);
@@ -61,8 +61,8 @@ check_tiled (const CblurKernel *kernel,
 static void
 test_forced_direct (void)
 {
-  g_autoptr (CblurKernel) small = cblur_kernel_new (7.3, CBLUR_MODE_DIRECT, 3, CBLUR_BACKEND_GL);
-  g_autoptr (CblurKernel) large = cblur_kernel_new (40.0, CBLUR_MODE_DIRECT, 3, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) small = cblur_kernel_new (7.3, CBLUR_MODE_DIRECT, 3);
+  g_autoptr (CblurKernel) large = cblur_kernel_new (40.0, CBLUR_MODE_DIRECT, 3);
 
   check_tiled (small, 150, 110, 37, 5 * 3);
   check_tiled (large, 150, 110, 64, 3 * 2);
@@ -76,10 +76,8 @@ test_forced_box (void)
 
   for (iterations = CBLUR_ITERATIONS_MIN; iterations <= CBLUR_ITERATIONS_MAX; iterations++)
     {
-      g_autoptr (CblurKernel) small = cblur_kernel_new (15.0, CBLUR_MODE_BOX, iterations,
-                                                        CBLUR_BACKEND_GL);
-      g_autoptr (CblurKernel) large = cblur_kernel_new (60.0, CBLUR_MODE_BOX, iterations,
-                                                        CBLUR_BACKEND_GL);
+      g_autoptr (CblurKernel) small = cblur_kernel_new (15.0, CBLUR_MODE_BOX, iterations);
+      g_autoptr (CblurKernel) large = cblur_kernel_new (60.0, CBLUR_MODE_BOX, iterations);
 
       check_tiled (small, 150, 110, 37, 5 * 3);
       check_tiled (large, 150, 110, 50, 3 * 3);
@@ -91,7 +89,7 @@ test_forced_box (void)
 static gint
 max_texture_size (void)
 {
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (1.0, CBLUR_MODE_DIRECT, 3, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (1.0, CBLUR_MODE_DIRECT, 3);
   CblurGlReport           report;
 
   gl_test_against_cpu (kernel, 0, 0, 4, 4, 1, &report);
@@ -116,8 +114,7 @@ test_wider_than_texture (void)
 
   for (i = 0; i < G_N_ELEMENTS (cases); i++)
     {
-      g_autoptr (CblurKernel) kernel = cblur_kernel_new (cases[i].radius, cases[i].mode,
-                                                         4, CBLUR_BACKEND_GL);
+      g_autoptr (CblurKernel) kernel = cblur_kernel_new (cases[i].radius, cases[i].mode, 4);
       CblurGlReport           report;
       gdouble                 diff;
 
@@ -175,14 +172,14 @@ test_over_budget (void)
 
   for (mode = CBLUR_MODE_DIRECT; mode <= CBLUR_MODE_BOX; mode++)
     {
-      g_autoptr (CblurKernel) kernel = cblur_kernel_new (15.0, mode, 4, CBLUR_BACKEND_GL);
+      g_autoptr (CblurKernel) kernel = cblur_kernel_new (15.0, mode, 4);
       CblurGlReport           report;
       gdouble                 diff;
 
       /* 4 MB, where the textures of 600×400 take 9 (direct) or 18 MB (box) */
-      g_setenv ("CBLUR_GL_TEXTURE_BUDGET", "4194304", TRUE);
+      gl_test_set ("CBLUR_GL_TEXTURE_BUDGET", "4194304");
       diff = gl_test_against_cpu (kernel, 5, -9, 600, 400, 23, &report);
-      g_unsetenv ("CBLUR_GL_TEXTURE_BUDGET");
+      gl_test_set ("CBLUR_GL_TEXTURE_BUDGET", NULL);
       g_test_message ("%s radius 15, 600×400 in %d tiles: max |GL - CPU| %g",
                       cblur_mode_name (mode), report.tiles, diff);
       g_assert_cmpint (report.tiles, >=, 2);
@@ -219,7 +216,7 @@ check_streamed (CblurMode mode,
                 gdouble   radius,
                 gboolean  makes_abyss)
 {
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius, mode, 4, CBLUR_BACKEND_GL);
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius, mode, 4);
   const GeglRectangle     out = { 7, -33, 150, 1100 };
   const GeglRectangle     inside = { out.x + 20, out.y - 5, out.width - 30, out.height - 40 };
   CblurImage             *random = gl_test_random_input (kernel, out.x, out.y, out.width,

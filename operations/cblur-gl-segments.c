@@ -1,0 +1,115 @@
+/* How long a segment of a line each work group of the shaders blurs:
+ * what shared memory holds, weighed by what a texel costs. */
+#include "cblur-gl-private.h"
+
+/* direct.comp's fewest vec4s of shared memory: a power of two above a
+ * segment */
+#define DIRECT_MIN_CACHE 512
+G_STATIC_ASSERT (DIRECT_MIN_CACHE > CBLUR_GL_DIRECT_SEGMENT);
+
+/* box-fused.comp's THREADS, and the fewest outputs per segment worth its
+ * halo; a reach too long for that runs the two-shader passes */
+#define FUSED_GROUP       256
+#define FUSED_MIN_OUTPUTS 256
+
+/* CBLUR_GL_SHARED_MEMORY=BYTES: less shared memory than the GPU has, for
+ * tests of the shaders' smaller variants */
+static gint
+shared_memory (const CblurGl *gl)
+{
+  return (gint) MIN (cblur_setting_or (cblur_settings ()->gl_shared_memory,
+                                       gl->max_shared_memory),
+                     gl->max_shared_memory);
+}
+
+/* The time a texel of a segment takes, by how many texels each invocation
+ * holds (chunks of 3, 5, 7, ...), relative to four channels in chunks of 3;
+ * longer chunks than the tables hold cost LONG_CHUNK_COST.  Two channels
+ * at a time cost less a texel than four in middling chunks, where the
+ * four-channel registers and shared memory leave room for fewer work
+ * groups at once.  Measured with bench/cblur-bench on an H100. */
+static const gdouble four_channel_cost[] = { 1.00, 1.24, 1.02, 1.09 };
+static const gdouble two_channel_cost[] = { 1.11, 0.91, 0.95, 1.00, 1.35,
+                                            1.24, 1.18, 1.28, 1.23, 1.19 };
+#define LONG_CHUNK_COST 1.4
+
+static gdouble
+texel_cost (gint     chunk,
+            gboolean pairs)
+{
+  guint index = (chunk - 3) / 2;
+
+  if (pairs)
+    return index < G_N_ELEMENTS (two_channel_cost) ? two_channel_cost[index] : LONG_CHUNK_COST;
+  return index < G_N_ELEMENTS (four_channel_cost) ? four_channel_cost[index] : LONG_CHUNK_COST;
+}
+
+/* The fused box keeps a segment and its 2 * reach halo in shared memory,
+ * beside two texels and a bool per invocation: the most chunks of
+ * FUSED_GROUP texels that fit. */
+static gint
+fused_fits (const CblurGl *gl,
+            gboolean       pairs)
+{
+  gint texel = (pairs ? 2 : 4) * (gint) sizeof (GLfloat);
+
+  return (shared_memory (gl) - FUSED_GROUP * (2 * texel + 4)) / texel / FUSED_GROUP;
+}
+
+/* The segment that makes n_out outputs of a line for the least work: its
+ * length times the segments the line needs, weighed by texel_cost, in at
+ * least min_segments where any segment allows that.  Pairs of channels fit
+ * twice the segment, so spend less of it on the halo at long reaches.  An
+ * odd CHUNK spreads the invocations' chunks over all banks.  len is 0 when
+ * no segment leaves FUSED_MIN_OUTPUTS outputs. */
+CblurGlSegment
+cblur_gl_fused_segment (const CblurGl     *gl,
+                        const CblurKernel *kernel,
+                        gint               n_out,
+                        gint               min_segments)
+{
+  CblurGlSegment best = { 0, FALSE };
+  gboolean       best_too_few = TRUE;
+  gdouble        best_cost = G_MAXDOUBLE;
+  gint           pairs, chunk, fits;
+
+  for (pairs = FALSE; pairs <= TRUE; pairs++)
+    for (chunk = 3, fits = fused_fits (gl, pairs); chunk <= fits; chunk += 2)
+      {
+        gint     len = chunk * FUSED_GROUP;
+        gint     outputs = len - 2 * kernel->reach;
+        gint     segments = (n_out + outputs - 1) / MAX (outputs, 1);
+        gboolean too_few = segments < min_segments;
+        gdouble  cost = (gdouble) segments * len * texel_cost (chunk, pairs);
+
+        if (outputs < FUSED_MIN_OUTPUTS)
+          continue;
+        if (too_few < best_too_few || (too_few == best_too_few && cost < best_cost))
+          {
+            best_too_few = too_few;
+            best_cost = cost;
+            best.len = len;
+            best.pairs = pairs;
+          }
+      }
+  return best;
+}
+
+/* Shared memory is reserved whether used or not, and the more a work group
+ * reserves the fewer run at once: the smallest power of two of vec4s that
+ * holds a segment and its halo, else the largest that fits, in chunks,
+ * whose halves must each hold a segment. */
+gint
+cblur_gl_direct_cache_len (const CblurGl     *gl,
+                           const CblurKernel *kernel)
+{
+  gint window = CBLUR_GL_DIRECT_SEGMENT + 2 * kernel->half_width;
+  gint bytes = shared_memory (gl);
+  gint len = DIRECT_MIN_CACHE;
+
+  while (len < window && 2 * len * 4 * (gint) sizeof (GLfloat) <= bytes)
+    len *= 2;
+  if (len < window)
+    len = MAX (len, 2 * DIRECT_MIN_CACHE);
+  return len;
+}
