@@ -19,7 +19,7 @@ texture_bytes (const CblurGlSize *size)
   return (gsize) size->width * size->height * CBLUR_GL_TEXEL_BYTES;
 }
 
-/* The check also catches what earlier calls left. */
+/* The check also catches errors left by the GL calls before it. */
 gboolean
 cblur_gl_textures_reserve (CblurGl            *gl,
                            gint                n_textures,
