@@ -319,6 +319,67 @@ time_method (BenchTable   *table,
               radius, route->name, method->name, row.median_ms, row.cpu_ms, row.ran_on);
 }
 
+/* what the command line chose to time */
+typedef struct
+{
+  gchar **radii;
+  gchar **methods;   /* NULL: all */
+  gchar **routes;
+  gint    runs;
+  gint    idle_ms;   /* before each timed run */
+} Choice;
+
+/* each chosen route, radius and method on an image of `size` (WxH);
+ * FALSE where that is no size */
+static gboolean
+time_size (BenchTable   *table,
+           const gchar  *size,
+           const Choice *choice)
+{
+  gint        width = 0, height = 0;
+  GeglBuffer *input;
+  gsize       d, m;
+  gint        r;
+
+  if (sscanf (size, "%dx%d", &width, &height) != 2 || width <= 0 || height <= 0)
+    {
+      g_printerr ("bad size '%s'\n", size);
+      return FALSE;
+    }
+  input = random_image (width, height);
+  for (d = 0; d < G_N_ELEMENTS (all_routes); d++)
+    {
+      const Route *route = &all_routes[d];
+      GeglBuffer  *source;
+
+      if (!selected (route->name, choice->routes))
+        continue;
+      source = converted (input, route->format);
+      for (r = 0; choice->radii[r]; r++)
+        for (m = 0; m < G_N_ELEMENTS (all_methods); m++)
+          if (selected (all_methods[m].name, choice->methods))
+            time_method (table, source, route, &all_methods[m],
+                         g_ascii_strtod (choice->radii[r], NULL), choice->runs,
+                         choice->idle_ms);
+      g_object_unref (source);
+    }
+  g_object_unref (input);
+  return TRUE;
+}
+
+static void
+write_plot (BenchTable  *table,
+            const gchar *path)
+{
+  g_autoptr (GError) error = NULL;
+  const gchar       *missing = missing_operation (bench_plot_operations);
+
+  if (missing != NULL)
+    g_printerr ("plot: GEGL has no %s (a module missing from GEGL_PATH)\n", missing);
+  else if (!bench_plot_write (table, path, &error))
+    g_printerr ("plot: %s\n", error->message);
+}
+
 gint
 main (gint    argc,
       gchar **argv)
@@ -328,26 +389,25 @@ main (gint    argc,
   g_autofree gchar *methods_arg = NULL;
   g_autofree gchar *routes_arg = g_strdup ("sink-float,write-u8,blit-u8,write-float,blit-float");
   g_autofree gchar *plot_path = g_strdup ("cblur-bench.png");
-  gint              runs = 5;
-  gint              idle_ms = 0;
+  Choice            choice = { NULL, NULL, NULL, 5, 0 };
   GOptionEntry      entries[] = {
     { "sizes", 0, 0, G_OPTION_ARG_STRING, &sizes_arg, "image sizes, WxH,...", NULL },
     { "radii", 0, 0, G_OPTION_ARG_STRING, &radii_arg, "radii in pixels, ...", NULL },
     { "methods", 0, 0, G_OPTION_ARG_STRING, &methods_arg, "methods to time (default all)", NULL },
     { "routes", 0, 0, G_OPTION_ARG_STRING, &routes_arg, "sources and destinations, ...", NULL },
-    { "runs", 0, 0, G_OPTION_ARG_INT, &runs, "timed runs after one warm-up (median)", NULL },
-    { "idle", 0, 0, G_OPTION_ARG_INT, &idle_ms,
+    { "runs", 0, 0, G_OPTION_ARG_INT, &choice.runs, "timed runs after one warm-up (median)",
+      NULL },
+    { "idle", 0, 0, G_OPTION_ARG_INT, &choice.idle_ms,
       "milliseconds to pause before each timed run, as between a user's applies", NULL },
     { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot_path, "PNG plot to write", NULL },
     { NULL }
   };
   g_autoptr (GOptionContext) options = g_option_context_new ("- time Gaussian blurs");
   g_autoptr (GError)         error = NULL;
-  g_auto (GStrv)             sizes = NULL, radii = NULL, methods = NULL, routes = NULL;
+  g_auto (GStrv)             sizes = NULL;
   BenchTable                *table;
   const gchar               *missing;
-  gint                       s, r;
-  gsize                      m, d;
+  gint                       s;
 
   g_option_context_add_main_entries (options, entries, NULL);
   if (!g_option_context_parse (options, &argc, &argv, &error))
@@ -355,7 +415,7 @@ main (gint    argc,
       g_printerr ("%s\n", error->message);
       return 2;
     }
-  runs = MAX (runs, 1);
+  choice.runs = MAX (choice.runs, 1);
   gegl_init (&argc, &argv);
   bench_report_init ();
   missing = missing_operation (needed_operations);
@@ -366,51 +426,22 @@ main (gint    argc,
     }
 
   sizes = g_strsplit (sizes_arg, ",", -1);
-  radii = g_strsplit (radii_arg, ",", -1);
-  if (methods_arg)
-    methods = g_strsplit (methods_arg, ",", -1);
-  routes = g_strsplit (routes_arg, ",", -1);
+  choice.radii = g_strsplit (radii_arg, ",", -1);
+  choice.methods = methods_arg != NULL ? g_strsplit (methods_arg, ",", -1) : NULL;
+  choice.routes = g_strsplit (routes_arg, ",", -1);
   table = bench_table_new ();
-
   for (s = 0; sizes[s]; s++)
-    {
-      gint        width = 0, height = 0;
-      GeglBuffer *input;
-
-      if (sscanf (sizes[s], "%dx%d", &width, &height) != 2 || width <= 0 || height <= 0)
-        {
-          g_printerr ("bad size '%s'\n", sizes[s]);
-          return 2;
-        }
-      input = random_image (width, height);
-
-      for (d = 0; d < G_N_ELEMENTS (all_routes); d++)
-        {
-          const Route *route = &all_routes[d];
-          GeglBuffer  *source;
-
-          if (!selected (route->name, routes))
-            continue;
-          source = converted (input, route->format);
-          for (r = 0; radii[r]; r++)
-            for (m = 0; m < G_N_ELEMENTS (all_methods); m++)
-              if (selected (all_methods[m].name, methods))
-                time_method (table, source, route, &all_methods[m],
-                             g_ascii_strtod (radii[r], NULL), runs, idle_ms);
-          g_object_unref (source);
-        }
-      g_object_unref (input);
-    }
+    if (!time_size (table, sizes[s], &choice))
+      return 2;
 
   bench_table_print_markdown (table);
   print_peak_memory ();
-  missing = missing_operation (bench_plot_operations);
-  if (missing != NULL)
-    g_printerr ("plot: GEGL has no %s (a module missing from GEGL_PATH)\n", missing);
-  else if (!bench_plot_write (table, plot_path, &error))
-    g_printerr ("plot: %s\n", error->message);
+  write_plot (table, plot_path);
 
   bench_table_free (table);
+  g_strfreev (choice.radii);
+  g_strfreev (choice.methods);
+  g_strfreev (choice.routes);
   gegl_exit ();
   return 0;
 }

@@ -32,17 +32,15 @@ piece_clear (gpointer data)
  * each piece. */
 typedef struct
 {
+  const CblurGlTile   *tile;
   CblurGl             *gl;
   const CblurGlPasses *passes;
-  const CblurGlStaged *staged;
-  const CblurImage    *dst;
-  const CblurGlTile   *tile;
+  const CblurGlJob    *job;
   gint                 band;
   gint                 ready;
   gint                 out;
   GArray              *pieces;
   guint                released;   /* pieces handed to GEGL */
-  CblurGlStamps       *stamps;
 } GpuBand;
 
 static void
@@ -56,14 +54,15 @@ send_down (GpuBand *s,
   cblur_gl_download_barrier ();
   for (row = first; row < first + n_rows; row += DOWNLOAD_ROWS)
     {
-      gint  rows = MIN (DOWNLOAD_ROWS, first + n_rows - row);
-      Piece piece;
+      GeglRectangle rows = { 0, row, s->job->dst->width,
+                             MIN (DOWNLOAD_ROWS, first + n_rows - row) };
+      Piece         piece;
 
-      cblur_gl_stamp (s->stamps, CBLUR_GL_SPAN_DOWNLOAD);
-      cblur_gl_download (s->gl, s->staged, result, s->dst, 0, row, s->dst->width, rows, row);
-      cblur_gl_stamp (s->stamps, CBLUR_GL_SPAN_DOWNLOAD);
+      cblur_gl_stamp (s->passes->stamps, CBLUR_GL_SPAN_DOWNLOAD);
+      cblur_gl_download (s->gl, s->job, result, &rows, row);
+      cblur_gl_stamp (s->passes->stamps, CBLUR_GL_SPAN_DOWNLOAD);
       piece.fence = glFenceSync (GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
-      piece.end = row + rows;
+      piece.end = row + rows.height;
       g_array_append_val (s->pieces, piece);
     }
   /* the next uploads go into a texture that shaders write */
@@ -100,10 +99,10 @@ advance (GpuBand  *s,
   if (complete > s->ready)
     advance_rows (s, complete);
 
-  while (s->out < s->dst->height &&
+  while (s->out < s->job->dst->height &&
          (s->ready == s->tile->in_height || s->out + s->band + 2 * reach <= s->ready))
     {
-      gint   n_rows = MIN (s->band, s->dst->height - s->out);
+      gint   n_rows = MIN (s->band, s->job->dst->height - s->out);
       GLuint result = cblur_gl_passes_columns (s->passes, s->tile, s->out, n_rows);
 
       send_down (s, result, s->out, n_rows);
@@ -135,7 +134,7 @@ static gboolean
 blur_whole (GpuBand  *s,
             GError  **error)
 {
-  send_down (s, cblur_gl_passes_run (s->passes, s->tile), 0, s->dst->height);
+  send_down (s, cblur_gl_passes_run (s->passes, s->tile), 0, s->job->dst->height);
   glFlush ();
   return cblur_gl_check (s->gl, CBLUR_GL_STAGE_DISPATCH, error);
 }
@@ -145,26 +144,26 @@ blur_whole (GpuBand  *s,
 gboolean
 cblur_gl_blur_streamed (CblurGl             *gl,
                         const CblurGlPasses *passes,
-                        const CblurGlStaged *staged,
+                        const CblurGlJob    *job,
                         CblurStreamRun      *run,
                         const CblurGlTile   *tile,
-                        const CblurImage    *read,
-                        const CblurImage    *src,
-                        const CblurImage    *dst,
-                        CblurGlStamps       *stamps,
                         GError             **error)
 {
-  g_autoptr (GArray) pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
-  GpuBand            s = { gl, passes, staged, dst, tile, cblur_gl_passes_band (passes), 0, 0,
-                           pieces, 0, stamps };
-  gboolean           in_bands = s.band > 0 && !(tile->abyss == GEGL_ABYSS_LOOP &&
-                                                tile->inside.height < tile->in_height);
-  gint               uploaded = 0;
-  guint              i;
+  const GeglRectangle *inside = &tile->inside;
+  g_autoptr (GArray)   pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
+  GpuBand              s = { tile, gl, passes, job, cblur_gl_passes_band (passes), 0, 0,
+                             pieces, 0 };
+  /* the rows of job's src that run has read and are not yet up */
+  GeglRectangle        read = { tile->x + inside->x - job->src->x,
+                                tile->y + inside->y - job->src->y, inside->width, 0 };
+  gboolean             in_bands = s.band > 0 && !(tile->abyss == GEGL_ABYSS_LOOP &&
+                                                  inside->height < tile->in_height);
+  gint                 uploaded = 0;
+  guint                i;
 
   g_array_set_clear_func (pieces, piece_clear);
   cblur_gl_passes_made (passes, tile);
-  while (uploaded < read->height)
+  while (uploaded < inside->height)
     {
       /* with pieces on their way down, looking in on them now and then */
       gint rows = cblur_stream_wait_read (run, uploaded,
@@ -173,14 +172,15 @@ cblur_gl_blur_streamed (CblurGl             *gl,
       release_arrived (&s, run);
       if (rows == uploaded)
         continue;
-      cblur_gl_stamp (stamps, CBLUR_GL_SPAN_UPLOAD);
-      cblur_gl_upload (gl, staged, src, read->x - src->x, read->y - src->y + uploaded,
-                       read->width, rows - uploaded, 0, uploaded);
-      cblur_gl_stamp (stamps, CBLUR_GL_SPAN_UPLOAD);
+      read.height = rows - uploaded;
+      cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_UPLOAD);
+      cblur_gl_upload (gl, job, &read, uploaded);
+      cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_UPLOAD);
+      read.y += read.height;
       uploaded = rows;
       /* the abyss below the image waits for its last row */
-      if (in_bands && !advance (&s, uploaded == read->height ? tile->in_height
-                                                             : tile->inside.y + uploaded, error))
+      if (in_bands && !advance (&s, uploaded == inside->height ? tile->in_height
+                                                               : inside->y + uploaded, error))
         return FALSE;
       /* the copy starts now, not when GL next waits */
       glFlush ();

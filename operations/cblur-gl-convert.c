@@ -165,7 +165,7 @@ set_format (const CblurFormat *format)
 }
 
 /* The side's program over texture rows [tex_y, tex_y + rect->height),
- * texels from tex_x, which the buffer stores from column rect->x of its
+ * texels from the first, which the buffer stores from column rect->x of its
  * rows tex_y on, in dispatches of at most DISPATCH_ROWS rows, each seeing
  * only its rows' bytes. */
 static void
@@ -174,7 +174,6 @@ convert_rows (const CblurGlNative *native,
               const CblurImage    *image,
               GLuint               texture,
               const GeglRectangle *rect,
-              gint                 tex_x,
               gint                 tex_y)
 {
   gsize  stride = row_bytes (image);
@@ -202,7 +201,7 @@ convert_rows (const CblurGlNative *native,
       glBindBufferRange (GL_SHADER_STORAGE_BUFFER, NATIVE_BINDING, native->buffer, bound,
                          start - bound + (rows - 1) * stride + end);
       glUniform1ui (BASE, start - bound);
-      glUniform2i (ORIGIN, tex_x, tex_y + done);
+      glUniform2i (ORIGIN, 0, tex_y + done);
       glUniform2i (SIZE, rect->width, rows);
       /* work groups of 16 × 16 texels, or of 64 words × 4 rows */
       if (side == SOURCE)
@@ -219,15 +218,14 @@ convert_rows (const CblurGlNative *native,
  * tiles' bytes alone. */
 void
 cblur_gl_transfer_native (CblurGl             *gl,
-                          const CblurGlStaged *staged,
-                          const CblurImage    *image,
+                          const CblurGlJob    *job,
                           gboolean             up,
                           GLuint               texture,
                           const GeglRectangle *piece,
-                          gint                 tex_x,
                           gint                 tex_y)
 {
   const CblurGlNative *native = &gl->textures.native[up ? SOURCE : OUTPUT];
+  const CblurImage    *image = up ? job->src : job->dst;
   gsize                stride = row_bytes (image);
   gsize                pixel_bytes = image->format->bytes_per_pixel;
   gsize                device = tex_y * stride + piece->x * pixel_bytes;
@@ -238,19 +236,20 @@ cblur_gl_transfer_native (CblurGl             *gl,
 
   if (up)
     {
-      copy_bytes (staged->source.buffer, staging - head, native->buffer, device - head,
+      copy_bytes (job->staged->source.buffer, staging - head, native->buffer, device - head,
                   (piece->height - 1) * stride + end - piece->x * pixel_bytes + head);
-      convert_rows (native, SOURCE, image, texture, piece, tex_x, tex_y);
+      convert_rows (native, SOURCE, image, texture, piece, tex_y);
       glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
       return;
     }
 
-  convert_rows (native, OUTPUT, image, texture, piece, tex_x, tex_y);
+  convert_rows (native, OUTPUT, image, texture, piece, tex_y);
   /* for the copy, and for whatever writes the result's texture next */
   glMemoryBarrier (GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
   if (piece->width == image->width)
-    copy_bytes (native->buffer, device, staged->output.buffer, staging, piece->height * stride);
+    copy_bytes (native->buffer, device, job->staged->output.buffer, staging,
+                piece->height * stride);
   for (row = 0; piece->width < image->width && row < piece->height; row++)
-    copy_bytes (native->buffer, device + row * stride, staged->output.buffer,
+    copy_bytes (native->buffer, device + row * stride, job->staged->output.buffer,
                 staging + row * stride, piece->width * pixel_bytes);
 }

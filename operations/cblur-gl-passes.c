@@ -386,20 +386,21 @@ box_passes (const CblurGlPasses *passes,
     }
 }
 
-/* the fused box's uniforms, its program in use: every pass of one axis in
- * one dispatch, over lines of the axis's total_lines */
+/* the fused box's uniforms, its program in use: every pass of the axis
+ * in one dispatch, over all lines of the tile along the axis */
 static void
-set_fused (const CblurKernel *kernel,
-           GLuint             program,
-           gint               len,
-           gint               n_in,
-           gint               origin,
-           gint               total_lines)
+set_fused (const CblurGlPasses *passes,
+           const CblurGlTile   *tile,
+           gboolean             vertical)
 {
-  set_int (program, "n_in", n_in);
-  set_int (program, "n_lines", total_lines);
+  const CblurKernel *kernel = passes->kernel;
+  GLuint             program = passes->programs[vertical];
+  gint               origin = vertical ? tile->y : tile->x;
+
+  set_int (program, "n_in", vertical ? tile->in_height : tile->in_width);
+  set_int (program, "n_lines", vertical ? tile->in_width - 2 * kernel->reach : input_rows (tile));
   set_int (program, "origin_phase", cblur_floor_mod (origin, kernel->box_block));
-  set_int (program, "outputs", len - 2 * kernel->reach);
+  set_int (program, "outputs", passes->segments[vertical].len - 2 * kernel->reach);
   set_int (program, "iterations", kernel->iterations);
   set_box_window (program, kernel);
 }
@@ -449,9 +450,7 @@ axis_passes (const CblurGlPasses *passes,
       set_int (program, "n_out", vertical ? tile->in_height - 2 * kernel->reach : out_width);
     }
   else
-    set_fused (kernel, program, passes->segments[vertical].len,
-               vertical ? tile->in_height : tile->in_width, vertical ? tile->y : tile->x,
-               vertical ? out_width : input_rows (tile));
+    set_fused (passes, tile, vertical);
   dispatch_segments (program,
                      passes->textures[vertical ? CBLUR_GL_BETWEEN : CBLUR_GL_INPUT],
                      passes->textures[vertical ? CBLUR_GL_OUTPUT : CBLUR_GL_BETWEEN],

@@ -53,6 +53,15 @@ struct _CblurGlStaged
   CblurGlStaging output;
 };
 
+/* One blur's source and output, their pixels in the staging: what its
+ * uploads read and its downloads write. */
+typedef struct
+{
+  const CblurGlStaged *staged;
+  const CblurImage    *src;
+  const CblurImage    *dst;
+} CblurGlJob;
+
 /* Staging handed out to bands, and one kept for the next band: pinning
  * memory costs tens of milliseconds. */
 typedef struct
@@ -283,28 +292,20 @@ G_GNUC_INTERNAL gboolean     cblur_gl_textures_reserve (CblurGl           *gl,
                                                         GError           **error);
 /* the smaller of the GPU's and CBLUR_GL_TEXTURE_BUDGET */
 G_GNUC_INTERNAL gsize        cblur_gl_texture_budget   (const CblurGl    *gl);
-/* width × height of src from x, y into the input texture at tex_x, tex_y;
- * decoded and premultiplied there where src is in a cblur-format */
+/* piece of job's src (x, y from its first pixel) into the input texture
+ * from row tex_y; decoded and premultiplied there where src is in a
+ * cblur-format */
 G_GNUC_INTERNAL void         cblur_gl_upload           (CblurGl             *gl,
-                                                        const CblurGlStaged *staged,
-                                                        const CblurImage    *src,
-                                                        gint                 x,
-                                                        gint                 y,
-                                                        gint                 width,
-                                                        gint                 height,
-                                                        gint                 tex_x,
+                                                        const CblurGlJob    *job,
+                                                        const GeglRectangle *piece,
                                                         gint                 tex_y);
-/* result's rows from tex_y, width × height, into dst at x, y, in dst's
- * format (encoded where it is a cblur-format); after the shaders' image
- * stores are made visible (cblur_gl_download_barrier) */
+/* result's rows from tex_y into piece of job's dst, in dst's format
+ * (encoded where it is a cblur-format); after the shaders' image stores
+ * are made visible (cblur_gl_download_barrier) */
 G_GNUC_INTERNAL void         cblur_gl_download         (CblurGl             *gl,
-                                                        const CblurGlStaged *staged,
+                                                        const CblurGlJob    *job,
                                                         GLuint               result,
-                                                        const CblurImage    *dst,
-                                                        gint                 x,
-                                                        gint                 y,
-                                                        gint                 width,
-                                                        gint                 height,
+                                                        const GeglRectangle *piece,
                                                         gint                 tex_y);
 G_GNUC_INTERNAL void         cblur_gl_download_barrier (void);
 G_GNUC_INTERNAL void         cblur_gl_stamps_init      (CblurGlStamps    *stamps);
@@ -325,14 +326,12 @@ G_GNUC_INTERNAL gboolean     cblur_gl_convert_prepare  (CblurGl             *gl,
 /* cblur_gl_upload's work for a source in a cblur-format (up, into
  * texture) and cblur_gl_download's for an output in one (from texture):
  * piece is the image's rectangle (x, y from its first pixel), which is
- * texture's from tex_x, tex_y */
+ * texture's from row tex_y */
 G_GNUC_INTERNAL void         cblur_gl_transfer_native  (CblurGl             *gl,
-                                                        const CblurGlStaged *staged,
-                                                        const CblurImage    *image,
+                                                        const CblurGlJob    *job,
                                                         gboolean             up,
                                                         GLuint               texture,
                                                         const GeglRectangle *piece,
-                                                        gint                 tex_x,
                                                         gint                 tex_y);
 
 /* cblur-gl-program.c */
@@ -366,27 +365,20 @@ G_GNUC_INTERNAL GArray      *cblur_gl_tiles_new        (const CblurGlPlan   *pla
                                                         const CblurImage    *dst);
 G_GNUC_INTERNAL gboolean     cblur_gl_tiles_make_abyss (const GArray        *tiles,
                                                         const CblurImage    *src);
-/* src is staged, as cblur_gl_tiles_new() read it */
+/* job's src is read as cblur_gl_tiles_new() read it */
 G_GNUC_INTERNAL gboolean     cblur_gl_blur_tiles       (CblurGl             *gl,
                                                         const CblurGlPasses *passes,
                                                         const GArray        *tiles,
-                                                        const CblurGlStaged *staged,
-                                                        const CblurImage    *src,
-                                                        const CblurImage    *dst,
-                                                        CblurGlStamps       *stamps,
+                                                        const CblurGlJob    *job,
                                                         GError             **error);
 
-/* cblur-gl-band.c: one tile, streamed: run reads `read`, the tile's input
- * or its part inside the image, which lies in src's staging */
+/* cblur-gl-band.c: one tile, streamed: run reads the tile's input, or its
+ * part inside the image, from job's src */
 G_GNUC_INTERNAL gboolean     cblur_gl_blur_streamed    (CblurGl             *gl,
                                                         const CblurGlPasses *passes,
-                                                        const CblurGlStaged *staged,
+                                                        const CblurGlJob    *job,
                                                         CblurStreamRun      *run,
                                                         const CblurGlTile   *tile,
-                                                        const CblurImage    *read,
-                                                        const CblurImage    *src,
-                                                        const CblurImage    *dst,
-                                                        CblurGlStamps       *stamps,
                                                         GError             **error);
 
 /* cblur-gl-segments.c: box-fused.comp's segment that makes n_out outputs

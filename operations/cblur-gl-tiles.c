@@ -139,10 +139,7 @@ gboolean
 cblur_gl_blur_tiles (CblurGl             *gl,
                      const CblurGlPasses *passes,
                      const GArray        *tiles,
-                     const CblurGlStaged *staged,
-                     const CblurImage    *src,
-                     const CblurImage    *dst,
-                     CblurGlStamps       *stamps,
+                     const CblurGlJob    *job,
                      GError             **error)
 {
   gint  reach = passes->kernel->reach;
@@ -152,13 +149,18 @@ cblur_gl_blur_tiles (CblurGl             *gl,
     {
       const CblurGlTile   *tile = &g_array_index (tiles, CblurGlTile, i);
       const GeglRectangle *inside = &tile->inside;
+      GeglRectangle        read = { tile->x + inside->x - job->src->x,
+                                    tile->y + inside->y - job->src->y,
+                                    inside->width, inside->height };
+      GeglRectangle        output = { tile->x + reach - job->dst->x,
+                                      tile->y + reach - job->dst->y,
+                                      tile->in_width - 2 * reach, tile->in_height - 2 * reach };
       GLuint               result;
 
       cblur_gl_passes_made (passes, tile);
-      cblur_gl_stamp (stamps, CBLUR_GL_SPAN_UPLOAD);
-      cblur_gl_upload (gl, staged, src, tile->x + inside->x - src->x,
-                       tile->y + inside->y - src->y, inside->width, inside->height, 0, 0);
-      cblur_gl_stamp (stamps, CBLUR_GL_SPAN_UPLOAD);
+      cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_UPLOAD);
+      cblur_gl_upload (gl, job, &read, 0);
+      cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_UPLOAD);
       if (!cblur_gl_check (gl, CBLUR_GL_STAGE_UPLOAD, error))
         return FALSE;
 
@@ -167,11 +169,9 @@ cblur_gl_blur_tiles (CblurGl             *gl,
         return FALSE;
 
       cblur_gl_download_barrier ();
-      cblur_gl_stamp (stamps, CBLUR_GL_SPAN_DOWNLOAD);
-      cblur_gl_download (gl, staged, result, dst, tile->x + reach - dst->x,
-                         tile->y + reach - dst->y, tile->in_width - 2 * reach,
-                         tile->in_height - 2 * reach, 0);
-      cblur_gl_stamp (stamps, CBLUR_GL_SPAN_DOWNLOAD);
+      cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_DOWNLOAD);
+      cblur_gl_download (gl, job, result, &output, 0);
+      cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_DOWNLOAD);
       /* the next tile's upload overwrites the input texture */
       glMemoryBarrier (GL_TEXTURE_UPDATE_BARRIER_BIT);
     }

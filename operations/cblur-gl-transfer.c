@@ -19,7 +19,7 @@ texture_bytes (const CblurGlSize *size)
   return (gsize) size->width * size->height * CBLUR_GL_TEXEL_BYTES;
 }
 
-/* The check also catches what earlier calls left. */
+/* The check also catches errors left by the GL calls before it. */
 gboolean
 cblur_gl_textures_reserve (CblurGl            *gl,
                            gint                n_textures,
@@ -85,28 +85,23 @@ staged_offset (const CblurImage *image,
 
 void
 cblur_gl_upload (CblurGl             *gl,
-                 const CblurGlStaged *staged,
-                 const CblurImage    *src,
-                 gint                 x,
-                 gint                 y,
-                 gint                 width,
-                 gint                 height,
-                 gint                 tex_x,
+                 const CblurGlJob    *job,
+                 const GeglRectangle *piece,
                  gint                 tex_y)
 {
-  GeglRectangle piece = { x, y, width, height };
+  const CblurImage *src = job->src;
 
   if (src->format != NULL)
     {
-      cblur_gl_transfer_native (gl, staged, src, TRUE, gl->textures.textures[CBLUR_GL_INPUT],
-                                &piece, tex_x, tex_y);
+      cblur_gl_transfer_native (gl, job, TRUE, gl->textures.textures[CBLUR_GL_INPUT], piece,
+                                tex_y);
       return;
     }
-  glBindBuffer (GL_PIXEL_UNPACK_BUFFER, staged->source.buffer);
+  glBindBuffer (GL_PIXEL_UNPACK_BUFFER, job->staged->source.buffer);
   glPixelStorei (GL_UNPACK_ROW_LENGTH, src->stride / CBLUR_CHANNELS);
   glBindTexture (GL_TEXTURE_2D, gl->textures.textures[CBLUR_GL_INPUT]);
-  glTexSubImage2D (GL_TEXTURE_2D, 0, tex_x, tex_y, width, height, GL_RGBA, GL_FLOAT,
-                   GSIZE_TO_POINTER (staged_offset (src, x, y)));
+  glTexSubImage2D (GL_TEXTURE_2D, 0, 0, tex_y, piece->width, piece->height, GL_RGBA, GL_FLOAT,
+                   GSIZE_TO_POINTER (staged_offset (src, piece->x, piece->y)));
   glBindTexture (GL_TEXTURE_2D, 0);
   glPixelStorei (GL_UNPACK_ROW_LENGTH, 0);
   glBindBuffer (GL_PIXEL_UNPACK_BUFFER, 0);
@@ -114,37 +109,35 @@ cblur_gl_upload (CblurGl             *gl,
 
 void
 cblur_gl_download (CblurGl             *gl,
-                   const CblurGlStaged *staged,
+                   const CblurGlJob    *job,
                    GLuint               result,
-                   const CblurImage    *dst,
-                   gint                 x,
-                   gint                 y,
-                   gint                 width,
-                   gint                 height,
+                   const GeglRectangle *piece,
                    gint                 tex_y)
 {
-  GeglRectangle piece = { x, y, width, height };
-  gsize         offset = staged_offset (dst, x, y);
+  const CblurImage     *dst = job->dst;
+  const CblurGlStaging *output = &job->staged->output;
+  gsize                 offset = staged_offset (dst, piece->x, piece->y);
 
   if (dst->format != NULL)
     {
-      cblur_gl_transfer_native (gl, staged, dst, FALSE, result, &piece, 0, tex_y);
+      cblur_gl_transfer_native (gl, job, FALSE, result, piece, tex_y);
       return;
     }
-  glBindBuffer (GL_PIXEL_PACK_BUFFER, staged->output.buffer);
+  glBindBuffer (GL_PIXEL_PACK_BUFFER, output->buffer);
   glPixelStorei (GL_PACK_ROW_LENGTH, dst->stride / CBLUR_CHANNELS);
   /* NVIDIA reads a float framebuffer back at a few MB/s, a texture at
    * PCIe speed */
   if (gl->has_texture_sub_image)
-    glGetTextureSubImage (result, 0, 0, tex_y, 0, width, height, 1, GL_RGBA, GL_FLOAT,
-                          staged->output.size - offset, GSIZE_TO_POINTER (offset));
+    glGetTextureSubImage (result, 0, 0, tex_y, 0, piece->width, piece->height, 1, GL_RGBA,
+                          GL_FLOAT, output->size - offset, GSIZE_TO_POINTER (offset));
   else
     {
       glBindFramebuffer (GL_READ_FRAMEBUFFER, gl->textures.framebuffer);
       glFramebufferTexture2D (GL_READ_FRAMEBUFFER, GL_COLOR_ATTACHMENT0,
                               GL_TEXTURE_2D, result, 0);
       glReadBuffer (GL_COLOR_ATTACHMENT0);
-      glReadPixels (0, tex_y, width, height, GL_RGBA, GL_FLOAT, GSIZE_TO_POINTER (offset));
+      glReadPixels (0, tex_y, piece->width, piece->height, GL_RGBA, GL_FLOAT,
+                    GSIZE_TO_POINTER (offset));
       glBindFramebuffer (GL_READ_FRAMEBUFFER, 0);
     }
   glPixelStorei (GL_PACK_ROW_LENGTH, 0);

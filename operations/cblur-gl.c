@@ -141,6 +141,7 @@ blur_staged (CblurGl             *gl,
              CblurGlReport       *report,
              GError             **error)
 {
+  CblurGlJob         job = { staged, src, dst };
   CblurGlPasses      passes = { 0 };
   CblurGlPlan        plan = { 0 };
   CblurGlStamps      stamps;
@@ -174,10 +175,10 @@ blur_staged (CblurGl             *gl,
   ok = ok && cblur_gl_convert_prepare (gl, src, dst, plan.height + 2 * kernel->reach,
                                        plan.height, error);
   if (ok && run != NULL)
-    ok = cblur_gl_blur_streamed (gl, &passes, staged, run, &g_array_index (tiles, CblurGlTile, 0),
-                                 &read, src, dst, &stamps, error);
+    ok = cblur_gl_blur_streamed (gl, &passes, &job, run, &g_array_index (tiles, CblurGlTile, 0),
+                                 error);
   else if (ok)
-    ok = cblur_gl_blur_tiles (gl, &passes, tiles, staged, src, dst, &stamps, error);
+    ok = cblur_gl_blur_tiles (gl, &passes, tiles, &job, error);
 
   if (run != NULL)
     cblur_stream_finish (run);

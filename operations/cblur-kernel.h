@@ -23,7 +23,7 @@ typedef enum
 /* auto takes the box filter above this radius, direct up to it, on every
  * backend.  Where it lies is the CPU's choice: there the two modes' costs
  * part most, where on GL either costs little beside GEGL's reads and
- * writes (README.md, "mode=auto"). */
+ * writes (docs/design.md, "mode=auto"). */
 #define CBLUR_AUTO_BOX_ABOVE 25.0
 
 typedef struct

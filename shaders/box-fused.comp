@@ -236,7 +236,7 @@ suffix_sums (int n,
 
 /* P of the chunk's pixels in place in pixels[], and into prefix[], with
  * each chunk's first S into chunk_suffix[], for the windows to read:
- * summed in the chunk, then the earlier chunks' carried in up to the
+ * summed in the chunk, then the preceding chunks' carried in up to the
  * chunk's first block start.  first_phase: the chunk's first pixel's. */
 void
 prefix_sums (int first_phase)

@@ -70,53 +70,8 @@ side_index (const Side       *side,
   return (gsize) (image->y + y - side->rect.y) * side->rect.width + image->x + x - side->rect.x;
 }
 
-static void
-read_part (const CblurImage *image,
-           gint              x,
-           gint              y,
-           gint              width,
-           gint              height,
-           gpointer          user_data)
-{
-  Side *side = user_data;
-  gint  i, j;
-
-  g_assert_cmpint (x, >=, 0);
-  g_assert_cmpint (y, >=, 0);
-  g_assert_cmpint (x + width, <=, image->width);
-  g_assert_cmpint (y + height, <=, image->height);
-  for (j = y; j < y + height; j++)
-    for (i = x; i < x + width; i++)
-      {
-        gsize k = side_index (side, image, i, j);
-
-        *cblur_image_pixel (image, i, j) = side->pixels[k];
-        g_atomic_int_inc (&side->reads[k]);
-      }
-}
-
-static void
-write_part (const CblurImage *image,
-            gint              x,
-            gint              y,
-            gint              width,
-            gint              height,
-            gpointer          user_data)
-{
-  Side *side = user_data;
-  gint  i, j;
-
-  for (j = y; j < y + height; j++)
-    for (i = x; i < x + width; i++)
-      {
-        gsize k = side_index (side, image, i, j);
-
-        side->pixels[k] = *cblur_image_pixel (image, i, j);
-        g_atomic_int_inc (&side->writes[k]);
-      }
-}
-
-/* Both directions through one stream: reads go to `in`, writes to `out` */
+/* Both directions through one stream: reads come from `in`, writes go
+ * to `out` */
 typedef struct
 {
   Side *in;
@@ -126,13 +81,37 @@ typedef struct
 static void
 sides_read (const CblurImage *image, gint x, gint y, gint width, gint height, gpointer data)
 {
-  read_part (image, x, y, width, height, ((Sides *) data)->in);
+  Side *in = ((Sides *) data)->in;
+  gint  i, j;
+
+  g_assert_cmpint (x, >=, 0);
+  g_assert_cmpint (y, >=, 0);
+  g_assert_cmpint (x + width, <=, image->width);
+  g_assert_cmpint (y + height, <=, image->height);
+  for (j = y; j < y + height; j++)
+    for (i = x; i < x + width; i++)
+      {
+        gsize k = side_index (in, image, i, j);
+
+        *cblur_image_pixel (image, i, j) = in->pixels[k];
+        g_atomic_int_inc (&in->reads[k]);
+      }
 }
 
 static void
 sides_write (const CblurImage *image, gint x, gint y, gint width, gint height, gpointer data)
 {
-  write_part (image, x, y, width, height, ((Sides *) data)->out);
+  Side *out = ((Sides *) data)->out;
+  gint  i, j;
+
+  for (j = y; j < y + height; j++)
+    for (i = x; i < x + width; i++)
+      {
+        gsize k = side_index (out, image, i, j);
+
+        out->pixels[k] = *cblur_image_pixel (image, i, j);
+        g_atomic_int_inc (&out->writes[k]);
+      }
 }
 
 static void

@@ -83,29 +83,37 @@ assert_exited_zero (gint status)
   g_assert_cmpint (WEXITSTATUS (status), ==, 0);
 }
 
+/* The test again in a process of its own (this program, at the test's
+ * path), which must pass */
 static void
-in_subprocess (const gchar *path)
+run_in_subprocess (void)
 {
-  g_test_trap_subprocess (path, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
   g_test_trap_assert_passed ();
 }
 
-/* In a process of its own (this program again, at `path`), a GL blur,
- * then a fork whose child exits with what `child` returns: 0, in time.
- * GEGL's own worker threads do not survive a fork either, and its
- * parallel loops would wait for them in the child: a host that forks runs
- * GEGL with one thread, as this process does. */
+/* TRUE in the test's own process; in the parent, FALSE once that passed */
+static gboolean
+in_own_process (void)
+{
+  if (g_test_subprocess ())
+    return TRUE;
+  run_in_subprocess ();
+  return FALSE;
+}
+
+/* In a process of its own, a GL blur, then a fork whose child exits with
+ * what `child` returns: 0, in time.  GEGL's own worker threads do not
+ * survive a fork either, and its parallel loops would wait for them in
+ * the child: a host that forks runs GEGL with one thread, as this process
+ * does. */
 static void
-fork_after_blur (const gchar *path,
-                 gint       (*child) (void))
+fork_after_blur (gint (*child) (void))
 {
   pid_t pid;
 
-  if (!g_test_subprocess ())
-    {
-      in_subprocess (path);
-      return;
-    }
+  if (!in_own_process ())
+    return;
   g_object_set (gegl_config (), "threads", 1, NULL);
   blur_on_gl (64);
   pid = fork ();
@@ -131,23 +139,20 @@ child_blurs (void)
 static void
 fork_then_exit (void)
 {
-  fork_after_blur ("/gl/lifecycle/fork-exit", child_exits);
+  fork_after_blur (child_exits);
 }
 
 static void
 fork_then_blur (void)
 {
-  fork_after_blur ("/gl/lifecycle/fork-blur", child_blurs);
+  fork_after_blur (child_blurs);
 }
 
 static void
 exit_while_idle (void)
 {
-  if (!g_test_subprocess ())
-    {
-      in_subprocess ("/gl/lifecycle/exit-idle");
-      return;
-    }
+  if (!in_own_process ())
+    return;
   blur_on_gl (64);
   g_assert_true (cblur_gl_holds_context ());
   exit (0);
@@ -190,7 +195,7 @@ exit_while_busy (void)
 
           g_test_message ("exit %lu ms into the blur", delays_ms[i]);
           g_setenv ("GL_TEST_EXIT_DELAY_MS", variant, TRUE);
-          in_subprocess ("/gl/lifecycle/exit-busy");
+          run_in_subprocess ();
         }
       g_unsetenv ("GL_TEST_EXIT_DELAY_MS");
       g_unsetenv ("CBLUR_BACKEND");
@@ -234,11 +239,8 @@ has_thread (const gchar *name)
 static void
 gegl_exit_releases (void)
 {
-  if (!g_test_subprocess ())
-    {
-      in_subprocess ("/gl/lifecycle/gegl-exit");
-      return;
-    }
+  if (!in_own_process ())
+    return;
   blur_on_gl (64);
   g_assert_true (has_thread ("cblur-gl-idle"));
   g_assert_true (cblur_gl_holds_context ());
