@@ -95,6 +95,8 @@ load_lanes (const CblurPixel *element,
 
   if (pixels == CBLUR_STRIP_PIXELS)
     return (Lanes) { stored[0], stored[1], stored[2], stored[3] };
+  if (pixels == CBLUR_STRIP_PIXELS / 2)
+    return (Lanes) { stored[0], stored[1], { 0 }, { 0 } };
   memcpy (&lanes, element, pixels * sizeof (CblurPixel));
   return lanes;
 }
@@ -106,13 +108,15 @@ store_lanes (CblurPixel  *element,
 {
   StoredQuarter *stored = (StoredQuarter *) element;
 
-  if (pixels != CBLUR_STRIP_PIXELS)
+  if (pixels != CBLUR_STRIP_PIXELS && pixels != CBLUR_STRIP_PIXELS / 2)
     {
       memcpy (element, &lanes, pixels * sizeof (CblurPixel));
       return;
     }
   stored[0] = lanes.a;
   stored[1] = lanes.b;
+  if (pixels == CBLUR_STRIP_PIXELS / 2)
+    return;
   stored[2] = lanes.c;
   stored[3] = lanes.d;
 }
@@ -222,6 +226,8 @@ box_pass (const CblurKernel *kernel,
   /* constant widths let the compiler unroll the pixel loops */
   if (pixels == CBLUR_STRIP_PIXELS)
     box_pass_pixels (kernel, in, n_in, origin, out, suffix, CBLUR_STRIP_PIXELS);
+  else if (pixels == CBLUR_STRIP_PIXELS / 2)
+    box_pass_pixels (kernel, in, n_in, origin, out, suffix, CBLUR_STRIP_PIXELS / 2);
   else
     box_pass_pixels (kernel, in, n_in, origin, out, suffix, pixels);
 }
