@@ -87,20 +87,34 @@ strip_row (const Job *job,
  * before the next row wrote to it. */
 #define TRANSPOSE_PIXELS 8
 
-/* elements [begin, end) of the line from the sources' first pixels on */
+/* a straight pixel premultiplied as cblur_premultiply_pixels does, alpha
+ * untouched */
+static inline CblurPixel
+premultiplied (CblurPixel pixel)
+{
+  CblurPixel product = pixel * cblur_used_alpha (pixel[3]);
+
+  product[3] = pixel[3];
+  return product;
+}
+
+/* elements [begin, end) of the line from the sources' first pixels on,
+ * premultiplied on the way where they are straight */
 static void
 transpose_in (CblurPixel        *line,
               gint               rows,
               const CblurPixel **sources,
               gint               begin,
-              gint               end)
+              gint               end,
+              gboolean           straight)
 {
   gint x, r, i;
 
   for (x = begin; x < end; x += TRANSPOSE_PIXELS)
     for (r = 0; r < rows; r++)
       for (i = x; i < MIN (x + TRANSPOSE_PIXELS, end); i++)
-        line[(gsize) i * rows + r] = sources[r][i - begin];
+        line[(gsize) i * rows + r] = straight ? premultiplied (sources[r][i - begin])
+                                              : sources[r][i - begin];
 }
 
 /* Elements [0, end) of the line, dst's columns, into rows [row, row +
@@ -203,6 +217,10 @@ horizontal_rows (gsize    first,
   CblurPixel       *gathered = (CblurPixel *) memory;
   CblurPixel       *held = gathered + line_in;      /* GEGL's rows, where read or decoded */
   CblurPixel       *blurred = held + line_in;
+  /* stored without alpha, pixels decode with alpha 1, which premultiplies
+   * to themselves */
+  gboolean          straight = job->straight &&
+                               (job->pixels->format == NULL || job->pixels->format->has_alpha);
   CblurLineScratch  scratch;
   gsize             group;
 
@@ -216,19 +234,19 @@ horizontal_rows (gsize    first,
       gint              r, x;
 
       fetch_rows (job, row0, rows, held, sources);
+      /* none's, black's and white's colours premultiply to themselves */
       for (r = 0; r < rows; r++)
         {
           const CblurPixel *src = sources[r];
 
           for (x = 0; x < job->left; x++)
-            gathered[(gsize) x * rows + r] = row_pixel (job, src, x);
+            gathered[(gsize) x * rows + r] = straight ? premultiplied (row_pixel (job, src, x))
+                                                      : row_pixel (job, src, x);
           for (x = job->right; x < n_in; x++)
-            gathered[(gsize) x * rows + r] = row_pixel (job, src, x);
+            gathered[(gsize) x * rows + r] = straight ? premultiplied (row_pixel (job, src, x))
+                                                      : row_pixel (job, src, x);
         }
-      transpose_in (gathered, rows, sources, job->left, job->right);
-      /* none's, black's and white's colours premultiply to themselves */
-      if (job->straight)
-        cblur_premultiply_pixels ((gfloat *) gathered, (gsize) n_in * rows);
+      transpose_in (gathered, rows, sources, job->left, job->right, straight);
 
       cblur_line_blur (job->kernel, (CblurLine) { gathered, rows }, n_in, job->src->x,
                        (CblurLineOut) { blurred, rows }, rows, &scratch);
