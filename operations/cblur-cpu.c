@@ -25,11 +25,15 @@ typedef struct
   CblurPixel        *between;    /* horizontal result of rows [top, bottom), in strips */
   CblurPixel        *made_row;   /* ... of a row of the colour */
   CblurStream       *stream;     /* for GEGL's pixels and dst without pixels */
-  gint               lead;       /* dst's columns from the first strip's left */
+  /* chunks and strips lie on a grid of absolute columns, GEGL's tiles'
+   * where the stream has them: dst starts `lead` columns into its chunk */
+  gint               lead;
   gint               chunk;      /* the columns of a vertical pass's work, */
   gint               piece_rows; /* and the rows it encodes and writes at once */
 } Job;
 
+/* a chunk's results, in pixels, at most; without GEGL's tiles, chunks of
+ * 8 strips, written 64 rows at a time */
 #define CHUNK_PIXELS         (256 * 1024)
 #define DEFAULT_CHUNK_STRIPS 8
 #define MAX_PIECE_ROWS       256
@@ -96,6 +100,16 @@ premultiplied (CblurPixel pixel)
 
   product[3] = pixel[3];
   return product;
+}
+
+/* pixel x of a row's line, premultiplied where it is straight */
+static inline CblurPixel
+gathered_pixel (const Job        *job,
+                const CblurPixel *row,
+                gint              x,
+                gboolean          straight)
+{
+  return straight ? premultiplied (row_pixel (job, row, x)) : row_pixel (job, row, x);
 }
 
 /* elements [begin, end) of the line from the sources' first pixels on,
@@ -240,11 +254,9 @@ horizontal_rows (gsize    first,
           const CblurPixel *src = sources[r];
 
           for (x = 0; x < job->left; x++)
-            gathered[(gsize) x * rows + r] = straight ? premultiplied (row_pixel (job, src, x))
-                                                      : row_pixel (job, src, x);
+            gathered[(gsize) x * rows + r] = gathered_pixel (job, src, x, straight);
           for (x = job->right; x < n_in; x++)
-            gathered[(gsize) x * rows + r] = straight ? premultiplied (row_pixel (job, src, x))
-                                                      : row_pixel (job, src, x);
+            gathered[(gsize) x * rows + r] = gathered_pixel (job, src, x, straight);
         }
       transpose_in (gathered, rows, sources, job->left, job->right, straight);
 
