@@ -71,6 +71,74 @@ direct_line (const CblurKernel *kernel,
  * in the core's cache (over whole lines they went out to memory and back,
  * which bounded the pass on memory bandwidth); the prefix sum grows one
  * element an output, in registers. */
+/* An element of a strip in four vectors of its own, which the compiler
+ * keeps in registers (as one array, or one vector of the element's
+ * width, it kept the running sums in memory, each element waiting on the
+ * previous one's store).  Narrower elements travel in the first lanes,
+ * the rest zero. */
+typedef gfloat Quarter __attribute__ ((vector_size (CBLUR_STRIP_PIXELS * sizeof (CblurPixel) / 4)));
+/* ... as found in lines, on whole floats */
+typedef gfloat StoredQuarter __attribute__ ((vector_size (sizeof (Quarter)), aligned (4),
+                                             may_alias));
+
+typedef struct
+{
+  Quarter a, b, c, d;
+} Lanes;
+
+static inline __attribute__ ((always_inline)) Lanes
+load_lanes (const CblurPixel *element,
+            const gint        pixels)
+{
+  const StoredQuarter *stored = (const StoredQuarter *) element;
+  Lanes                lanes = { { 0 } };
+
+  if (pixels == CBLUR_STRIP_PIXELS)
+    return (Lanes) { stored[0], stored[1], stored[2], stored[3] };
+  if (pixels == CBLUR_STRIP_PIXELS / 2)
+    return (Lanes) { stored[0], stored[1], { 0 }, { 0 } };
+  memcpy (&lanes, element, pixels * sizeof (CblurPixel));
+  return lanes;
+}
+
+static inline __attribute__ ((always_inline)) void
+store_lanes (CblurPixel  *element,
+             Lanes        lanes,
+             const gint   pixels)
+{
+  StoredQuarter *stored = (StoredQuarter *) element;
+
+  if (pixels != CBLUR_STRIP_PIXELS && pixels != CBLUR_STRIP_PIXELS / 2)
+    {
+      memcpy (element, &lanes, pixels * sizeof (CblurPixel));
+      return;
+    }
+  stored[0] = lanes.a;
+  stored[1] = lanes.b;
+  if (pixels == CBLUR_STRIP_PIXELS / 2)
+    return;
+  stored[2] = lanes.c;
+  stored[3] = lanes.d;
+}
+
+static inline __attribute__ ((always_inline)) Lanes
+add (Lanes x,
+     Lanes y)
+{
+  return (Lanes) { x.a + y.a, x.b + y.b, x.c + y.c, x.d + y.d };
+}
+
+/* a box window's output: (sum + (left + right) * fraction) * scale */
+static inline __attribute__ ((always_inline)) Lanes
+window (Lanes  sum,
+        Lanes  edges,
+        gfloat fraction,
+        gfloat scale)
+{
+  return (Lanes) { (sum.a + edges.a * fraction) * scale, (sum.b + edges.b * fraction) * scale,
+                   (sum.c + edges.c * fraction) * scale, (sum.d + edges.d * fraction) * scale };
+}
+
 static inline __attribute__ ((always_inline)) void
 box_pass_pixels (const CblurKernel *kernel,
                  CblurLine          in,
@@ -85,10 +153,11 @@ box_pass_pixels (const CblurKernel *kernel,
   gfloat fraction = kernel->box_fraction;
   gfloat scale = kernel->box_scale;
   gint   n_out = n_in - 2 * (k + 1);
-  gint   lanes = pixels * CBLUR_CHANNELS;
-  gint   start, i, j, c;
+  gint   start, i, j;
 
-#define PIXEL(base, step, index) ((gfloat *) ((base) + (gsize) (index) * (step)))
+#define IN(index)     load_lanes (in.data + (gsize) (index) * in.step, pixels)
+#define SUFFIX(index) (suffix + (gsize) (index) * pixels)
+#define OUT(index)    (out.data + (gsize) (index) * out.step)
 
   /* output i is the window [i + 1, i + 2k + 1] plus the fraction of
    * elements i and i + 2k + 2; `start` is the first element of the block
@@ -96,68 +165,53 @@ box_pass_pixels (const CblurKernel *kernel,
    * make the windows */
   for (start = 1 - cblur_floor_mod (origin + 1, block); start <= n_out; start += block)
     {
-      gint   first = MAX (start, 1);                   /* i + 1 of the first output */
-      gint   end = MIN (start + block, n_out + 1);     /* ... past the last */
-      gint   last_in = MIN (start + block, n_in) - 1;  /* the block's last element */
-      gfloat prefix[CBLUR_STRIP_PIXELS * CBLUR_CHANNELS];    /* the next block's start to i + 2k + 1 */
+      gint  first = MAX (start, 1);                   /* i + 1 of the first output */
+      gint  end = MIN (start + block, n_out + 1);     /* ... past the last */
+      gint  last_in = MIN (start + block, n_in) - 1;  /* the block's last element */
+      Lanes running;                                  /* elements j to the block's end */
+      Lanes prefix;                                   /* the next block's start to i + 2k + 1 */
 
       if (first >= end)
         continue;
 
-      /* suffix[j - start]: elements j to the block's end */
-      memcpy (PIXEL (suffix, pixels, last_in - start), PIXEL (in.data, in.step, last_in),
-              lanes * sizeof (gfloat));
+      running = IN (last_in);
+      store_lanes (SUFFIX (last_in - start), running, pixels);
       for (j = last_in - 1; j >= first; j--)
         {
-          gfloat       *restrict suf = PIXEL (suffix, pixels, j - start);
-          const gfloat *restrict after = PIXEL (suffix, pixels, j + 1 - start);
-          const gfloat *restrict src = PIXEL (in.data, in.step, j);
-
-          for (c = 0; c < lanes; c++)
-            suf[c] = after[c] + src[c];
+          running = add (running, IN (j));
+          store_lanes (SUFFIX (j - start), running, pixels);
         }
 
       i = first - 1;
       if (first == start)
         {
           /* a window that starts a block is that whole block */
-          const gfloat *restrict suf = PIXEL (suffix, pixels, 0);
-          const gfloat *restrict left = PIXEL (in.data, in.step, i);
-          const gfloat *restrict right = PIXEL (in.data, in.step, i + 2 * k + 2);
-          gfloat       *restrict dst = PIXEL (out.data, out.step, i);
-
-          for (c = 0; c < lanes; c++)
-            dst[c] = (suf[c] + (left[c] + right[c]) * fraction) * scale;
+          store_lanes (OUT (i), window (load_lanes (SUFFIX (0), pixels),
+                                        add (IN (i), IN (i + 2 * k + 2)), fraction, scale),
+                       pixels);
           i++;
         }
       if (i >= end - 1)
         continue;
 
-      memcpy (prefix, PIXEL (in.data, in.step, start + block), lanes * sizeof (gfloat));
+      prefix = IN (start + block);
       for (j = start + block + 1; j <= i + 2 * k + 1; j++)
-        {
-          const gfloat *restrict src = PIXEL (in.data, in.step, j);
-
-          for (c = 0; c < lanes; c++)
-            prefix[c] += src[c];
-        }
+        prefix = add (prefix, IN (j));
       for (; i < end - 1; i++)
         {
-          const gfloat *restrict suf = PIXEL (suffix, pixels, i + 1 - start);
-          const gfloat *restrict left = PIXEL (in.data, in.step, i);
-          const gfloat *restrict right = PIXEL (in.data, in.step, i + 2 * k + 2);
-          gfloat       *restrict dst = PIXEL (out.data, out.step, i);
+          Lanes right = IN (i + 2 * k + 2);
 
-          for (c = 0; c < lanes; c++)
-            {
-              dst[c] = ((suf[c] + prefix[c]) + (left[c] + right[c]) * fraction) * scale;
-              /* the next output's window ends at this one's right */
-              prefix[c] += right[c];
-            }
+          store_lanes (OUT (i), window (add (load_lanes (SUFFIX (i + 1 - start), pixels), prefix),
+                                        add (IN (i), right), fraction, scale),
+                       pixels);
+          /* the next output's window ends at this one's right */
+          prefix = add (prefix, right);
         }
     }
 
-#undef PIXEL
+#undef IN
+#undef SUFFIX
+#undef OUT
 }
 
 WIDEST_VECTORS static void
@@ -172,6 +226,8 @@ box_pass (const CblurKernel *kernel,
   /* constant widths let the compiler unroll the pixel loops */
   if (pixels == CBLUR_STRIP_PIXELS)
     box_pass_pixels (kernel, in, n_in, origin, out, suffix, CBLUR_STRIP_PIXELS);
+  else if (pixels == CBLUR_STRIP_PIXELS / 2)
+    box_pass_pixels (kernel, in, n_in, origin, out, suffix, CBLUR_STRIP_PIXELS / 2);
   else
     box_pass_pixels (kernel, in, n_in, origin, out, suffix, pixels);
 }

@@ -19,7 +19,7 @@ typedef gfloat CblurPixel __attribute__ ((vector_size (16)));
  * horizontal one: wide enough for the vector units, small enough that a
  * thread's line buffers stay in its L2 cache. */
 #define CBLUR_STRIP_PIXELS 16
-#define CBLUR_ROW_GROUP    CBLUR_STRIP_PIXELS
+#define CBLUR_ROW_GROUP    (CBLUR_STRIP_PIXELS / 2)
 
 /* A line is a run of elements, each `pixels` contiguous pixels wide, with
  * `step` pixels from one element to the next: a row segment for the

@@ -22,10 +22,22 @@ typedef struct
   gint               bottom;     /* `policy` says */
   const CblurImage  *pixels;     /* read through stream where they have none */
   CblurPixel         colour;     /* the policy's, where it has one */
-  CblurPixel        *between;    /* horizontal result of rows [top, bottom) */
+  CblurPixel        *between;    /* horizontal result of rows [top, bottom), in strips */
   CblurPixel        *made_row;   /* ... of a row of the colour */
   CblurStream       *stream;     /* for GEGL's pixels and dst without pixels */
+  /* chunks and strips lie on a grid of absolute columns, GEGL's tiles'
+   * where the stream has them: dst starts `lead` columns into its chunk */
+  gint               lead;
+  gint               chunk;      /* the columns of a vertical pass's work, */
+  gint               piece_rows; /* and the rows it encodes and writes at once */
 } Job;
+
+/* a chunk's results, in pixels, at most; without GEGL's tiles, chunks of
+ * 8 strips, written 64 rows at a time */
+#define CHUNK_PIXELS         (256 * 1024)
+#define DEFAULT_CHUNK_STRIPS 8
+#define MAX_PIECE_ROWS       256
+#define DEFAULT_PIECE_ROWS   64
 
 /* none, black and white fill the abyss with one colour; clamp and loop
  * repeat GEGL's pixels */
@@ -63,39 +75,88 @@ row_pixel (const Job        *job,
   return source < 0 ? job->colour : row[source - job->left];
 }
 
+/* row y (from `top`) of strip s of the pass between */
+static inline CblurPixel *
+strip_row (const Job *job,
+           gint       s,
+           gint       y)
+{
+  gint first = job->lead / CBLUR_STRIP_PIXELS;
+
+  return job->between + ((gsize) (s - first) * job->src->height + y) * CBLUR_STRIP_PIXELS;
+}
+
 /* Rows to and from a line of interleaved rows, two cache lines of each row
  * at a time: row by row, each element's line went out of the cache
  * before the next row wrote to it. */
 #define TRANSPOSE_PIXELS 8
 
-/* elements [begin, end) of the line from the sources' first pixels on */
+/* a straight pixel premultiplied as cblur_premultiply_pixels does, alpha
+ * untouched */
+static inline CblurPixel
+premultiplied (CblurPixel pixel)
+{
+  CblurPixel product = pixel * cblur_used_alpha (pixel[3]);
+
+  product[3] = pixel[3];
+  return product;
+}
+
+/* pixel x of a row's line, premultiplied where it is straight */
+static inline CblurPixel
+gathered_pixel (const Job        *job,
+                const CblurPixel *row,
+                gint              x,
+                gboolean          straight)
+{
+  return straight ? premultiplied (row_pixel (job, row, x)) : row_pixel (job, row, x);
+}
+
+/* elements [begin, end) of the line from the sources' first pixels on,
+ * premultiplied on the way where they are straight */
 static void
 transpose_in (CblurPixel        *line,
               gint               rows,
               const CblurPixel **sources,
               gint               begin,
-              gint               end)
+              gint               end,
+              gboolean           straight)
 {
   gint x, r, i;
 
   for (x = begin; x < end; x += TRANSPOSE_PIXELS)
     for (r = 0; r < rows; r++)
       for (i = x; i < MIN (x + TRANSPOSE_PIXELS, end); i++)
-        line[(gsize) i * rows + r] = sources[r][i - begin];
+        line[(gsize) i * rows + r] = straight ? premultiplied (sources[r][i - begin])
+                                              : sources[r][i - begin];
 }
 
+/* Elements [0, end) of the line, dst's columns, into rows [row, row +
+ * rows) of the pass between: in strips, CBLUR_STRIP_PIXELS columns wide
+ * and all rows high, so that the vertical pass reads each strip in one
+ * run rather than a few pixels from every row (a miss, and a page, each). */
 static void
-transpose_out (const CblurPixel  *line,
-               gint               rows,
-               CblurPixel       **targets,
-               gint               end)
+transpose_out (const Job        *job,
+               const CblurPixel *line,
+               gint              rows,
+               gint              row,
+               gint              end)
 {
-  gint x, r, i;
+  gint first = job->lead / CBLUR_STRIP_PIXELS;
+  gint last = (job->lead + end - 1) / CBLUR_STRIP_PIXELS;
+  gint s, r, i;
 
-  for (x = 0; x < end; x += TRANSPOSE_PIXELS)
-    for (r = 0; r < rows; r++)
-      for (i = x; i < MIN (x + TRANSPOSE_PIXELS, end); i++)
-        targets[r][i] = line[(gsize) i * rows + r];
+  for (s = first; s <= last; s++)
+    {
+      gint        begin = MAX (s * CBLUR_STRIP_PIXELS, job->lead) - job->lead;
+      gint        stop = MIN ((s + 1) * CBLUR_STRIP_PIXELS - job->lead, end);
+      /* column i at its place in the strip's rows */
+      CblurPixel *strip = strip_row (job, s, row) + job->lead - s * CBLUR_STRIP_PIXELS;
+
+      for (r = 0; r < rows; r++)
+        for (i = begin; i < stop; i++)
+          strip[(gsize) r * CBLUR_STRIP_PIXELS + i] = line[(gsize) i * rows + r];
+    }
 }
 
 /* Rows [y, y + rows) of GEGL's pixels (from `pixels`' first) in RGBA
@@ -170,6 +231,10 @@ horizontal_rows (gsize    first,
   CblurPixel       *gathered = (CblurPixel *) memory;
   CblurPixel       *held = gathered + line_in;      /* GEGL's rows, where read or decoded */
   CblurPixel       *blurred = held + line_in;
+  /* stored without alpha, pixels decode with alpha 1, which premultiplies
+   * to themselves */
+  gboolean          straight = job->straight &&
+                               (job->pixels->format == NULL || job->pixels->format->has_alpha);
   CblurLineScratch  scratch;
   gsize             group;
 
@@ -180,30 +245,25 @@ horizontal_rows (gsize    first,
       gint              row0 = group * CBLUR_ROW_GROUP;
       gint              rows = MIN (CBLUR_ROW_GROUP, job->bottom - job->top - row0);
       const CblurPixel *sources[CBLUR_ROW_GROUP];
-      CblurPixel       *targets[CBLUR_ROW_GROUP];
       gint              r, x;
 
       fetch_rows (job, row0, rows, held, sources);
+      /* none's, black's and white's colours premultiply to themselves */
       for (r = 0; r < rows; r++)
         {
           const CblurPixel *src = sources[r];
 
           for (x = 0; x < job->left; x++)
-            gathered[(gsize) x * rows + r] = row_pixel (job, src, x);
+            gathered[(gsize) x * rows + r] = gathered_pixel (job, src, x, straight);
           for (x = job->right; x < n_in; x++)
-            gathered[(gsize) x * rows + r] = row_pixel (job, src, x);
+            gathered[(gsize) x * rows + r] = gathered_pixel (job, src, x, straight);
         }
-      transpose_in (gathered, rows, sources, job->left, job->right);
-      /* none's, black's and white's colours premultiply to themselves */
-      if (job->straight)
-        cblur_premultiply_pixels ((gfloat *) gathered, (gsize) n_in * rows);
+      transpose_in (gathered, rows, sources, job->left, job->right, straight);
 
       cblur_line_blur (job->kernel, (CblurLine) { gathered, rows }, n_in, job->src->x,
                        (CblurLineOut) { blurred, rows }, rows, &scratch);
 
-      for (r = 0; r < rows; r++)
-        targets[r] = job->between + (gsize) (row0 + r) * n_out;
-      transpose_out (blurred, rows, targets, n_out);
+      transpose_out (job, blurred, rows, row0, n_out);
     }
 
   cblur_pixels_free (memory);
@@ -237,113 +297,172 @@ has_made_rows (const Job *job)
   return job->top > 0 || job->bottom < job->src->height;
 }
 
-/* The strip's column of horizontal results, made rows included: in the
- * strip's own buffer, where there are made rows. */
+/* Columns [lo, lo + pixels) of strip s of horizontal results, made rows
+ * included: in `column`, where there are made rows. */
 static CblurLine
 strip_column (const Job  *job,
-              gint        x,
+              gint        s,
+              gint        lo,
               gint        pixels,
               CblurPixel *column)
 {
-  gint width = job->dst->width;
   gint y;
 
   if (!has_made_rows (job))
-    return (CblurLine) { job->between + x, width };
+    return (CblurLine) { strip_row (job, s, 0) + lo, CBLUR_STRIP_PIXELS };
 
   for (y = 0; y < job->src->height; y++)
     {
       gint              source = abyss_source (y, job->top, job->bottom, job->policy);
-      const CblurPixel *row = source < 0 ? job->made_row
-                                         : job->between + (gsize) (source - job->top) * width;
+      const CblurPixel *from = source < 0
+        ? job->made_row + (s * CBLUR_STRIP_PIXELS - job->lead + lo)
+        : strip_row (job, s, source - job->top) + lo;
 
-      memcpy (column + (gsize) y * pixels, row + x, pixels * sizeof (CblurPixel));
+      memcpy (column + (gsize) y * pixels, from, pixels * sizeof (CblurPixel));
     }
   return (CblurLine) { column, pixels };
 }
 
-/* A strip's result, `pixels` wide, in `encoding`: encoded into dst's
- * format (a call a strip: a call a row cost more than the encoding), then
- * copied into dst's rows or handed to the stream where dst holds none. */
+/* Rows [y, y + rows) of a chunk's result, `pixels` wide, in `encoding`:
+ * encoded into dst's format, then copied into dst's rows or handed to the
+ * stream where dst holds none. */
 static void
-put_strip (const Job  *job,
-           gint        x,
-           gint        pixels,
-           CblurPixel *encoding,
-           guint8     *encoded)
+put_piece (const Job        *job,
+           gint              x,
+           gint              y,
+           gint              pixels,
+           gint              rows,
+           const CblurPixel *encoding,
+           guint8           *encoded)
 {
   const CblurImage *dst = job->dst;
   gsize             bytes = pixels * cblur_image_pixel_bytes (dst);
   /* rows start on whole floats */
   gsize             stride = (bytes + sizeof (gfloat) - 1) / sizeof (gfloat);
-  guint8           *result = dst->format != NULL ? encoded : (guint8 *) encoding;
-  gint              y;
+  const guint8     *result = dst->format != NULL ? encoded : (const guint8 *) encoding;
+  gint              r;
 
   if (dst->format != NULL && stride * sizeof (gfloat) == bytes)
     cblur_format_encode (dst->format, (const gfloat *) encoding, encoded,
-                         (gsize) pixels * dst->height);
+                         (gsize) pixels * rows);
   else
-    for (y = 0; dst->format != NULL && y < dst->height; y++)
-      cblur_format_encode (dst->format, (const gfloat *) (encoding + (gsize) y * pixels),
-                           encoded + y * stride * sizeof (gfloat), pixels);
+    for (r = 0; dst->format != NULL && r < rows; r++)
+      cblur_format_encode (dst->format, (const gfloat *) (encoding + (gsize) r * pixels),
+                           encoded + r * stride * sizeof (gfloat), pixels);
 
   if (dst->data == NULL)
     {
-      CblurImage part = { (gfloat *) result, dst->x + x, dst->y, pixels, dst->height,
+      CblurImage part = { (gfloat *) result, dst->x + x, dst->y + y, pixels, rows,
                           dst->format != NULL ? stride : (gsize) pixels * CBLUR_CHANNELS,
                           dst->format };
 
-      job->stream->write (&part, 0, 0, pixels, dst->height, job->stream->user_data);
+      job->stream->write (&part, 0, 0, pixels, rows, job->stream->user_data);
       return;
     }
-  for (y = 0; y < dst->height; y++)
-    memcpy (cblur_image_bytes (dst, x, y), encoded + y * stride * sizeof (gfloat), bytes);
+  for (r = 0; r < rows; r++)
+    memcpy (cblur_image_bytes (dst, x, y + r), encoded + r * stride * sizeof (gfloat), bytes);
 }
 
-/* Column strips end in dst, or where dst is stored in another format or
- * holds no pixels, in a strip of their own (put_strip). */
+/* A chunk's result goes out in pieces of whole tiles where GEGL has them:
+ * a write of part of a tile has GEGL copy the rest of it first, and the
+ * strips' narrow writes of each tile cost more than their encoding. */
 static void
-vertical_strips (gsize    first,
+put_chunk (const Job        *job,
+           gint              x,
+           gint              pixels,
+           const CblurPixel *encoding,
+           guint8           *encoded)
+{
+  gint height = job->dst->height;
+  gint y, end;
+
+  for (y = 0; y < height; y = end)
+    {
+      end = MIN (height, y + job->piece_rows -
+                         (gint) cblur_floor_mod (job->dst->y + y, job->piece_rows));
+      put_piece (job, x, y, pixels, end - y, encoding + (gsize) y * pixels, encoded);
+    }
+}
+
+/* The vertical pass, a chunk of dst's columns at a time, each of its
+ * strips ending in dst, or where dst is stored in another format or holds
+ * no pixels, in the chunk's own rows (put_chunk). */
+static void
+vertical_chunk (const Job        *job,
+                gint              c,
+                CblurPixel       *made,
+                CblurPixel       *encoding,
+                guint8           *encoded,
+                CblurLineScratch *scratch)
+{
+  gint     x0 = MAX (c * job->chunk - job->lead, 0);
+  gint     x1 = MIN ((c + 1) * job->chunk - job->lead, job->dst->width);
+  gboolean apart = job->dst->format != NULL || job->dst->data == NULL;
+  gint     s;
+
+  for (s = (x0 + job->lead) / CBLUR_STRIP_PIXELS;
+       s * CBLUR_STRIP_PIXELS - job->lead < x1; s++)
+    {
+      gint         begin = MAX (s * CBLUR_STRIP_PIXELS - job->lead, x0);
+      gint         end = MIN ((s + 1) * CBLUR_STRIP_PIXELS - job->lead, x1);
+      gint         lo = begin + job->lead - s * CBLUR_STRIP_PIXELS;
+      CblurLineOut out = { (CblurPixel *) job->dst->data + begin,
+                           job->dst->stride / CBLUR_CHANNELS };
+
+      if (apart)
+        out = (CblurLineOut) { encoding + (begin - x0), x1 - x0 };
+      cblur_line_blur (job->kernel, strip_column (job, s, lo, end - begin, made),
+                       job->src->height, job->src->y, out, end - begin, scratch);
+    }
+  if (apart)
+    put_chunk (job, x0, x1 - x0, encoding, encoded);
+}
+
+static void
+vertical_chunks (gsize    first,
                  gsize    count,
                  gpointer user_data)
 {
   const Job        *job = user_data;
   gint              n_in = job->src->height;
-  gint              width = job->dst->width;
-  gsize             out_step = job->dst->stride / CBLUR_CHANNELS;
-  gboolean          apart = job->dst->format != NULL || job->dst->data == NULL;
   gsize             column = (gsize) n_in * CBLUR_STRIP_PIXELS;
-  gsize             strip = (gsize) job->dst->height * CBLUR_STRIP_PIXELS;
+  gsize             chunk = (gsize) job->dst->height * job->chunk;
   gsize             scratch_bytes = cblur_line_scratch_bytes (job->kernel, n_in,
                                                               CBLUR_STRIP_PIXELS);
-  /* the column, the strip, the scratch, and the strip encoded (rows
-   * rounded up to whole floats) */
-  gsize             bytes = (column + strip) * sizeof (CblurPixel) + scratch_bytes +
-                            strip * (cblur_image_pixel_bytes (job->dst) + 3);
+  /* the column, the chunk, the scratch, and a piece encoded (rows rounded
+   * up to whole floats) */
+  gsize             bytes = (column + chunk) * sizeof (CblurPixel) + scratch_bytes +
+                            (gsize) job->piece_rows * job->chunk *
+                            (cblur_image_pixel_bytes (job->dst) + 3);
   guint8           *memory = take_buffers (bytes);
   CblurPixel       *made = (CblurPixel *) memory;
   CblurPixel       *encoding = made + column;
-  guint8           *encoded = (guint8 *) (encoding + strip) + scratch_bytes;
+  guint8           *encoded = (guint8 *) (encoding + chunk) + scratch_bytes;
   CblurLineScratch  scratch;
-  gsize             s;
+  gsize             c;
 
-  cblur_line_scratch_init (&scratch, job->kernel, n_in, CBLUR_STRIP_PIXELS, encoding + strip);
-
-  for (s = first; s < first + count; s++)
-    {
-      gint         x = s * CBLUR_STRIP_PIXELS;
-      gint         pixels = MIN (CBLUR_STRIP_PIXELS, width - x);
-      CblurLineOut out = { (CblurPixel *) job->dst->data + x, out_step };
-
-      if (apart)
-        out = (CblurLineOut) { encoding, pixels };
-      cblur_line_blur (job->kernel, strip_column (job, x, pixels, made), n_in, job->src->y,
-                       out, pixels, &scratch);
-      if (apart)
-        put_strip (job, x, pixels, encoding, encoded);
-    }
-
+  cblur_line_scratch_init (&scratch, job->kernel, n_in, CBLUR_STRIP_PIXELS, encoding + chunk);
+  for (c = first; c < first + count; c++)
+    vertical_chunk (job, c, made, encoding, encoded, &scratch);
   cblur_pixels_free (memory);
+}
+
+/* A chunk is a tile of GEGL's wide, so that its writes cover whole tiles,
+ * where its rows of results take no more than CHUNK_PIXELS; it encodes
+ * and writes a tile's rows at a time. */
+static void
+choose_chunks (Job *job)
+{
+  gint tile_width = job->stream != NULL ? job->stream->tile_width : 0;
+  gint tile_height = job->stream != NULL ? job->stream->tile_height : 0;
+  gint most = MAX (CHUNK_PIXELS / MAX (job->dst->height, 1) / CBLUR_STRIP_PIXELS, 1);
+
+  job->chunk = tile_width > 0 ? (tile_width + CBLUR_STRIP_PIXELS - 1) / CBLUR_STRIP_PIXELS
+                              : DEFAULT_CHUNK_STRIPS;
+  job->chunk = MIN (job->chunk, most) * CBLUR_STRIP_PIXELS;
+  job->lead = cblur_floor_mod (job->dst->x, job->chunk);
+  job->piece_rows = tile_height > 0 && tile_height <= MAX_PIECE_ROWS ? tile_height
+                                                                      : DEFAULT_PIECE_ROWS;
 }
 
 /* radius 0: src and dst have the same size */
@@ -404,7 +523,6 @@ cblur_cpu_blur_stream (const CblurKernel *kernel,
   Job   job = { kernel, src, dst, abyss, straight, 0, src->width, 0, src->height, src,
                 abyss_colour (abyss), NULL, NULL, stream };
   gsize between_bytes;
-  gsize strips;
 
   g_return_if_fail (src->width == dst->width + 2 * kernel->reach);
   g_return_if_fail (src->height == dst->height + 2 * kernel->reach);
@@ -433,7 +551,9 @@ cblur_cpu_blur_stream (const CblurKernel *kernel,
 
   /* as for a band with all its halo, whatever this one has: the blocks of
    * a region's bands then fit each other */
-  between_bytes = (gsize) dst->width * src->height * sizeof (CblurPixel);
+  choose_chunks (&job);
+  between_bytes = (gsize) (job.lead % CBLUR_STRIP_PIXELS + dst->width + CBLUR_STRIP_PIXELS - 1) /
+                  CBLUR_STRIP_PIXELS * CBLUR_STRIP_PIXELS * src->height * sizeof (CblurPixel);
   job.between = (CblurPixel *) take_buffers (between_bytes);
 
   /* a row costs about one pixel-window per output pixel; splitting is
@@ -442,9 +562,9 @@ cblur_cpu_blur_stream (const CblurKernel *kernel,
                                   4096.0 / (CBLUR_ROW_GROUP * (gsize) dst->width + 1),
                                   horizontal_rows, &job);
 
-  strips = (dst->width + CBLUR_STRIP_PIXELS - 1) / CBLUR_STRIP_PIXELS;
-  gegl_parallel_distribute_range (strips, 4096.0 / (CBLUR_STRIP_PIXELS * (gsize) dst->height + 1),
-                                  vertical_strips, &job);
+  gegl_parallel_distribute_range ((job.lead + dst->width + job.chunk - 1) / job.chunk,
+                                  4096.0 / ((gsize) job.chunk * dst->height + 1),
+                                  vertical_chunks, &job);
 
   cblur_pixels_free (job.between);
   g_clear_pointer (&job.made_row, gegl_free);

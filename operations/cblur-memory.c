@@ -3,29 +3,37 @@
 #include <string.h>
 #include <sys/mman.h>
 
-/* A band is hundreds of megabytes touched once per call: in 4 KiB pages
- * the kernel spent a quarter of a 4K box blur's time faulting them in.
- * Huge pages cut the faults 512-fold where the kernel offers them only on
- * request (transparent_hugepage=madvise, as on Debian). */
-#define HUGE_PAGE ((gsize) 2 << 20)
-
-/* Even in huge pages, zeroing fresh memory took a third of a 4K box blur
- * on two cores, so freed bands wait here for the next call.  MADV_FREE
- * lets the kernel take their pages back whenever it needs them, without
- * the process giving up the addresses; a band reused before that costs no
- * fault at all.  The CPU's pass between and each of its threads' buffers
- * are blocks of their own. */
+/* A band is hundreds of megabytes touched once per call: faulting them in
+ * and zeroing them took a third of a 4K box blur on two cores, so freed
+ * bands wait here for the next call, their pages kept.  Blocks are whole
+ * multiples of BLOCK_GRAIN, so that bands of nearly one size reuse each
+ * other's.  The CPU's pass between and each of its threads' buffers are
+ * blocks of their own. */
+#define BLOCK_GRAIN   ((gsize) 2 << 20)
 #define CACHED_BLOCKS 64
 #define CACHED_BYTES  ((gsize) 256 << 20)
+
+/* Cached blocks keep their pages while blurs follow each other: advised
+ * free (MADV_FREE) on every free, each page cost the processor an assist
+ * to mark it dirty again on the next call's first write, a tenth of a
+ * GIMP apply.  Once no block has been freed for IDLE_US, a thread of its
+ * own advises the cached ones free, so that the kernel may take their
+ * pages back whenever it needs them.  (Transparent huge pages are not
+ * asked for: a first call then waited on the kernel compacting memory for
+ * them, at times for half of the call.) */
+#define IDLE_US (10 * G_USEC_PER_SEC)
 
 typedef struct
 {
   gpointer start;
   gsize    size;
+  gboolean advised;   /* given MADV_FREE since it was last used */
 } Block;
 
 static GMutex      cache_lock;
+static GCond       cache_freed;
 static Block       cache[CACHED_BLOCKS];
+static gint64      last_freed;
 /* the blocks handed out, by start, with their mapped sizes: one taken
  * from the cache may be larger than was asked for */
 static GHashTable *in_use;
@@ -33,29 +41,64 @@ static GHashTable *in_use;
 static gsize
 mapped_size (gsize bytes)
 {
-  return (MAX (bytes, 1) + HUGE_PAGE - 1) / HUGE_PAGE * HUGE_PAGE;
+  return (MAX (bytes, 1) + BLOCK_GRAIN - 1) / BLOCK_GRAIN * BLOCK_GRAIN;
 }
 
-/* mmap aligns to pages only: map a huge page more and trim both ends */
 static gpointer
-map_aligned (gsize size)
+map_block (gsize size)
 {
-  guint8 *mapped = mmap (NULL, size + HUGE_PAGE, PROT_READ | PROT_WRITE,
-                         MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  guint8 *start;
-  gsize   head;
+  gpointer mapped = mmap (NULL, size, PROT_READ | PROT_WRITE,
+                          MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
-  if (mapped == MAP_FAILED)
-    return NULL;
-  start = (guint8 *) (((guintptr) mapped + HUGE_PAGE - 1) & ~(guintptr) (HUGE_PAGE - 1));
-  head = start - mapped;
-  if (head > 0)
-    munmap (mapped, head);
-  munmap (start + size, HUGE_PAGE - head);
-#ifdef MADV_HUGEPAGE
-  madvise (start, size, MADV_HUGEPAGE);
+  return mapped != MAP_FAILED ? mapped : NULL;
+}
+
+/* whether a cached block waits for advice; under cache_lock */
+static gboolean
+has_unadvised (void)
+{
+  gint i;
+
+  for (i = 0; i < CACHED_BLOCKS; i++)
+    if (cache[i].start != NULL && !cache[i].advised)
+      return TRUE;
+  return FALSE;
+}
+
+static gpointer
+advise_idle (gpointer data)
+{
+  gint i;
+
+  g_mutex_lock (&cache_lock);
+  for (;;)
+    {
+      gint64 due = last_freed + IDLE_US;
+
+      if (!has_unadvised ())
+        g_cond_wait (&cache_freed, &cache_lock);
+      else if (g_get_monotonic_time () < due)
+        g_cond_wait_until (&cache_freed, &cache_lock, due);
+      else
+        for (i = 0; i < CACHED_BLOCKS; i++)
+          if (cache[i].start != NULL && !cache[i].advised)
+            {
+#ifdef MADV_FREE
+              madvise (cache[i].start, cache[i].size, MADV_FREE);
 #endif
-  return start;
+              cache[i].advised = TRUE;
+            }
+    }
+  return NULL;
+}
+
+static GOnce advising = G_ONCE_INIT;
+
+/* the thread lives as long as the process, as the module does */
+static gpointer
+start_advising (gpointer data)
+{
+  return g_thread_new ("cblur-advise", advise_idle, NULL);
 }
 
 /* The smallest cached block that fits without wasting more than the band,
@@ -64,7 +107,7 @@ map_aligned (gsize size)
 static Block
 take_cached (gsize size)
 {
-  Block found = { NULL, 0 };
+  Block found = { NULL, 0, FALSE };
   gint  best = -1;
   gint  i;
 
@@ -75,7 +118,7 @@ take_cached (gsize size)
   if (best >= 0)
     {
       found = cache[best];
-      cache[best] = (Block) { NULL, 0 };
+      cache[best] = (Block) { NULL, 0, FALSE };
     }
   return found;
 }
@@ -89,7 +132,7 @@ cblur_pixels_alloc (gsize bytes)
   block = take_cached (mapped_size (bytes));
   g_mutex_unlock (&cache_lock);
   if (block.start == NULL)
-    block = (Block) { map_aligned (mapped_size (bytes)), mapped_size (bytes) };
+    block = (Block) { map_block (mapped_size (bytes)), mapped_size (bytes), FALSE };
   if (block.start == NULL)
     return NULL;
 
@@ -119,15 +162,14 @@ cblur_pixels_free (gpointer pixels)
   g_mutex_unlock (&cache_lock);
   g_return_if_fail (size > 0);
 
-#ifdef MADV_FREE
-  madvise (pixels, size, MADV_FREE);
-#endif
+  g_once (&advising, start_advising, NULL);
+
   /* newest first; the least recently freed go back to the kernel */
   g_mutex_lock (&cache_lock);
   if (cache[CACHED_BLOCKS - 1].start != NULL)
     evicted[n_evicted++] = cache[CACHED_BLOCKS - 1];
   memmove (cache + 1, cache, (CACHED_BLOCKS - 1) * sizeof (Block));
-  cache[0] = (Block) { pixels, size };
+  cache[0] = (Block) { pixels, size, FALSE };
   cached = 0;
   for (i = 0; i < CACHED_BLOCKS; i++)
     {
@@ -135,9 +177,11 @@ cblur_pixels_free (gpointer pixels)
       if (cache[i].start != NULL && cached > CACHED_BYTES)
         {
           evicted[n_evicted++] = cache[i];
-          cache[i] = (Block) { NULL, 0 };
+          cache[i] = (Block) { NULL, 0, FALSE };
         }
     }
+  last_freed = g_get_monotonic_time ();
+  g_cond_signal (&cache_freed);
   g_mutex_unlock (&cache_lock);
 
   while (n_evicted > 0)

@@ -302,6 +302,121 @@ test_made_abyss (void)
   g_object_unref (image);
 }
 
+/* pixels read from `from` and written into `to`, counting writes */
+typedef struct
+{
+  const CblurImage *from;
+  const CblurImage *to;
+  guint8           *writes;
+} Plane;
+
+static void
+plane_read (const CblurImage *image,
+            gint              x,
+            gint              y,
+            gint              width,
+            gint              height,
+            gpointer          user_data)
+{
+  const Plane *plane = user_data;
+  gint         row;
+
+  for (row = y; row < y + height; row++)
+    memcpy (cblur_image_pixel (image, x, row),
+            cblur_image_pixel (plane->from, image->x + x - plane->from->x,
+                               image->y + row - plane->from->y),
+            (gsize) width * 4 * sizeof (gfloat));
+}
+
+static void
+plane_write (const CblurImage *image,
+             gint              x,
+             gint              y,
+             gint              width,
+             gint              height,
+             gpointer          user_data)
+{
+  const Plane *plane = user_data;
+  gint         row, i;
+
+  for (row = y; row < y + height; row++)
+    {
+      gint to_x = image->x + x - plane->to->x;
+      gint to_y = image->y + row - plane->to->y;
+
+      memcpy (cblur_image_pixel (plane->to, to_x, to_y), cblur_image_pixel (image, x, row),
+              (gsize) width * 4 * sizeof (gfloat));
+      for (i = 0; i < width; i++)
+        plane->writes[(gsize) to_y * plane->to->width + to_x + i]++;
+    }
+}
+
+/* Read through a stream and handed back in chunks of GEGL's tiles, a
+ * blur is the same bits as on pixels in memory, each pixel written once,
+ * whatever the tiles and wherever the output starts; with the abyss made
+ * around an inside too. */
+static void
+test_streamed_bit_identical (void)
+{
+  static const CblurMode     modes[] = { CBLUR_MODE_DIRECT, CBLUR_MODE_BOX };
+  static const gint          tiles[][2] = { { 0, 0 }, { 16, 8 }, { 24, 7 }, { 100, 30 },
+                                            { 128, 64 }, { 1000, 1000 } };
+  static const GeglRectangle outputs[] = {
+    { -37, 11, 150, 90 }, { 5, -3, 1, 40 }, { 130, 0, 37, 3 }, { 9, 17, 64, 64 },
+  };
+  GRand *rand = g_rand_new_with_seed (11);
+  gsize  m, t, o;
+
+  for (m = 0; m < G_N_ELEMENTS (modes); m++)
+    for (o = 0; o < G_N_ELEMENTS (outputs); o++)
+      for (t = 0; t < G_N_ELEMENTS (tiles); t++)
+        {
+          g_autoptr (CblurKernel) k = cblur_kernel_new (9.5, modes[m], 4);
+          const GeglRectangle *out = &outputs[o];
+          gint         R = k->reach;
+          gint         sw = out->width + 2 * R, sh = out->height + 2 * R;
+          gsize        n_out = (gsize) out->width * out->height;
+          g_autofree gfloat *plane = g_new (gfloat, (gsize) sw * sh * 4);
+          g_autofree gfloat *expected = g_new (gfloat, n_out * 4);
+          g_autofree gfloat *streamed = g_new (gfloat, n_out * 4);
+          g_autofree guint8 *writes = g_new0 (guint8, n_out);
+          CblurImage   src = { plane, out->x - R, out->y - R, sw, sh, (gsize) sw * 4 };
+          CblurImage   in_memory = { expected, out->x, out->y, out->width, out->height,
+                                     (gsize) out->width * 4 };
+          CblurImage   result = { streamed, out->x, out->y, out->width, out->height,
+                                  (gsize) out->width * 4 };
+          CblurImage   no_src = { NULL, src.x, src.y, sw, sh, 0 };
+          CblurImage   no_dst = { NULL, out->x, out->y, out->width, out->height, 0 };
+          /* the inside: all but R / 2 rows and columns at the top left */
+          CblurImage   inside = { plane + ((gsize) (R / 2) * sw + R / 2) * 4, src.x + R / 2,
+                                  src.y + R / 2, sw - R / 2, sh - R / 2, src.stride };
+          CblurImage   no_inside = { NULL, inside.x, inside.y, inside.width, inside.height, 0 };
+          Plane        io = { &src, &result, writes };
+          CblurStream  stream = { plane_read, plane_write, &io, tiles[t][0], tiles[t][1] };
+          gsize        i;
+
+          for (i = 0; i < (gsize) sw * sh * 4; i++)
+            plane[i] = g_rand_double (rand);
+
+          cblur_cpu_blur (k, &src, NULL, GEGL_ABYSS_NONE, FALSE, &in_memory);
+          cblur_cpu_blur_stream (k, &no_src, NULL, GEGL_ABYSS_NONE, FALSE, &no_dst, &stream);
+          g_assert_cmpmem (expected, n_out * 4 * sizeof (gfloat),
+                           streamed, n_out * 4 * sizeof (gfloat));
+          for (i = 0; i < n_out; i++)
+            g_assert_cmpint (writes[i], ==, 1);
+
+          memset (writes, 0, n_out);
+          cblur_cpu_blur (k, &src, &inside, GEGL_ABYSS_CLAMP, FALSE, &in_memory);
+          cblur_cpu_blur_stream (k, &no_src, &no_inside, GEGL_ABYSS_CLAMP, FALSE, &no_dst,
+                                 &stream);
+          g_assert_cmpmem (expected, n_out * 4 * sizeof (gfloat),
+                           streamed, n_out * 4 * sizeof (gfloat));
+          for (i = 0; i < n_out; i++)
+            g_assert_cmpint (writes[i], ==, 1);
+        }
+  g_rand_free (rand);
+}
+
 gint
 main (gint    argc,
       gchar **argv)
@@ -316,6 +431,7 @@ main (gint    argc,
   g_test_add_func ("/cpu/impulse/box", test_impulse_box);
   g_test_add_func ("/cpu/regions-bit-identical", test_regions_bit_identical);
   g_test_add_func ("/cpu/made-abyss", test_made_abyss);
+  g_test_add_func ("/cpu/streamed-bit-identical", test_streamed_bit_identical);
 
   return g_test_run ();
 }
