@@ -2,6 +2,9 @@
 
 #include <string.h>
 #include <gegl.h>
+#ifdef __SSE__
+#include <immintrin.h>
+#endif
 #include <glib/gi18n-lib.h>
 #include "cblur-i18n.h"
 
@@ -131,6 +134,20 @@ transpose_in (CblurPixel        *line,
                                               : sources[r][i - begin];
 }
 
+/* The pass between is read back only once a band's rows are all done:
+ * stored through the cache, each store first read its line from memory
+ * and the line then evicted what the passes work in. */
+static inline void
+store_around_cache (CblurPixel *to,
+                    CblurPixel  pixel)
+{
+#ifdef __SSE__
+  _mm_stream_ps ((gfloat *) to, (__m128) pixel);
+#else
+  *to = pixel;
+#endif
+}
+
 /* Elements [0, end) of the line, dst's columns, into rows [row, row +
  * rows) of the pass between: in strips, CBLUR_STRIP_PIXELS columns wide
  * and all rows high, so that the vertical pass reads each strip in one
@@ -155,7 +172,8 @@ transpose_out (const Job        *job,
 
       for (r = 0; r < rows; r++)
         for (i = begin; i < stop; i++)
-          strip[(gsize) r * CBLUR_STRIP_PIXELS + i] = line[(gsize) i * rows + r];
+          store_around_cache (strip + (gsize) r * CBLUR_STRIP_PIXELS + i,
+                              line[(gsize) i * rows + r]);
     }
 }
 
@@ -265,6 +283,10 @@ horizontal_rows (gsize    first,
 
       transpose_out (job, blurred, rows, row0, n_out);
     }
+#ifdef __SSE__
+  /* streamed stores are ordered only by a fence */
+  _mm_sfence ();
+#endif
 
   cblur_pixels_free (memory);
 }
