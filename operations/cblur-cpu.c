@@ -2,6 +2,9 @@
 
 #include <string.h>
 #include <gegl.h>
+#ifdef __SSE__
+#include <immintrin.h>
+#endif
 #include <glib/gi18n-lib.h>
 #include "cblur-i18n.h"
 
@@ -131,6 +134,20 @@ transpose_in (CblurPixel        *line,
                                               : sources[r][i - begin];
 }
 
+/* The pass between is read back only once a band's rows are all done:
+ * through the cache, each store read its line first and then evicted the
+ * passes' own lines. */
+static inline void
+store_around_cache (CblurPixel *to,
+                    CblurPixel  pixel)
+{
+#ifdef __SSE__
+  _mm_stream_ps ((gfloat *) to, (__m128) pixel);
+#else
+  *to = pixel;
+#endif
+}
+
 /* Elements [0, end) of the line, dst's columns, into rows [row, row +
  * rows) of the pass between: in strips, CBLUR_STRIP_PIXELS columns wide
  * and all rows high, so that the vertical pass reads each strip in one
@@ -155,7 +172,8 @@ transpose_out (const Job        *job,
 
       for (r = 0; r < rows; r++)
         for (i = begin; i < stop; i++)
-          strip[(gsize) r * CBLUR_STRIP_PIXELS + i] = line[(gsize) i * rows + r];
+          store_around_cache (strip + (gsize) r * CBLUR_STRIP_PIXELS + i,
+                              line[(gsize) i * rows + r]);
     }
 }
 
@@ -210,6 +228,16 @@ take_buffers (gsize bytes)
   return memory;
 }
 
+/* Five lines of 8 rows at 4K widths outgrow a core's L2 cache: rows as
+ * read go in the first box pass's output line, written only after they
+ * are gathered, and the last pass's output over the gathered rows, which
+ * only the first pass reads. */
+static gboolean
+shares_lines (const CblurKernel *kernel)
+{
+  return kernel->mode == CBLUR_MODE_BOX && kernel->iterations >= 2;
+}
+
 /* Rows are blurred CBLUR_ROW_GROUP at a time, interleaved so that element
  * x of the line holds pixel x of each row: the same wide loops as the
  * column strips, instead of one pixel at a time.  Only rows with GEGL's
@@ -225,7 +253,8 @@ horizontal_rows (gsize    first,
   gint              n_out = job->dst->width;
   gsize             line_in = (gsize) n_in * CBLUR_ROW_GROUP;
   gsize             line_out = (gsize) n_out * CBLUR_ROW_GROUP;
-  gsize             bytes = (2 * line_in + line_out) * sizeof (CblurPixel) +
+  gboolean          shared = shares_lines (job->kernel);
+  gsize             bytes = (shared ? line_in : 2 * line_in + line_out) * sizeof (CblurPixel) +
                             cblur_line_scratch_bytes (job->kernel, n_in, CBLUR_ROW_GROUP);
   guint8           *memory = take_buffers (bytes);
   CblurPixel       *gathered = (CblurPixel *) memory;
@@ -238,7 +267,14 @@ horizontal_rows (gsize    first,
   CblurLineScratch  scratch;
   gsize             group;
 
-  cblur_line_scratch_init (&scratch, job->kernel, n_in, CBLUR_ROW_GROUP, blurred + line_out);
+  if (shared)
+    {
+      cblur_line_scratch_init (&scratch, job->kernel, n_in, CBLUR_ROW_GROUP, held);
+      held = scratch.ping;
+      blurred = gathered;
+    }
+  else
+    cblur_line_scratch_init (&scratch, job->kernel, n_in, CBLUR_ROW_GROUP, blurred + line_out);
 
   for (group = first; group < first + count; group++)
     {
@@ -265,6 +301,9 @@ horizontal_rows (gsize    first,
 
       transpose_out (job, blurred, rows, row0, n_out);
     }
+#ifdef __SSE__
+  _mm_sfence ();  /* streamed stores are ordered only by a fence */
+#endif
 
   cblur_pixels_free (memory);
 }
