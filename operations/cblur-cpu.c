@@ -5,8 +5,6 @@
 #ifdef __SSE__
 #include <immintrin.h>
 #endif
-#include <glib/gi18n-lib.h>
-#include "cblur-i18n.h"
 
 #include "cblur-cpu-line.h"
 #include "cblur-memory.h"
@@ -214,20 +212,6 @@ fetch_rows (const Job         *job,
     }
 }
 
-/* Memory that cblur-memory keeps from one call to the next: the pass
- * between, and each thread's buffers of a pass in one block (fresh every
- * band, their pages were faulted in and zeroed each time). */
-static guint8 *
-take_buffers (gsize bytes)
-{
-  guint8 *memory = cblur_pixels_alloc (bytes);
-
-  /* as gegl_malloc did before these buffers were cached */
-  if (memory == NULL)
-    g_error (_("cblur:gaussian-blur: failed to allocate %.1f MiB"), bytes / 1048576.0);
-  return memory;
-}
-
 /* Five lines of 8 rows at 4K widths outgrow a core's L2 cache: rows as
  * read go in the first box pass's output line, written only after they
  * are gathered, and the last pass's output over the gathered rows, which
@@ -256,7 +240,7 @@ horizontal_rows (gsize    first,
   gboolean          shared = shares_lines (job->kernel);
   gsize             bytes = (shared ? line_in : 2 * line_in + line_out) * sizeof (CblurPixel) +
                             cblur_line_scratch_bytes (job->kernel, n_in, CBLUR_ROW_GROUP);
-  guint8           *memory = take_buffers (bytes);
+  guint8           *memory = cblur_pixels_take (bytes);
   CblurPixel       *gathered = (CblurPixel *) memory;
   CblurPixel       *held = gathered + line_in;      /* GEGL's rows, where read or decoded */
   CblurPixel       *blurred = held + line_in;
@@ -473,7 +457,7 @@ vertical_chunks (gsize    first,
   gsize             bytes = (column + chunk) * sizeof (CblurPixel) + scratch_bytes +
                             (gsize) job->piece_rows * job->chunk *
                             (cblur_image_pixel_bytes (job->dst) + 3);
-  guint8           *memory = take_buffers (bytes);
+  guint8           *memory = cblur_pixels_take (bytes);
   CblurPixel       *made = (CblurPixel *) memory;
   CblurPixel       *encoding = made + column;
   guint8           *encoded = (guint8 *) (encoding + chunk) + scratch_bytes;
@@ -593,7 +577,7 @@ cblur_cpu_blur_stream (const CblurKernel *kernel,
   choose_chunks (&job);
   between_bytes = (gsize) (job.lead % CBLUR_STRIP_PIXELS + dst->width + CBLUR_STRIP_PIXELS - 1) /
                   CBLUR_STRIP_PIXELS * CBLUR_STRIP_PIXELS * src->height * sizeof (CblurPixel);
-  job.between = (CblurPixel *) take_buffers (between_bytes);
+  job.between = (CblurPixel *) cblur_pixels_take (between_bytes);
 
   /* a row costs about one pixel-window per output pixel; splitting is
    * worth it once a thread has a few thousand of those to do */

@@ -2,6 +2,8 @@
 
 #include <string.h>
 #include <sys/mman.h>
+#include <glib/gi18n-lib.h>
+#include "cblur-i18n.h"
 
 /* A band is hundreds of megabytes touched once per call: faulting them in
  * and zeroing them took a third of a 4K box blur on two cores, so freed
@@ -142,6 +144,16 @@ cblur_pixels_alloc (gsize bytes)
   g_hash_table_insert (in_use, block.start, GSIZE_TO_POINTER (block.size));
   g_mutex_unlock (&cache_lock);
   return block.start;
+}
+
+gpointer
+cblur_pixels_take (gsize bytes)
+{
+  gpointer pixels = cblur_pixels_alloc (bytes);
+
+  if (pixels == NULL)
+    g_error (_("cblur:gaussian-blur: failed to allocate %.1f MiB"), bytes / 1048576.0);
+  return pixels;
 }
 
 void
