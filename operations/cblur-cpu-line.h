@@ -7,13 +7,9 @@
 
 #include "cblur-image.h"
 #include "cblur-kernel.h"
+#include "cblur-pixel.h"
 
 G_BEGIN_DECLS
-
-/* One premultiplied RGBA pixel: lines are addressed in whole pixels, and
- * the loops run over the 4 × pixels floats of an element, which the
- * compiler vectorizes as wide as the processor allows. */
-typedef gfloat CblurPixel __attribute__ ((vector_size (16)));
 
 /* Columns handled together in the vertical pass, and rows in the
  * horizontal one: wide enough for the vector units, small enough that a

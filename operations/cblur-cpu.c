@@ -92,17 +92,6 @@ strip_row (const Job *job,
  * before the next row wrote to it. */
 #define TRANSPOSE_PIXELS 8
 
-/* a straight pixel premultiplied as cblur_premultiply_pixels does, alpha
- * untouched */
-static inline CblurPixel
-premultiplied (CblurPixel pixel)
-{
-  CblurPixel product = pixel * cblur_used_alpha (pixel[3]);
-
-  product[3] = pixel[3];
-  return product;
-}
-
 /* pixel x of a row's line, premultiplied where it is straight */
 static inline CblurPixel
 gathered_pixel (const Job        *job,
@@ -110,7 +99,7 @@ gathered_pixel (const Job        *job,
                 gint              x,
                 gboolean          straight)
 {
-  return straight ? premultiplied (row_pixel (job, row, x)) : row_pixel (job, row, x);
+  return straight ? cblur_premultiplied (row_pixel (job, row, x)) : row_pixel (job, row, x);
 }
 
 /* elements [begin, end) of the line from the sources' first pixels on,
@@ -128,7 +117,7 @@ transpose_in (CblurPixel        *line,
   for (x = begin; x < end; x += TRANSPOSE_PIXELS)
     for (r = 0; r < rows; r++)
       for (i = x; i < MIN (x + TRANSPOSE_PIXELS, end); i++)
-        line[(gsize) i * rows + r] = straight ? premultiplied (sources[r][i - begin])
+        line[(gsize) i * rows + r] = straight ? cblur_premultiplied (sources[r][i - begin])
                                               : sources[r][i - begin];
 }
 
@@ -242,8 +231,10 @@ horizontal_rows (gsize    first,
                             cblur_line_scratch_bytes (job->kernel, n_in, CBLUR_ROW_GROUP);
   guint8           *memory = cblur_pixels_take (bytes);
   CblurPixel       *gathered = (CblurPixel *) memory;
-  CblurPixel       *held = gathered + line_in;      /* GEGL's rows, where read or decoded */
-  CblurPixel       *blurred = held + line_in;
+  /* GEGL's rows, where read or decoded; with shared lines also the first
+   * box pass's output, and the result goes over the gathered rows */
+  CblurPixel       *held = gathered + line_in;
+  CblurPixel       *blurred = shared ? gathered : held + line_in;
   /* stored without alpha, pixels decode with alpha 1, which premultiplies
    * to themselves */
   gboolean          straight = job->straight &&
@@ -251,14 +242,8 @@ horizontal_rows (gsize    first,
   CblurLineScratch  scratch;
   gsize             group;
 
-  if (shared)
-    {
-      cblur_line_scratch_init (&scratch, job->kernel, n_in, CBLUR_ROW_GROUP, held);
-      held = scratch.ping;
-      blurred = gathered;
-    }
-  else
-    cblur_line_scratch_init (&scratch, job->kernel, n_in, CBLUR_ROW_GROUP, blurred + line_out);
+  cblur_line_scratch_init (&scratch, job->kernel, n_in, CBLUR_ROW_GROUP,
+                           shared ? held : blurred + line_out);
 
   for (group = first; group < first + count; group++)
     {
@@ -368,8 +353,8 @@ put_piece (const Job        *job,
   if (dst->format != NULL && stride * sizeof (gfloat) == bytes)
     cblur_format_encode (dst->format, (const gfloat *) encoding, encoded,
                          (gsize) pixels * rows);
-  else
-    for (r = 0; dst->format != NULL && r < rows; r++)
+  else if (dst->format != NULL)
+    for (r = 0; r < rows; r++)
       cblur_format_encode (dst->format, (const gfloat *) (encoding + (gsize) r * pixels),
                            encoded + r * stride * sizeof (gfloat), pixels);
 

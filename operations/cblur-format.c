@@ -284,8 +284,6 @@ decode_run (const CblurFormat *format,
     }
 }
 
-typedef gfloat Rgba __attribute__ ((vector_size (4 * sizeof (gfloat))));
-
 /* RGBA float a pixel at a time, the same products as encode_run's: as
  * samples, their shuffles cost more than the products */
 static inline __attribute__ ((always_inline)) void
@@ -299,7 +297,7 @@ encode_rgba_float (const gfloat *src,
 
   for (i = 0; i < n_pixels; i++)
     {
-      Rgba pixel;
+      CblurPixel pixel;
 
       memcpy (&pixel, src + i * 4, sizeof pixel);
       pixel *= recip[i];

@@ -1,6 +1,7 @@
 #include "cblur-pixel.h"
 
 #include <math.h>
+#include <string.h>
 
 void
 cblur_premultiply_pixels (gfloat *pixels,
@@ -10,13 +11,12 @@ cblur_premultiply_pixels (gfloat *pixels,
 
   for (i = 0; i < n_pixels; i++)
     {
-      gfloat *pixel = pixels + i * CBLUR_CHANNELS;
-      gfloat  alpha = pixel[3];
-      gfloat  used = cblur_used_alpha (alpha);
+      gfloat    *at = pixels + i * CBLUR_CHANNELS;
+      CblurPixel pixel;
 
-      pixel[0] *= used;
-      pixel[1] *= used;
-      pixel[2] *= used;
+      memcpy (&pixel, at, sizeof pixel);   /* pixels need not be 16-byte aligned */
+      pixel = cblur_premultiplied (pixel);
+      memcpy (at, &pixel, sizeof pixel);
     }
 }
 

@@ -25,6 +25,21 @@ cblur_used_alpha (gfloat alpha)
   return fabsf (alpha) <= CBLUR_ALPHA_FLOOR ? CBLUR_ALPHA_FLOOR : alpha;
 }
 
+/* One RGBA float pixel as a vector: the CPU's lines are addressed in
+ * whole pixels, and loops over them vectorize as wide as the processor
+ * allows. */
+typedef gfloat CblurPixel __attribute__ ((vector_size (16)));
+
+/* a straight pixel premultiplied, alpha untouched */
+static inline CblurPixel
+cblur_premultiplied (CblurPixel pixel)
+{
+  CblurPixel product = pixel * cblur_used_alpha (pixel[3]);
+
+  product[3] = pixel[3];
+  return product;
+}
+
 /* straight-alpha pixels premultiplied in place, bit for bit as babl
  * turns RGBA float into RaGaBaA float: n_pixels of them, or an image's */
 void cblur_premultiply_pixels (gfloat           *pixels,

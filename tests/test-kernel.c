@@ -351,6 +351,22 @@ plane_write (const CblurImage *image,
     }
 }
 
+/* the streamed result the same bits as the one in memory, each of its
+ * n pixels written once; the counts start again for the next run */
+static void
+assert_streamed_as_in_memory (const gfloat *expected,
+                              const gfloat *streamed,
+                              guint8       *writes,
+                              gsize         n)
+{
+  gsize i;
+
+  g_assert_cmpmem (expected, n * 4 * sizeof (gfloat), streamed, n * 4 * sizeof (gfloat));
+  for (i = 0; i < n; i++)
+    g_assert_cmpint (writes[i], ==, 1);
+  memset (writes, 0, n);
+}
+
 /* Read through a stream and handed back in chunks of GEGL's tiles, a
  * blur is the same bits as on pixels in memory, each pixel written once,
  * whatever the tiles and wherever the output starts; with the abyss made
@@ -400,19 +416,12 @@ test_streamed_bit_identical (void)
 
           cblur_cpu_blur (k, &src, NULL, GEGL_ABYSS_NONE, FALSE, &in_memory);
           cblur_cpu_blur_stream (k, &no_src, NULL, GEGL_ABYSS_NONE, FALSE, &no_dst, &stream);
-          g_assert_cmpmem (expected, n_out * 4 * sizeof (gfloat),
-                           streamed, n_out * 4 * sizeof (gfloat));
-          for (i = 0; i < n_out; i++)
-            g_assert_cmpint (writes[i], ==, 1);
+          assert_streamed_as_in_memory (expected, streamed, writes, n_out);
 
-          memset (writes, 0, n_out);
           cblur_cpu_blur (k, &src, &inside, GEGL_ABYSS_CLAMP, FALSE, &in_memory);
           cblur_cpu_blur_stream (k, &no_src, &no_inside, GEGL_ABYSS_CLAMP, FALSE, &no_dst,
                                  &stream);
-          g_assert_cmpmem (expected, n_out * 4 * sizeof (gfloat),
-                           streamed, n_out * 4 * sizeof (gfloat));
-          for (i = 0; i < n_out; i++)
-            g_assert_cmpint (writes[i], ==, 1);
+          assert_streamed_as_in_memory (expected, streamed, writes, n_out);
         }
   g_rand_free (rand);
 }
