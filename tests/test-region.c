@@ -195,6 +195,42 @@ test_small_chunks_take_whole_image (void)
   test_assert_ran_on_backend ();
 }
 
+/* GIMP's last chunk is the rest of the image, after rows blurred on
+ * their own: blurred alone, not as the whole image, which would blur
+ * those rows again. */
+static void
+test_rest_of_image_blurs_only_itself (void)
+{
+  const gint             side = 1200, strip = 32;
+  g_autoptr (GeglBuffer) input = test_random_buffer (side, side, 13);
+  g_autofree gfloat     *whole = test_blur (input, gegl_buffer_get_extent (input),
+                                            "radius", 30.0, "mode", CBLUR_MODE_BOX, NULL);
+  GeglNode              *graph = gegl_node_new ();
+  GeglNode              *blur;
+  g_autofree gfloat     *pixels = g_new (gfloat, (gsize) side * side * 4);
+  GeglRectangle          top = { 0, 0, side, strip };
+  GeglRectangle          rest = { 0, strip, side, side - strip };
+  TestBlurred            blurred;
+
+  test_blur_graph (graph, input, &blur);
+  gegl_node_set (blur, "radius", 30.0, "mode", CBLUR_MODE_BOX, NULL);
+  test_take_blurred ();
+
+  gegl_node_blit (blur, 1.0, &top, babl_format (TEST_FORMAT), pixels,
+                  side * 4 * sizeof (gfloat), GEGL_BLIT_DEFAULT);
+  blurred = test_take_blurred ();
+  g_assert_cmpint (blurred.pixels, ==, side * strip);
+
+  gegl_node_blit (blur, 1.0, &rest, babl_format (TEST_FORMAT), pixels + (gsize) strip * side * 4,
+                  side * 4 * sizeof (gfloat), GEGL_BLIT_DEFAULT);
+  blurred = test_take_blurred ();
+  g_assert_cmpint (blurred.pixels, ==, side * (side - strip));
+
+  assert_same_blur (whole, pixels, (gsize) side * side * 4);
+  g_object_unref (graph);
+  test_assert_ran_on_backend ();
+}
+
 gint
 main (gint    argc,
       gchar **argv)
@@ -205,6 +241,7 @@ main (gint    argc,
   g_test_add_func ("/region/full-render-blurs-whole-image-once",
                    test_full_render_blurs_whole_image_once);
   g_test_add_func ("/region/small-chunks-take-whole-image", test_small_chunks_take_whole_image);
+  g_test_add_func ("/region/rest-of-image-blurs-only-itself", test_rest_of_image_blurs_only_itself);
 
   return g_test_run ();
 }
