@@ -23,7 +23,7 @@ typedef struct
   gint               bottom;     /* `policy` says */
   const CblurImage  *pixels;     /* read through stream where they have none */
   CblurPixel         colour;     /* the policy's, where it has one */
-  CblurPixel        *between;    /* horizontal result of rows [top, bottom), in strips */
+  CblurPixel        *between;    /* horizontal result of src's rows, in strips */
   CblurPixel        *made_row;   /* ... of a row of the colour */
   CblurStream       *stream;     /* for GEGL's pixels and dst without pixels */
   /* chunks and strips lie on a grid of absolute columns, GEGL's tiles'
@@ -76,7 +76,7 @@ row_pixel (const Job        *job,
   return source < 0 ? job->colour : row[source - job->left];
 }
 
-/* row y (from `top`) of strip s of the pass between */
+/* row y of strip s of the pass between */
 static inline CblurPixel *
 strip_row (const Job *job,
            gint       s,
@@ -268,7 +268,7 @@ horizontal_rows (gsize    first,
       cblur_line_blur (job->kernel, (CblurLine) { gathered, rows }, n_in, job->src->x,
                        (CblurLineOut) { blurred, rows }, rows, &scratch);
 
-      transpose_out (job, blurred, rows, row0, n_out);
+      transpose_out (job, blurred, rows, job->top + row0, n_out);
     }
 #ifdef __SSE__
   _mm_sfence ();  /* streamed stores are ordered only by a fence */
@@ -305,30 +305,27 @@ has_made_rows (const Job *job)
   return job->top > 0 || job->bottom < job->src->height;
 }
 
-/* Columns [lo, lo + pixels) of strip s of horizontal results, made rows
- * included: in `column`, where there are made rows. */
-static CblurLine
-strip_column (const Job  *job,
-              gint        s,
-              gint        lo,
-              gint        pixels,
-              CblurPixel *column)
+/* Columns [lo, lo + pixels) of strip s's rows without GEGL's pixels:
+ * the results of the rows they repeat, or the colour row's, made in the
+ * strip itself so that the vertical pass reads every strip in place. */
+static void
+make_strip_rows (const Job *job,
+                 gint       s,
+                 gint       lo,
+                 gint       pixels)
 {
   gint y;
-
-  if (!has_made_rows (job))
-    return (CblurLine) { strip_row (job, s, 0) + lo, CBLUR_STRIP_PIXELS };
 
   for (y = 0; y < job->src->height; y++)
     {
       gint              source = abyss_source (y, job->top, job->bottom, job->policy);
       const CblurPixel *from = source < 0
         ? job->made_row + (s * CBLUR_STRIP_PIXELS - job->lead + lo)
-        : strip_row (job, s, source - job->top) + lo;
+        : strip_row (job, s, source) + lo;
 
-      memcpy (column + (gsize) y * pixels, from, pixels * sizeof (CblurPixel));
+      if (source != y)
+        memcpy (strip_row (job, s, y) + lo, from, pixels * sizeof (CblurPixel));
     }
-  return (CblurLine) { column, pixels };
 }
 
 /* Rows [y, y + rows) of a chunk's result, `pixels` wide, in `encoding`:
@@ -398,7 +395,6 @@ put_chunk (const Job        *job,
 static void
 vertical_chunk (const Job        *job,
                 gint              c,
-                CblurPixel       *made,
                 CblurPixel       *encoding,
                 guint8           *encoded,
                 CblurLineScratch *scratch)
@@ -419,7 +415,9 @@ vertical_chunk (const Job        *job,
 
       if (apart)
         out = (CblurLineOut) { encoding + (begin - x0), x1 - x0 };
-      cblur_line_blur (job->kernel, strip_column (job, s, lo, end - begin, made),
+      if (has_made_rows (job))
+        make_strip_rows (job, s, lo, end - begin);
+      cblur_line_blur (job->kernel, (CblurLine) { strip_row (job, s, 0) + lo, CBLUR_STRIP_PIXELS },
                        job->src->height, job->src->y, out, end - begin, scratch);
     }
   if (apart)
@@ -433,25 +431,23 @@ vertical_chunks (gsize    first,
 {
   const Job        *job = user_data;
   gint              n_in = job->src->height;
-  gsize             column = (gsize) n_in * CBLUR_STRIP_PIXELS;
   gsize             chunk = (gsize) job->dst->height * job->chunk;
   gsize             scratch_bytes = cblur_line_scratch_bytes (job->kernel, n_in,
                                                               CBLUR_STRIP_PIXELS);
-  /* the column, the chunk, the scratch, and a piece encoded (rows rounded
-   * up to whole floats) */
-  gsize             bytes = (column + chunk) * sizeof (CblurPixel) + scratch_bytes +
+  /* the chunk, the scratch, and a piece encoded (rows rounded up to whole
+   * floats) */
+  gsize             bytes = chunk * sizeof (CblurPixel) + scratch_bytes +
                             (gsize) job->piece_rows * job->chunk *
                             (cblur_image_pixel_bytes (job->dst) + 3);
   guint8           *memory = cblur_pixels_take (bytes);
-  CblurPixel       *made = (CblurPixel *) memory;
-  CblurPixel       *encoding = made + column;
+  CblurPixel       *encoding = (CblurPixel *) memory;
   guint8           *encoded = (guint8 *) (encoding + chunk) + scratch_bytes;
   CblurLineScratch  scratch;
   gsize             c;
 
   cblur_line_scratch_init (&scratch, job->kernel, n_in, CBLUR_STRIP_PIXELS, encoding + chunk);
   for (c = first; c < first + count; c++)
-    vertical_chunk (job, c, made, encoding, encoded, &scratch);
+    vertical_chunk (job, c, encoding, encoded, &scratch);
   cblur_pixels_free (memory);
 }
 
