@@ -38,6 +38,12 @@ cblur_backend_region_overhead (CblurBackendKind backend)
   return backend == CBLUR_BACKEND_GL ? 1024 * 1024 : 0;
 }
 
+gsize
+cblur_backend_whole_image_pixels (CblurBackendKind backend)
+{
+  return backend == CBLUR_BACKEND_GL ? 16 * 1024 * 1024 : 0;
+}
+
 void
 cblur_backend_blur (CblurBackendKind   backend,
                     const CblurKernel *kernel,

@@ -217,15 +217,18 @@ pixels_with_halo (const GeglRectangle *rect,
  * full render's chunks, and once regions blurred on their own have spent
  * on their halos (and on GL on their calls) what the whole image would
  * cost, as where a host applies in small chunks (GIMP); that bet costs at
- * most twice the whole image.  On the CPU a region of at least half the
- * image is blurred on its own: the whole would cost little less, and
- * where it is the rest after chunks blurred before (GIMP's last, most of
- * the image), it would blur those again.  GL's box tiles meet within
- * float rounding rather than bit for bit, so there any region that could
- * take the whole image does, and an image comes out the same bits
- * however GEGL chunks it.  A small region of a large image, which a
- * viewer at high zoom asks for, costs its own pixels and halo, whatever
- * the image's size. */
+ * most twice the whole image.  On GL an image up to
+ * cblur_backend_whole_image_pixels is taken whole for any region.
+ *
+ * On the CPU a region of at least half the image is blurred on its own:
+ * the whole would cost little less, and where it is the rest after chunks
+ * blurred before (GIMP's last, most of the image), it would blur those
+ * again.  GL's box tiles meet within float rounding rather than bit for
+ * bit, so there any region that could take the whole image does, and an
+ * image comes out the same bits however GEGL chunks it.
+ *
+ * A small region of a large image, which a viewer at high zoom asks for,
+ * costs its own pixels and halo, whatever the image's size. */
 static gboolean
 region_takes_whole_image (State               *state,
                           const GeglRectangle *region,
@@ -239,7 +242,8 @@ region_takes_whole_image (State               *state,
 
   if (state->backend != CBLUR_BACKEND_GL && 2 * region_pixels >= whole_pixels)
     return FALSE;
-  if (whole_pixels <= WHOLE_IMAGE_FACTOR * region_pixels ||
+  if (whole_pixels <= (gdouble) cblur_backend_whole_image_pixels (state->backend) ||
+      whole_pixels <= WHOLE_IMAGE_FACTOR * region_pixels ||
       (gdouble) g_atomic_pointer_get (&state->halo_pixels) + halo >= whole_pixels)
     return TRUE;
 
