@@ -41,7 +41,7 @@ cblur_backend_region_overhead (CblurBackendKind backend)
 gsize
 cblur_backend_whole_image_pixels (CblurBackendKind backend)
 {
-  return backend == CBLUR_BACKEND_GL ? 16 * 1024 * 1024 : 0;
+  return backend == CBLUR_BACKEND_GL ? 24 * 1024 * 1024 : 0;
 }
 
 void
