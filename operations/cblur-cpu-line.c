@@ -240,7 +240,7 @@ cblur_line_scratch_bytes (const CblurKernel *kernel,
 {
   if (kernel->mode != CBLUR_MODE_BOX)
     return 0;
-  return ((gsize) kernel->box_block + 2 * (gsize) n_in) * pixels * sizeof (CblurPixel);
+  return ((gsize) kernel->box_block + n_in) * pixels * sizeof (CblurPixel);
 }
 
 void
@@ -250,13 +250,14 @@ cblur_line_scratch_init (CblurLineScratch  *scratch,
                          gint               pixels,
                          gpointer           memory)
 {
-  gsize line = (gsize) n_in * pixels;
-
-  scratch->ping = memory;
-  scratch->pong = scratch->ping + line;
-  scratch->suffix = scratch->pong + line;
+  scratch->between = memory;
+  scratch->suffix = scratch->between + (gsize) n_in * pixels;
 }
 
+/* The passes between the first and the last go in one line, in place: a
+ * pass's output i is the window of elements i and on, and later outputs
+ * read only elements after i, so it goes over element i.  One line
+ * rather than two keeps a column strip in the core's L2 cache. */
 static void
 box_line (const CblurKernel *kernel,
           CblurLine          in,
@@ -271,8 +272,8 @@ box_line (const CblurKernel *kernel,
 
   for (pass = 0; pass < kernel->iterations; pass++)
     {
-      gboolean last = pass == kernel->iterations - 1;
-      CblurPixel  *target = pass % 2 == 0 ? scratch->ping : scratch->pong;
+      gboolean     last = pass == kernel->iterations - 1;
+      CblurPixel  *target = scratch->between;
       CblurLineOut pass_out = last ? out : (CblurLineOut) { target, pixels };
 
       box_pass (kernel, in, n_in, origin, pass_out, pixels,

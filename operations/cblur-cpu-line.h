@@ -36,8 +36,7 @@ typedef struct
 typedef struct
 {
   CblurPixel *suffix;
-  CblurPixel *ping;
-  CblurPixel *pong;
+  CblurPixel *between;  /* the line between passes */
 } CblurLineScratch;
 
 /* what lines of n_in elements, `pixels` wide, need in scratch, which init

@@ -201,10 +201,10 @@ fetch_rows (const Job         *job,
     }
 }
 
-/* Five lines of 8 rows at 4K widths outgrow a core's L2 cache: rows as
- * read go in the first box pass's output line, written only after they
- * are gathered, and the last pass's output over the gathered rows, which
- * only the first pass reads. */
+/* Four lines of 8 rows at 4K widths outgrow a core's L2 cache: rows as
+ * read go in the box passes' line between, written only after they are
+ * gathered, and the last pass's output over the gathered rows, which only
+ * the first pass reads. */
 static gboolean
 shares_lines (const CblurKernel *kernel)
 {
