@@ -41,7 +41,11 @@ cblur_backend_region_overhead (CblurBackendKind backend)
 gsize
 cblur_backend_whole_image_pixels (CblurBackendKind backend)
 {
-  return backend == CBLUR_BACKEND_GL ? 24 * 1024 * 1024 : 0;
+  gboolean is_software = TRUE;
+
+  if (backend != CBLUR_BACKEND_GL || !cblur_gl_available (&is_software, NULL) || is_software)
+    return 0;
+  return 24 * 1024 * 1024;
 }
 
 void

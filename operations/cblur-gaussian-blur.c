@@ -92,6 +92,7 @@ G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_BOX == (gint) CBLUR_MODE_BOX);
 typedef struct
 {
   CblurBackendKind backend;
+  gsize            whole_image_pixels;  /* cblur_backend_whole_image_pixels */
   /* halo pixels blurred for regions on their own since the graph last
    * changed, to weigh against blurring the whole image once */
   gsize            halo_pixels;
@@ -155,6 +156,7 @@ prepare (GeglOperation *operation)
   if (state == NULL)
     o->user_data = state = g_new0 (State, 1);
   state->backend = cblur_backend_preferred ();
+  state->whole_image_pixels = cblur_backend_whole_image_pixels (state->backend);
   g_atomic_pointer_set (&state->halo_pixels, 0);
 
   reach = reach_at_level (o, 0);
@@ -217,7 +219,7 @@ pixels_with_halo (const GeglRectangle *rect,
  * full render's chunks, and once regions blurred on their own have spent
  * on their halos (and on GL on their calls) what the whole image would
  * cost, as where a host applies in small chunks (GIMP); that bet costs at
- * most twice the whole image.  On GL an image up to
+ * most twice the whole image.  On a GPU an image up to
  * cblur_backend_whole_image_pixels is taken whole for any region.
  *
  * On the CPU a region of at least half the image is blurred on its own:
@@ -242,7 +244,7 @@ region_takes_whole_image (State               *state,
 
   if (state->backend != CBLUR_BACKEND_GL && 2 * region_pixels >= whole_pixels)
     return FALSE;
-  if (whole_pixels <= (gdouble) cblur_backend_whole_image_pixels (state->backend) ||
+  if (whole_pixels <= (gdouble) state->whole_image_pixels ||
       whole_pixels <= WHOLE_IMAGE_FACTOR * region_pixels ||
       (gdouble) g_atomic_pointer_get (&state->halo_pixels) + halo >= whole_pixels)
     return TRUE;
