@@ -5,8 +5,10 @@
 #include "cblur-gl-private.h"
 
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <gegl.h>
 #include <gmodule.h>
 #include <glib/gi18n-lib.h>
@@ -157,8 +159,9 @@ refuse (GError **error)
   return TRUE;
 }
 
-/* Registered once the first context is made and has worked (warm_up), so
- * after the driver's own exit handlers, which therefore run after this:
+/* Registered (leave_at_exit) once the first context is made and has
+ * worked (warm_up), so after the driver's own exit handlers, which
+ * therefore run after this:
  * once they have, a GL call still running in another thread crashes.  It
  * waits for the GL call in flight and for the bands whose pixels are in
  * GL's staging, keeps new ones from starting, and leaves the context to
@@ -183,6 +186,26 @@ wait_at_exit (void)
     ;
   g_mutex_unlock (&self.lock);
 }
+
+/* A child forked from a process that used EGL must not run the driver's
+ * exit handlers: NVIDIA's tear down, through the GPU file descriptors the
+ * child shares, the parent's context, whose next call then waits forever.
+ * Registered after them, this runs before them, and ends such a child
+ * there with its stdio flushed, as _exit() after a fork does: the host's
+ * exit handlers registered before ours do not run in it either. */
+#ifdef __GLIBC__
+static void
+leave_at_exit (gint     status,
+               gpointer unused)
+{
+  if (self.forked)
+    {
+      fflush (NULL);
+      _exit (status);
+    }
+  wait_at_exit ();
+}
+#endif
 
 /* gegl_exit() drops GEGL's config: our context and thread go with it. */
 static void
@@ -261,7 +284,11 @@ watch_host (void)
   if (g_once_init_enter (&registered))
     {
       warm_up ();
+#ifdef __GLIBC__
+      on_exit (leave_at_exit, NULL);
+#else
       atexit (wait_at_exit);
+#endif
       g_once_init_leave (&registered, 1);
     }
   if (self.config == NULL)
