@@ -38,6 +38,9 @@ cblur_backend_region_overhead (CblurBackendKind backend)
   return backend == CBLUR_BACKEND_GL ? 1024 * 1024 : 0;
 }
 
+/* the GL backend's band for whole images */
+#define GPU_WHOLE_IMAGE_PIXELS (24 * 1024 * 1024)
+
 gsize
 cblur_backend_whole_image_pixels (CblurBackendKind backend)
 {
@@ -45,7 +48,7 @@ cblur_backend_whole_image_pixels (CblurBackendKind backend)
 
   if (backend != CBLUR_BACKEND_GL || !cblur_gl_available (&is_software, NULL) || is_software)
     return 0;
-  return 24 * 1024 * 1024;
+  return GPU_WHOLE_IMAGE_PIXELS;
 }
 
 void
