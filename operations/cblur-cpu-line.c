@@ -63,14 +63,6 @@ direct_line (const CblurKernel *kernel,
     }
 }
 
-/* One box pass.  Window sums are suffix sums of the left block plus prefix
- * sums of the right one, with blocks of the window's length anchored at
- * absolute coordinates, so each sum reads only pixels inside its window and
- * every output is the same whatever region it is computed in.  The pass
- * goes a block at a time, its suffix sums in a block-long buffer that stays
- * in the core's cache (over whole lines they went out to memory and back,
- * which bounded the pass on memory bandwidth); the prefix sum grows one
- * element an output, in registers. */
 /* An element of a strip in four vectors of its own, which the compiler
  * keeps in registers (as one array, or one vector of the element's
  * width, it kept the running sums in memory, each element waiting on the
@@ -139,6 +131,14 @@ window (Lanes  sum,
                    (sum.c + edges.c * fraction) * scale, (sum.d + edges.d * fraction) * scale };
 }
 
+/* One box pass.  Window sums are suffix sums of the left block plus prefix
+ * sums of the right one, with blocks of the window's length anchored at
+ * absolute coordinates, so each sum reads only pixels inside its window and
+ * every output is the same whatever region it is computed in.  The pass
+ * goes a block at a time, its suffix sums in a block-long buffer that stays
+ * in the core's cache (over whole lines they went out to memory and back,
+ * which bounded the pass on memory bandwidth); the prefix sum grows one
+ * element an output, in registers. */
 static inline __attribute__ ((always_inline)) void
 box_pass_pixels (const CblurKernel *kernel,
                  CblurLine          in,

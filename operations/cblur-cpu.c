@@ -314,18 +314,20 @@ make_strip_rows (const Job *job,
                  gint       lo,
                  gint       pixels)
 {
-  gint y;
+  /* the rows above GEGL's pixels, and those below */
+  const gint made[2][2] = { { 0, job->top }, { job->bottom, job->src->height } };
+  gint       m, y;
 
-  for (y = 0; y < job->src->height; y++)
-    {
-      gint              source = abyss_source (y, job->top, job->bottom, job->policy);
-      const CblurPixel *from = source < 0
-        ? job->made_row + (s * CBLUR_STRIP_PIXELS - job->lead + lo)
-        : strip_row (job, s, source) + lo;
+  for (m = 0; m < 2; m++)
+    for (y = made[m][0]; y < made[m][1]; y++)
+      {
+        gint              source = abyss_source (y, job->top, job->bottom, job->policy);
+        const CblurPixel *from = source < 0
+          ? job->made_row + (s * CBLUR_STRIP_PIXELS - job->lead + lo)
+          : strip_row (job, s, source) + lo;
 
-      if (source != y)
         memcpy (strip_row (job, s, y) + lo, from, pixels * sizeof (CblurPixel));
-    }
+      }
 }
 
 /* Rows [y, y + rows) of a chunk's result, `pixels` wide, in `encoding`:
@@ -410,11 +412,11 @@ vertical_chunk (const Job        *job,
       gint         begin = MAX (s * CBLUR_STRIP_PIXELS - job->lead, x0);
       gint         end = MIN ((s + 1) * CBLUR_STRIP_PIXELS - job->lead, x1);
       gint         lo = begin + job->lead - s * CBLUR_STRIP_PIXELS;
-      CblurLineOut out = { (CblurPixel *) job->dst->data + begin,
-                           job->dst->stride / CBLUR_CHANNELS };
+      /* into dst's own rows only where it holds pixels in the blur's format */
+      CblurLineOut out = apart ? (CblurLineOut) { encoding + (begin - x0), x1 - x0 }
+                               : (CblurLineOut) { (CblurPixel *) job->dst->data + begin,
+                                                  job->dst->stride / CBLUR_CHANNELS };
 
-      if (apart)
-        out = (CblurLineOut) { encoding + (begin - x0), x1 - x0 };
       if (has_made_rows (job))
         make_strip_rows (job, s, lo, end - begin);
       cblur_line_blur (job->kernel, (CblurLine) { strip_row (job, s, 0) + lo, CBLUR_STRIP_PIXELS },
