@@ -38,17 +38,24 @@ cblur_backend_region_overhead (CblurBackendKind backend)
   return backend == CBLUR_BACKEND_GL ? 1024 * 1024 : 0;
 }
 
-/* the GL backend's band for whole images */
+/* the GL backend's band for whole images; on the CPU a 4K image or a
+ * 12 MP photo with a long halo */
 #define GPU_WHOLE_IMAGE_PIXELS (24 * 1024 * 1024)
+#define CPU_WHOLE_IMAGE_PIXELS (16 * 1024 * 1024)
 
 gsize
 cblur_backend_whole_image_pixels (CblurBackendKind backend)
 {
   gboolean is_software = TRUE;
+  gsize    pixels;
 
-  if (backend != CBLUR_BACKEND_GL || !cblur_gl_available (&is_software, NULL) || is_software)
+  if (backend == CBLUR_BACKEND_CPU)
+    pixels = CPU_WHOLE_IMAGE_PIXELS;
+  else if (cblur_gl_available (&is_software, NULL) && !is_software)
+    pixels = GPU_WHOLE_IMAGE_PIXELS;
+  else
     return 0;
-  return GPU_WHOLE_IMAGE_PIXELS;
+  return cblur_setting_or (cblur_settings ()->whole_image_pixels, pixels);
 }
 
 void

@@ -36,11 +36,14 @@ CblurBackendKind cblur_backend_preferred (void);
 gsize            cblur_backend_region_overhead (CblurBackendKind backend);
 
 /* Images up to this many pixels with their halo the backend blurs whole
- * for any region of them: on a GPU, where a 4K image with a halo of radius
- * up to about 800, one band of the GL backend, costs about what a few of
- * a host's small chunks would on their own, and GEGL's cache then serves
- * every chunk that follows; none on the CPU or a software rasterizer,
- * which blurs at the CPU's pace.  May make the GL context. */
+ * for any region of them, and GEGL's cache then serves every chunk that
+ * follows.  On a GPU a 4K image with a halo of radius up to about 800 is
+ * one band of the GL backend, which costs about what a few of a host's
+ * small chunks would on their own.  On the CPU the first chunks of
+ * GIMP's apply, a tile and strips of 128 rows, pay half their pixels
+ * again in halo; a viewer's first region of a photo waits for the
+ * whole of it.  None on a software rasterizer, whose whole images take
+ * seconds.  May make the GL context. */
 gsize            cblur_backend_whole_image_pixels (CblurBackendKind backend);
 
 /* Blurs src into dst on the backend, falling back to the CPU on any GL

@@ -213,16 +213,17 @@ pixels_with_halo (const GeglRectangle *rect,
 }
 
 /* Where whole images pay (renders_whole_images), whether this region
- * takes one.  Blurring the whole image in the region's place bets that
+ * takes one.  An image up to the backend's whole-image size
+ * (cblur_backend_whole_image_pixels) is taken whole for any region.
+ * Beyond it, blurring the whole image in the region's place bets that
  * GEGL asks for the rest too: taken at once where the image with its halo
  * is at most WHOLE_IMAGE_FACTOR times the region with its own, as in a
  * full render's chunks, and once regions blurred on their own have spent
  * on their halos (and on GL on their calls) what the whole image would
  * cost, as where a host applies in small chunks (GIMP); that bet costs at
- * most twice the whole image.  On a GPU an image up to
- * cblur_backend_whole_image_pixels is taken whole for any region.
+ * most twice the whole image.
  *
- * On the CPU a region of at least half the image is blurred on its own:
+ * There the CPU blurs a region of at least half the image on its own:
  * the whole would cost little less, and where it is the rest after chunks
  * blurred before (GIMP's last, most of the image), it would blur those
  * again.  GL's box tiles meet within float rounding rather than bit for
@@ -242,10 +243,11 @@ region_takes_whole_image (State               *state,
   gdouble halo = region_pixels - (gdouble) region->width * region->height +
                  (gdouble) cblur_backend_region_overhead (state->backend);
 
+  if (whole_pixels <= (gdouble) state->whole_image_pixels)
+    return TRUE;
   if (state->backend != CBLUR_BACKEND_GL && 2 * region_pixels >= whole_pixels)
     return FALSE;
-  if (whole_pixels <= (gdouble) state->whole_image_pixels ||
-      whole_pixels <= WHOLE_IMAGE_FACTOR * region_pixels ||
+  if (whole_pixels <= WHOLE_IMAGE_FACTOR * region_pixels ||
       (gdouble) g_atomic_pointer_get (&state->halo_pixels) + halo >= whole_pixels)
     return TRUE;
 

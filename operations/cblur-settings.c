@@ -71,6 +71,7 @@ read_settings (void)
                  _("CBLUR_BACKEND=%s is not one of auto, gl or cpu; using auto"));
   settings->gl_idle_ms = read_number ("CBLUR_GL_IDLE_MS");
   settings->band_pixels = read_number ("CBLUR_BAND_PIXELS");
+  settings->whole_image_pixels = read_number ("CBLUR_WHOLE_IMAGE_PIXELS");
   settings->gl_max_tile = read_number ("CBLUR_GL_MAX_TILE");
   settings->gl_texture_budget = read_number ("CBLUR_GL_TEXTURE_BUDGET");
   settings->gl_shared_memory = read_number ("CBLUR_GL_SHARED_MEMORY");

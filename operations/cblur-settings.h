@@ -11,6 +11,8 @@
  * take the code paths that large ones do, and failures on demand:
  *
  *   CBLUR_BAND_PIXELS=N        the op's bands of at most about N pixels
+ *   CBLUR_WHOLE_IMAGE_PIXELS=N images up to N pixels with their halo
+ *                              blurred whole for any region of them
  *   CBLUR_GL_MAX_TILE=N        GL tiles of at most N × N output pixels
  *   CBLUR_GL_TEXTURE_BUDGET=B  at most B bytes of textures for a GL tile
  *   CBLUR_GL_SHARED_MEMORY=B   at most B bytes of a GL work group's shared
@@ -55,6 +57,7 @@ typedef struct
   CblurBackendChoice backend;
   gint64             gl_idle_ms;
   gint64             band_pixels;
+  gint64             whole_image_pixels;
   gint64             gl_max_tile;
   gint64             gl_texture_budget;
   gint64             gl_shared_memory;

@@ -8,6 +8,7 @@
 
 #include "cblur-kernel.h"
 #include "cblur-backend.h"
+#include "cblur-settings.h"
 #include "cblur-test.h"
 #include "reference.h"
 
@@ -68,7 +69,8 @@ tested_backend (void)
 }
 
 /* whether the backend blurs an image of `extent` whole for any region:
- * on a GPU, not on llvmpipe */
+ * on the CPU and a GPU, not on llvmpipe, nor under
+ * CBLUR_WHOLE_IMAGE_PIXELS=1 (run_without_whole_images) */
 static gboolean
 takes_whole (const GeglRectangle *extent,
              gint                 reach)
@@ -91,9 +93,9 @@ static const struct
 
 /* A viewer at high zoom asks for a small part of a large image.  The
  * image is empty but for the pixels the region's blur reads, so that
- * blurring all of it would take minutes and gigabytes.  A GPU blurs an
- * image small enough whole (the first case), whose cache serves such
- * views. */
+ * blurring all of it would take minutes and gigabytes.  The CPU and a
+ * GPU blur an image small enough whole (the first case), whose cache
+ * serves such views. */
 static void
 test_small_part_of_huge_image (void)
 {
@@ -216,8 +218,9 @@ test_small_chunks_take_whole_image (void)
 
 /* GIMP's last chunk is the rest of the image, after rows blurred on
  * their own: on the CPU blurred alone, not as the whole image, which
- * would blur those rows again.  GL takes the whole image for it, or on a
- * GPU already for the first rows, and its cache serves the rest. */
+ * would blur those rows again.  GL takes the whole image for it.  Where
+ * the backend blurs the image whole, it does so for the first rows, and
+ * its cache serves the rest. */
 static void
 test_rest_of_image_blurs_only_itself (void)
 {
@@ -256,17 +259,51 @@ test_rest_of_image_blurs_only_itself (void)
   test_assert_ran_on_backend ();
 }
 
+typedef struct
+{
+  const gchar *name;
+  GTestFunc    func;
+} RegionTest;
+
+static const RegionTest region_tests[] = {
+  { "small-part-of-huge-image", test_small_part_of_huge_image },
+  { "full-render-blurs-whole-image-once", test_full_render_blurs_whole_image_once },
+  { "small-chunks-take-whole-image", test_small_chunks_take_whole_image },
+  { "rest-of-image-blurs-only-itself", test_rest_of_image_blurs_only_itself },
+};
+
+/* The rules for images larger than the backend blurs whole, on these
+ * small ones. */
+static void
+run_without_whole_images (gconstpointer data)
+{
+  const RegionTest *test = data;
+
+  g_setenv ("CBLUR_WHOLE_IMAGE_PIXELS", "1", TRUE);
+  cblur_settings_reload ();
+  test->func ();
+  g_unsetenv ("CBLUR_WHOLE_IMAGE_PIXELS");
+  cblur_settings_reload ();
+}
+
 gint
 main (gint    argc,
       gchar **argv)
 {
+  gsize t;
+
   test_init (&argc, &argv);
 
-  g_test_add_func ("/region/small-part-of-huge-image", test_small_part_of_huge_image);
-  g_test_add_func ("/region/full-render-blurs-whole-image-once",
-                   test_full_render_blurs_whole_image_once);
-  g_test_add_func ("/region/small-chunks-take-whole-image", test_small_chunks_take_whole_image);
-  g_test_add_func ("/region/rest-of-image-blurs-only-itself", test_rest_of_image_blurs_only_itself);
+  for (t = 0; t < G_N_ELEMENTS (region_tests); t++)
+    {
+      g_autofree gchar *path = g_strconcat ("/region/", region_tests[t].name, NULL);
+      g_autofree gchar *without = g_strconcat ("/region/without-whole-images/",
+                                               region_tests[t].name, NULL);
+
+      g_test_add_func (path, region_tests[t].func);
+      if (cblur_backend_whole_image_pixels (tested_backend ()) > 0)
+        g_test_add_data_func (without, &region_tests[t], run_without_whole_images);
+    }
 
   return g_test_run ();
 }
