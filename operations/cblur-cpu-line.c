@@ -273,13 +273,11 @@ box_line (const CblurKernel *kernel,
   for (pass = 0; pass < kernel->iterations; pass++)
     {
       gboolean     last = pass == kernel->iterations - 1;
-      CblurPixel  *target = scratch->between;
-      CblurLineOut pass_out = last ? out : (CblurLineOut) { target, pixels };
+      CblurLineOut pass_out = last ? out : (CblurLineOut) { scratch->between, pixels };
 
-      box_pass (kernel, in, n_in, origin, pass_out, pixels,
-                scratch->suffix);
+      box_pass (kernel, in, n_in, origin, pass_out, pixels, scratch->suffix);
 
-      in = (CblurLine) { target, pixels };
+      in = (CblurLine) { scratch->between, pixels };
       n_in -= shrink;
       origin += shrink / 2;
     }

@@ -417,8 +417,7 @@ vertical_chunk (const Job        *job,
                                : (CblurLineOut) { (CblurPixel *) job->dst->data + begin,
                                                   job->dst->stride / CBLUR_CHANNELS };
 
-      if (has_made_rows (job))
-        make_strip_rows (job, s, lo, end - begin);
+      make_strip_rows (job, s, lo, end - begin);
       cblur_line_blur (job->kernel, (CblurLine) { strip_row (job, s, 0) + lo, CBLUR_STRIP_PIXELS },
                        job->src->height, job->src->y, out, end - begin, scratch);
     }
