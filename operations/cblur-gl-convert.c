@@ -1,15 +1,14 @@
 /* Pixels in GEGL's formats on the GPU.  A source stored in a cblur-format
  * goes up as it is (a quarter of float's bytes in 8 bits), into a buffer
  * laid out as its staging, and decode.comp makes the passes' texels of
- * it; encode.comp makes the output's format of their result, in a buffer
- * that comes down as it is, so that GEGL's threads only copy.  Both take
+ * it; encode.comp makes the output's format of their result, which comes
+ * down as it is, so that GEGL's threads only copy.  Both take
  * cblur-format's tables and keep its rules: the GPU converts as the CPU
  * does.
  *
  * A native buffer holds a tile's rows as the staging holds the band's,
  * the same bytes from a row's start, its first row the tile's first: a
- * piece of the band goes up in one copy, whatever its columns, and a
- * piece of whole rows comes down in one. */
+ * piece of the band goes up in one copy, whatever its columns. */
 #include "cblur-gl-private.h"
 
 #include <string.h>
@@ -165,16 +164,18 @@ set_format (const CblurFormat *format)
 }
 
 /* The side's program over texture rows [tex_y, tex_y + rect->height),
- * texels from the first, which the buffer stores from column rect->x of its
- * rows tex_y on, in dispatches of at most DISPATCH_ROWS rows, each seeing
- * only its rows' bytes. */
+ * texels from the first, which `buffer` stores from column rect->x of its
+ * rows buffer_y on, in dispatches of at most DISPATCH_ROWS rows, each
+ * seeing only its rows' bytes. */
 static void
 convert_rows (const CblurGlNative *native,
               gint                 side,
               const CblurImage    *image,
               GLuint               texture,
               const GeglRectangle *rect,
-              gint                 tex_y)
+              gint                 tex_y,
+              GLuint               buffer,
+              gint                 buffer_y)
 {
   gsize  stride = row_bytes (image);
   gsize  pixel_bytes = image->format->bytes_per_pixel;
@@ -195,10 +196,10 @@ convert_rows (const CblurGlNative *native,
   for (done = 0; done < rect->height; done += most)
     {
       gint  rows = MIN (most, rect->height - done);
-      gsize start = (gsize) (tex_y + done) * stride;
+      gsize start = (gsize) (buffer_y + done) * stride;
       gsize bound = start / native->alignment * native->alignment;
 
-      glBindBufferRange (GL_SHADER_STORAGE_BUFFER, NATIVE_BINDING, native->buffer, bound,
+      glBindBufferRange (GL_SHADER_STORAGE_BUFFER, NATIVE_BINDING, buffer, bound,
                          start - bound + (rows - 1) * stride + end);
       glUniform1ui (BASE, start - bound);
       glUniform2i (ORIGIN, 0, tex_y + done);
@@ -213,9 +214,12 @@ convert_rows (const CblurGlNative *native,
 
 /* A source's piece goes up as it is stored, from the start of its first
  * row's word to the end of its last row's, and is decoded where the
- * passes read.  An output's is encoded, then goes down: whole rows in one
- * copy, a tile's columns a row at a time, which must leave the other
- * tiles' bytes alone. */
+ * passes read.  An output's piece of whole rows is encoded straight into
+ * the staging, its writes crossing the bus as they are made: at an idle
+ * GPU's clocks that took half the time of encoding into video memory and
+ * copying.  A tile's columns are encoded into the native buffer, then go
+ * down a row at a time, since encode.comp's whole words would overwrite
+ * the other tiles' bytes beside them. */
 void
 cblur_gl_transfer_native (CblurGl             *gl,
                           const CblurGlJob    *job,
@@ -238,18 +242,22 @@ cblur_gl_transfer_native (CblurGl             *gl,
     {
       copy_bytes (job->staged->source.buffer, staging - head, native->buffer, device - head,
                   (piece->height - 1) * stride + end - piece->x * pixel_bytes + head);
-      convert_rows (native, SOURCE, image, texture, piece, tex_y);
+      convert_rows (native, SOURCE, image, texture, piece, tex_y, native->buffer, tex_y);
       glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
       return;
     }
 
-  convert_rows (native, OUTPUT, image, texture, piece, tex_y);
+  if (piece->width == image->width)
+    {
+      convert_rows (native, OUTPUT, image, texture, piece, tex_y,
+                    job->staged->output.buffer, piece->y);
+      glMemoryBarrier (GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+      return;
+    }
+  convert_rows (native, OUTPUT, image, texture, piece, tex_y, native->buffer, tex_y);
   /* for the copy, and for whatever writes the result's texture next */
   glMemoryBarrier (GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
-  if (piece->width == image->width)
-    copy_bytes (native->buffer, device, job->staged->output.buffer, staging,
-                piece->height * stride);
-  for (row = 0; piece->width < image->width && row < piece->height; row++)
+  for (row = 0; row < piece->height; row++)
     copy_bytes (native->buffer, device + row * stride, job->staged->output.buffer,
                 staging + row * stride, piece->width * pixel_bytes);
 }
