@@ -172,8 +172,9 @@ blur_staged (CblurGl             *gl,
   cblur_gl_stamps_init (&stamps);
   ok = ok && cblur_gl_passes_init (gl, kernel, tiles, straight && src->format == NULL, &stamps,
                                    &passes, error);
+  /* a result of whole rows is encoded straight into the staging */
   ok = ok && cblur_gl_convert_prepare (gl, src, dst, plan.height + 2 * kernel->reach,
-                                       plan.height, error);
+                                       plan.n_x > 1 ? plan.height : 0, error);
   if (ok && run != NULL)
     ok = cblur_gl_blur_streamed (gl, &passes, &job, run, &g_array_index (tiles, CblurGlTile, 0),
                                  error);
