@@ -1,14 +1,14 @@
-/* Pixels in GEGL's formats on the GPU.  A source stored in a cblur-format
- * goes up as it is (a quarter of float's bytes in 8 bits), into a buffer
- * laid out as its staging, and decode.comp makes the passes' texels of
- * it; encode.comp makes the output's format of their result, which comes
- * down as it is, so that GEGL's threads only copy.  Both take
+/* Pixels in GEGL's formats on the GPU.  decode.comp makes the passes'
+ * texels of a source stored in a cblur-format, reading it as it is stored
+ * (a quarter of float's bytes in 8 bits) straight from the pinned
+ * staging; encode.comp makes the output's format of their result, which
+ * comes down as it is, so that GEGL's threads only copy.  Both take
  * cblur-format's tables and keep its rules: the GPU converts as the CPU
  * does.
  *
- * A native buffer holds a tile's rows as the staging holds the band's,
- * the same bytes from a row's start, its first row the tile's first: a
- * piece of the band goes up in one copy, whatever its columns. */
+ * The output's native buffer, in video memory, holds a tile's rows as the
+ * staging holds the band's, the same bytes from a row's start, its first
+ * row the tile's first. */
 #include "cblur-gl-private.h"
 
 #include <string.h>
@@ -111,11 +111,10 @@ gboolean
 cblur_gl_convert_prepare (CblurGl           *gl,
                           const CblurImage  *src,
                           const CblurImage  *dst,
-                          gint               in_rows,
                           gint               out_rows,
                           GError           **error)
 {
-  return prepare_side (gl, SOURCE, src, in_rows, error) &&
+  return prepare_side (gl, SOURCE, src, 0, error) &&
          prepare_side (gl, OUTPUT, dst, out_rows, error) &&
          cblur_gl_check (gl, CBLUR_GL_STAGE_ALLOC, error);
 }
@@ -212,9 +211,9 @@ convert_rows (const CblurGlNative *native,
     }
 }
 
-/* A source's piece goes up as it is stored, from the start of its first
- * row's word to the end of its last row's, and is decoded where the
- * passes read.  An output's piece of whole rows is encoded straight into
+/* A source's piece is decoded from the staging where the passes read, its
+ * reads crossing the bus as they are made: 8-bit uploads took a third
+ * less time than a copy into video memory first.  An output's piece of whole rows is encoded straight into
  * the staging, its writes crossing the bus as they are made: at an idle
  * GPU's clocks that took half the time of encoding into video memory and
  * copying.  A tile's columns are encoded into the native buffer, then go
@@ -234,15 +233,12 @@ cblur_gl_transfer_native (CblurGl             *gl,
   gsize                pixel_bytes = image->format->bytes_per_pixel;
   gsize                device = tex_y * stride + piece->x * pixel_bytes;
   gsize                staging = piece->y * stride + piece->x * pixel_bytes;
-  gsize                head = device % 4;
-  gsize                end = ((piece->x + piece->width) * pixel_bytes + 3) / 4 * 4;
   gint                 row;
 
   if (up)
     {
-      copy_bytes (job->staged->source.buffer, staging - head, native->buffer, device - head,
-                  (piece->height - 1) * stride + end - piece->x * pixel_bytes + head);
-      convert_rows (native, SOURCE, image, texture, piece, tex_y, native->buffer, tex_y);
+      convert_rows (native, SOURCE, image, texture, piece, tex_y, job->staged->source.buffer,
+                    piece->y);
       glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
       return;
     }

@@ -315,12 +315,11 @@ G_GNUC_INTERNAL void         cblur_gl_stamp            (CblurGlStamps    *stamps
 G_GNUC_INTERNAL void         cblur_gl_stamps_clear     (CblurGlStamps    *stamps,
                                                         CblurGlReport    *report);
 
-/* cblur-gl-convert.c: for tiles of at most in_rows input and out_rows
- * output rows of src and dst, where they are in a cblur-format */
+/* cblur-gl-convert.c: for src and dst where they are in a cblur-format,
+ * dst's tiles of at most out_rows rows split into columns (else 0) */
 G_GNUC_INTERNAL gboolean     cblur_gl_convert_prepare  (CblurGl             *gl,
                                                         const CblurImage    *src,
                                                         const CblurImage    *dst,
-                                                        gint                 in_rows,
                                                         gint                 out_rows,
                                                         GError             **error);
 /* cblur_gl_upload's work for a source in a cblur-format (up, into

@@ -173,8 +173,7 @@ blur_staged (CblurGl             *gl,
   ok = ok && cblur_gl_passes_init (gl, kernel, tiles, straight && src->format == NULL, &stamps,
                                    &passes, error);
   /* a result of whole rows is encoded straight into the staging */
-  ok = ok && cblur_gl_convert_prepare (gl, src, dst, plan.height + 2 * kernel->reach,
-                                       plan.n_x > 1 ? plan.height : 0, error);
+  ok = ok && cblur_gl_convert_prepare (gl, src, dst, plan.n_x > 1 ? plan.height : 0, error);
   if (ok && run != NULL)
     ok = cblur_gl_blur_streamed (gl, &passes, &job, run, &g_array_index (tiles, CblurGlTile, 0),
                                  error);
