@@ -211,14 +211,13 @@ convert_rows (const CblurGlNative *native,
     }
 }
 
-/* A source's piece is decoded from the staging where the passes read, its
- * reads crossing the bus as they are made: 8-bit uploads took a third
- * less time than a copy into video memory first.  An output's piece of whole rows is encoded straight into
- * the staging, its writes crossing the bus as they are made: at an idle
- * GPU's clocks that took half the time of encoding into video memory and
- * copying.  A tile's columns are encoded into the native buffer, then go
- * down a row at a time, since encode.comp's whole words would overwrite
- * the other tiles' bytes beside them. */
+/* A source's piece is decoded straight from the staging, and an output's
+ * piece of whole rows encoded straight into it, each read or write
+ * crossing the bus as the shader makes it: one pass over the pixels
+ * instead of a shader's and a copy's, which at an idle GPU's low clocks
+ * costs the most.  A tile's columns are encoded into the native buffer,
+ * then go down a row at a time, since encode.comp's whole words would
+ * overwrite the other tiles' bytes beside them. */
 void
 cblur_gl_transfer_native (CblurGl             *gl,
                           const CblurGlJob    *job,
