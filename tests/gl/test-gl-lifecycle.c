@@ -17,6 +17,9 @@
 
 #define BUSY_EDGE 3000
 
+/* how long a thread may take to show up in /proc, or to leave it */
+#define THREAD_WAIT_US (5 * G_USEC_PER_SEC)
+
 /* a blur on GL, which must not fall back */
 static void
 blur_on_gl (gint edge)
@@ -236,16 +239,34 @@ has_thread (const gchar *name)
   return FALSE;
 }
 
+/* Whether, within THREAD_WAIT_US, the thread with the name comes to be
+ * there or not as asked: a new thread names itself once it runs, and a
+ * joined one leaves /proc a moment after its join returns. */
+static gboolean
+thread_becomes (const gchar *name,
+                gboolean     present)
+{
+  gint64 until = g_get_monotonic_time () + THREAD_WAIT_US;
+
+  while (has_thread (name) != present)
+    {
+      if (g_get_monotonic_time () > until)
+        return FALSE;
+      g_usleep (1000);
+    }
+  return TRUE;
+}
+
 static void
 gegl_exit_releases (void)
 {
   if (!in_own_process ())
     return;
   blur_on_gl (64);
-  g_assert_true (has_thread ("cblur-gl-idle"));
+  g_assert_true (thread_becomes ("cblur-gl-idle", TRUE));
   g_assert_true (cblur_gl_holds_context ());
   gegl_exit ();
-  g_assert_false (has_thread ("cblur-gl-idle"));
+  g_assert_true (thread_becomes ("cblur-gl-idle", FALSE));
   g_assert_false (cblur_gl_holds_context ());
   exit (0);
 }
