@@ -194,6 +194,23 @@ gl_test_set (const gchar *name,
   cblur_settings_reload ();
 }
 
+gboolean
+gl_test_comes_to (gboolean    (*check) (gconstpointer data),
+                  gconstpointer data,
+                  gboolean      wanted,
+                  gint64        within_us)
+{
+  gint64 until = g_get_monotonic_time () + within_us;
+
+  while (!check (data) != !wanted)
+    {
+      if (g_get_monotonic_time () > until)
+        return FALSE;
+      g_usleep (1000);
+    }
+  return TRUE;
+}
+
 int
 gl_test_run (void)
 {

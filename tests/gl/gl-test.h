@@ -75,6 +75,13 @@ void        gl_test_blur_streamed (const CblurKernel *kernel,
 void        gl_test_set          (const gchar       *name,
                                   const gchar       *value);
 
+/* Whether check (data) comes to return `wanted` within within_us: for
+ * what the backend's own threads do in their own time. */
+gboolean    gl_test_comes_to     (gboolean         (*check) (gconstpointer data),
+                                  gconstpointer      data,
+                                  gboolean           wanted,
+                                  gint64             within_us);
+
 /* g_test_run(), then gegl_exit(), as at a host's exit */
 int         gl_test_run          (void);
 

@@ -328,15 +328,17 @@ getenv (const char *name)
   return secure_getenv (name);
 }
 
+static gboolean
+holds_context (gconstpointer unused)
+{
+  return cblur_gl_holds_context ();
+}
+
 /* whether the context is still there after waiting up to a second */
 static gboolean
 context_outlives_a_second (void)
 {
-  gint64 until = g_get_monotonic_time () + G_USEC_PER_SEC;
-
-  while (cblur_gl_holds_context () && g_get_monotonic_time () < until)
-    g_usleep (10000);
-  return cblur_gl_holds_context ();
+  return !gl_test_comes_to (holds_context, NULL, FALSE, G_USEC_PER_SEC);
 }
 
 /* A host that runs on after a blur gets the GPU's and the pinned memory

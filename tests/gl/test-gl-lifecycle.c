@@ -221,7 +221,7 @@ exit_while_busy (void)
 
 /* whether a thread of this process has the name */
 static gboolean
-has_thread (const gchar *name)
+has_thread (gconstpointer name)
 {
   g_autoptr (GDir) tasks = g_dir_open ("/proc/self/task", 0, NULL);
   const gchar     *task;
@@ -239,34 +239,18 @@ has_thread (const gchar *name)
   return FALSE;
 }
 
-/* Whether, within THREAD_WAIT_US, the thread with the name comes to be
- * there or not as asked: a new thread names itself once it runs, and a
- * joined one leaves /proc a moment after its join returns. */
-static gboolean
-thread_becomes (const gchar *name,
-                gboolean     present)
-{
-  gint64 until = g_get_monotonic_time () + THREAD_WAIT_US;
-
-  while (has_thread (name) != present)
-    {
-      if (g_get_monotonic_time () > until)
-        return FALSE;
-      g_usleep (1000);
-    }
-  return TRUE;
-}
-
 static void
 gegl_exit_releases (void)
 {
   if (!in_own_process ())
     return;
   blur_on_gl (64);
-  g_assert_true (thread_becomes ("cblur-gl-idle", TRUE));
+  /* a new thread names itself once it runs */
+  g_assert_true (gl_test_comes_to (has_thread, "cblur-gl-idle", TRUE, THREAD_WAIT_US));
   g_assert_true (cblur_gl_holds_context ());
   gegl_exit ();
-  g_assert_true (thread_becomes ("cblur-gl-idle", FALSE));
+  /* a joined one leaves /proc a moment after its join returns */
+  g_assert_true (gl_test_comes_to (has_thread, "cblur-gl-idle", FALSE, THREAD_WAIT_US));
   g_assert_false (cblur_gl_holds_context ());
   exit (0);
 }
