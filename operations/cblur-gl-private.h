@@ -71,8 +71,9 @@ typedef struct
 } CblurGlPool;
 
 /* One side of a tile in a cblur-format (the source's or the output's):
- * its pixels as stored, in a buffer laid out as its staging, and the
- * program and cblur-format's tables that convert them. */
+ * the program and cblur-format's tables that convert its pixels as
+ * stored, and for an output whose tiles split rows, a buffer that holds
+ * them laid out as its staging (the source's is read from its staging). */
 typedef struct
 {
   GLuint             buffer;
