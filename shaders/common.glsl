@@ -17,17 +17,21 @@ at (int i, int line)
 #endif
 }
 
-/* a - b * floor (a / b), for b > 0, both below 2^24: the float quotient
- * is exact but for its rounding, which can carry it up to the next whole
- * number only.  GLSL's % is undefined for negatives, and divides integers
- * one lane at a time on a CPU. */
+/* a - b * floor (a / b), for b > 0, both below 2^24.  GLSL's float
+ * division may be approximate (NVIDIA's multiplies by the reciprocal), so
+ * the quotient of a multiple of b may land just below the whole number as
+ * well as just above it: one step either way puts r back in [0, b).
+ * GLSL's % is undefined for negatives, and divides integers one lane at a
+ * time on a CPU. */
 int
 floor_mod (int a,
            int b)
 {
   int r = a - b * int (floor (float (a) / float (b)));
 
-  return r < 0 ? r + b : r;
+  if (r < 0)
+    return r + b;
+  return r >= b ? r - b : r;
 }
 
 /* a texel of src as the passes sum it: premultiplied with PREMULTIPLY,
