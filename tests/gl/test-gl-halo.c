@@ -172,31 +172,15 @@ test_tiny (gconstpointer data)
 
 /* Under loop, pixel j of a line maps to j mod the line's length, in the
  * shaders by float division, which a GPU may round below a whole quotient:
- * every length from 1 on, with halos that wrap at least twice, gives the
- * CPU's bits. */
+ * check_tiny's checks at every length from 1 on, with halos that wrap at
+ * least twice. */
 static void
 test_loop_lengths (void)
 {
   gint n;
 
   for (n = 1; n <= 40; n++)
-    {
-      g_autoptr (CblurKernel) kernel = cblur_kernel_new (2.0 * n + 3.0, CBLUR_MODE_DIRECT, 4);
-      CblurImage             *image = gl_test_random_image (5, -3, n, n, n);
-      CblurImage             *on_gl = gl_test_blank_image (5, -3, n, n);
-      CblurImage             *on_cpu = gl_test_blank_image (5, -3, n, n);
-      gdouble                 diff;
-
-      blur_streamed_and_on_cpu (kernel, image, GEGL_ABYSS_LOOP, on_gl, on_cpu);
-      diff = gl_test_max_diff (on_gl, on_cpu);
-      if (diff > 0.0)
-        g_test_message ("%d×%d at radius %g: max |GL - CPU| %g", n, n, kernel->radius, diff);
-      g_assert_cmpfloat (diff, ==, 0.0);
-
-      gl_test_image_free (image);
-      gl_test_image_free (on_gl);
-      gl_test_image_free (on_cpu);
-    }
+    check_tiny (CBLUR_MODE_DIRECT, 2.0 * n + 3.0, n, n);
 }
 
 /* A band that GL could not stage holds only the image too, and goes
