@@ -435,6 +435,23 @@ band_height (CblurBackendKind   backend,
   return (gint) MAX ((height + bands - 1) / bands, least);
 }
 
+/* "mode=M radius=R" for the log, with each axis's where they differ:
+ * "mode=MX,MY radius=RX,RY" */
+static void
+describe_kernel (const CblurKernel *kernel,
+                 gchar             *words,
+                 gsize              size)
+{
+  const CblurKernelAxis *x = &kernel->axes[CBLUR_AXIS_X];
+  const CblurKernelAxis *y = &kernel->axes[CBLUR_AXIS_Y];
+
+  if (x->mode == y->mode && x->radius == y->radius)
+    g_snprintf (words, size, "mode=%s radius=%g", cblur_mode_name (x->mode), x->radius);
+  else
+    g_snprintf (words, size, "mode=%s,%s radius=%g,%g", cblur_mode_name (x->mode),
+                cblur_mode_name (y->mode), x->radius, y->radius);
+}
+
 static gboolean
 process (GeglOperation       *operation,
          GeglBuffer          *input,
@@ -453,6 +470,7 @@ process (GeglOperation       *operation,
   BandIo                  io = { input, output, premultiplied, NULL, cblur_format_get (format),
                                  level, o->abyss_policy };
   CblurStream             stream = { read_part, write_part, &io };
+  gchar                   kernel_words[96];
   gint                    rows;
   gint                    y;
 
@@ -478,6 +496,7 @@ process (GeglOperation       *operation,
     io.read_native = cblur_format_get (gegl_buffer_get_format (input));
   stream.straight_alpha = io.read_native != NULL;
   rows = band_height (state->backend, kernel, roi.width, roi.height);
+  describe_kernel (kernel, kernel_words, sizeof kernel_words);
 
   for (y = roi.y; y < roi.y + roi.height; y += rows)
     {
@@ -496,10 +515,9 @@ process (GeglOperation       *operation,
       /* one line a band, each with only its own figures, so that the
        * benchmark's sums over the lines are a region's */
       cblur_log_band (&report,
-                      "backend=%s mode=%s radius=%g band=%dx%d+%d+%d level=%d "
+                      "backend=%s %s band=%dx%d+%d+%d level=%d "
                       "read=%.2fms write=%.2fms %s total=%.1fms",
-                      report.ran_on == CBLUR_BACKEND_GL ? "gl" : "cpu",
-                      cblur_mode_name (kernel->mode), kernel->radius,
+                      report.ran_on == CBLUR_BACKEND_GL ? "gl" : "cpu", kernel_words,
                       band.width, band.height, band.x, band.y, level,
                       stream.read_ms - read_before, stream.write_ms - write_before,
                       report.detail, (g_get_monotonic_time () - started) / 1000.0);

@@ -29,12 +29,21 @@ enum
  * at some reaches. */
 #define MIN_BANDS 2
 
+/* whether the axis runs the two-shader box */
+static gboolean
+two_shader_box (const CblurGl         *gl,
+                const CblurKernelAxis *axis)
+{
+  return axis->mode == CBLUR_MODE_BOX && cblur_gl_fused_segment (gl, axis, 1, 1).len == 0;
+}
+
 /* input, between and output, then the two-shader box's own */
 gint
 cblur_gl_passes_textures (const CblurGl     *gl,
                           const CblurKernel *kernel)
 {
-  return kernel->mode == CBLUR_MODE_BOX && cblur_gl_fused_segment (gl, kernel, 1, 1).len == 0
+  return two_shader_box (gl, &kernel->axes[CBLUR_AXIS_X]) ||
+         two_shader_box (gl, &kernel->axes[CBLUR_AXIS_Y])
          ? CBLUR_GL_N_TEXTURES : CBLUR_GL_ROW_SCRATCH;
 }
 
@@ -127,13 +136,14 @@ init_programs (CblurGl           *gl,
                CblurGlPasses     *passes,
                GError           **error)
 {
-  gboolean direct = kernel->mode == CBLUR_MODE_DIRECT;
-  gint     axis;
+  gint axis;
 
   for (axis = 0; axis < 2; axis++)
     {
-      CblurGlVariant variant = axis == 1 ? CBLUR_GL_VERTICAL : 0;
-      gboolean       fused = passes->segments[axis].len > 0;
+      const CblurKernelAxis *along = &kernel->axes[axis];
+      gboolean               direct = along->mode == CBLUR_MODE_DIRECT;
+      CblurGlVariant         variant = axis == 1 ? CBLUR_GL_VERTICAL : 0;
+      gboolean               fused = passes->segments[axis].len > 0;
 
       /* the two-dispatch box reads the source in every shader of its first
        * pass: premultiply.comp goes first instead */
@@ -165,7 +175,7 @@ init_programs (CblurGl           *gl,
         }
       passes->programs[axis] =
         cblur_gl_program (gl, direct ? CBLUR_GL_SHADER_DIRECT : CBLUR_GL_SHADER_BOX, variant,
-                          direct ? cblur_gl_direct_cache_len (gl, kernel) : 0, error);
+                          direct ? cblur_gl_direct_cache_len (gl, along) : 0, error);
       if (passes->programs[axis] == 0)
         return FALSE;
     }
@@ -183,18 +193,18 @@ cblur_gl_passes_init (CblurGl            *gl,
 {
   const CblurGlTile *largest = &g_array_index (tiles, CblurGlTile, 0);
   CblurGlSize        sizes[CBLUR_GL_N_TEXTURES];
+  gint               axis;
 
   passes->kernel = kernel;
   passes->stamps = stamps;
   passes->textures = gl->textures.textures;
-  if (kernel->mode != CBLUR_MODE_DIRECT)
-    {
-      passes->segments[0] = cblur_gl_fused_segment (gl, kernel,
-                                                    largest->in_width - 2 * kernel->reach, 1);
-      passes->segments[1] = cblur_gl_fused_segment (gl, kernel,
-                                                    largest->in_height - 2 * kernel->reach,
-                                                    MIN_BANDS);
-    }
+  if (kernel->axes[CBLUR_AXIS_X].mode != CBLUR_MODE_DIRECT)
+    passes->segments[0] = cblur_gl_fused_segment (gl, &kernel->axes[CBLUR_AXIS_X],
+                                                  largest->in_width - 2 * kernel->reach, 1);
+  if (kernel->axes[CBLUR_AXIS_Y].mode != CBLUR_MODE_DIRECT)
+    passes->segments[1] = cblur_gl_fused_segment (gl, &kernel->axes[CBLUR_AXIS_Y],
+                                                  largest->in_height - 2 * kernel->reach,
+                                                  MIN_BANDS);
   if (!init_programs (gl, kernel, straight, passes, error))
     return FALSE;
   if (tiles_fit (kernel, tiles, sizes))
@@ -204,12 +214,16 @@ cblur_gl_passes_init (CblurGl            *gl,
         return FALSE;
     }
 
-  if (kernel->mode == CBLUR_MODE_DIRECT)
+  for (axis = 0; axis < 2; axis++)
     {
-      glGenBuffers (1, &passes->weights);
-      glBindBuffer (GL_SHADER_STORAGE_BUFFER, passes->weights);
+      const CblurKernelAxis *along = &kernel->axes[axis];
+
+      if (along->mode != CBLUR_MODE_DIRECT)
+        continue;
+      glGenBuffers (1, &passes->weights[axis]);
+      glBindBuffer (GL_SHADER_STORAGE_BUFFER, passes->weights[axis]);
       glBufferData (GL_SHADER_STORAGE_BUFFER,
-                    (kernel->half_width + 1) * sizeof (gfloat), kernel->weights,
+                    (along->half_width + 1) * sizeof (gfloat), along->weights,
                     GL_STATIC_DRAW);
       glBindBuffer (GL_SHADER_STORAGE_BUFFER, 0);
     }
@@ -219,9 +233,14 @@ cblur_gl_passes_init (CblurGl            *gl,
 void
 cblur_gl_passes_clear (CblurGlPasses *passes)
 {
-  if (passes->weights != 0)
-    glDeleteBuffers (1, &passes->weights);
-  passes->weights = 0;
+  gint axis;
+
+  for (axis = 0; axis < 2; axis++)
+    {
+      if (passes->weights[axis] != 0)
+        glDeleteBuffers (1, &passes->weights[axis]);
+      passes->weights[axis] = 0;
+    }
 }
 
 static void
@@ -250,8 +269,8 @@ set_float (GLuint       program,
 
 /* the box's window, the same for both of its shaders' outputs */
 static void
-set_box_window (GLuint             program,
-                const CblurKernel *kernel)
+set_box_window (GLuint                 program,
+                const CblurKernelAxis *kernel)
 {
   set_int (program, "box_half", kernel->box_half);
   set_int (program, "block", kernel->box_block);
@@ -325,8 +344,9 @@ dispatch_segments (GLuint program,
 /* The passes of one axis, from `from` through the axis's scratch textures
  * (ping, pong, and the prefix and suffix sums) into `to`, each a dispatch
  * for the block sums and one for the outputs; the first reads `from`
- * through map.  origin: the absolute coordinate of the first input pixel
- * along the axis. */
+ * through map.  n_in and origin (the absolute coordinate of the first
+ * input pixel along the axis) are the tile's, whose lines the axis reads
+ * from its skip on. */
 static void
 box_passes (const CblurGlPasses *passes,
             gboolean             vertical,
@@ -337,12 +357,17 @@ box_passes (const CblurGlPasses *passes,
             gint                 origin,
             gint                 lines)
 {
-  const CblurKernel *kernel = passes->kernel;
-  const GLuint      *scratch = passes->textures + (vertical ? CBLUR_GL_COLUMN_SCRATCH
-                                                            : CBLUR_GL_ROW_SCRATCH);
-  GLuint             scan = passes->scans[vertical];
-  GLuint             program = passes->programs[vertical];
-  gint               pass;
+  const CblurKernelAxis *kernel = &passes->kernel->axes[vertical];
+  gint                   skip = cblur_kernel_skip (passes->kernel, vertical);
+  const GLuint          *scratch = passes->textures + (vertical ? CBLUR_GL_COLUMN_SCRATCH
+                                                                : CBLUR_GL_ROW_SCRATCH);
+  GLuint                 scan = passes->scans[vertical];
+  GLuint                 program = passes->programs[vertical];
+  gint                   pass;
+
+  map.first -= skip;
+  n_in -= 2 * skip;
+  origin += skip;
 
   bind_image (PREFIX_UNIT, scratch[2], GL_READ_WRITE);
   bind_image (SUFFIX_UNIT, scratch[3], GL_READ_WRITE);
@@ -393,12 +418,14 @@ set_fused (const CblurGlPasses *passes,
            const CblurGlTile   *tile,
            gboolean             vertical)
 {
-  const CblurKernel *kernel = passes->kernel;
-  GLuint             program = passes->programs[vertical];
-  gint               origin = vertical ? tile->y : tile->x;
+  const CblurKernelAxis *kernel = &passes->kernel->axes[vertical];
+  gint                   skip = cblur_kernel_skip (passes->kernel, vertical);
+  GLuint                 program = passes->programs[vertical];
+  gint                   origin = (vertical ? tile->y : tile->x) + skip;
 
-  set_int (program, "n_in", vertical ? tile->in_height : tile->in_width);
-  set_int (program, "n_lines", vertical ? tile->in_width - 2 * kernel->reach : input_rows (tile));
+  set_int (program, "n_in", (vertical ? tile->in_height : tile->in_width) - 2 * skip);
+  set_int (program, "n_lines",
+           vertical ? tile->in_width - 2 * passes->kernel->reach : input_rows (tile));
   set_int (program, "origin_phase", cblur_floor_mod (origin, kernel->box_block));
   set_int (program, "outputs", passes->segments[vertical].len - 2 * kernel->reach);
   set_int (program, "iterations", kernel->iterations);
@@ -410,7 +437,7 @@ static gint
 segment_outputs (const CblurGlPasses *passes,
                  gboolean             vertical)
 {
-  const CblurKernel *kernel = passes->kernel;
+  const CblurKernelAxis *kernel = &passes->kernel->axes[vertical];
 
   if (kernel->mode == CBLUR_MODE_DIRECT)
     return CBLUR_GL_DIRECT_SEGMENT;
@@ -418,16 +445,18 @@ segment_outputs (const CblurGlPasses *passes,
          ? passes->segments[vertical].len - 2 * kernel->reach : 0;
 }
 
+/* in bands where both axes go in segments */
 gint
 cblur_gl_passes_band (const CblurGlPasses *passes)
 {
-  return segment_outputs (passes, TRUE);
+  return segment_outputs (passes, FALSE) > 0 ? segment_outputs (passes, TRUE) : 0;
 }
 
 /* One axis's passes, from the input texture to the one between
  * horizontally, and from there to the output vertically: n_lines lines
  * from first_line, n_segments segments along them from first_segment.
- * Direct's segments are CBLUR_GL_DIRECT_SEGMENT outputs long. */
+ * Direct's segments are CBLUR_GL_DIRECT_SEGMENT outputs long.  The map
+ * starts the lines at the axis's skip. */
 static void
 axis_passes (const CblurGlPasses *passes,
              const CblurGlTile   *tile,
@@ -437,16 +466,19 @@ axis_passes (const CblurGlPasses *passes,
              gint                 first_segment,
              gint                 n_segments)
 {
-  const CblurKernel *kernel = passes->kernel;
-  GLuint             program = passes->programs[vertical];
-  gint               out_width = tile->in_width - 2 * kernel->reach;
+  const CblurKernel     *kernel = passes->kernel;
+  const CblurKernelAxis *along = &kernel->axes[vertical];
+  GLuint                 program = passes->programs[vertical];
+  gint                   out_width = tile->in_width - 2 * kernel->reach;
+  Map                    map = tile_map (tile, vertical);
 
+  map.first -= cblur_kernel_skip (kernel, vertical);
   glUseProgram (program);
-  set_map (program, tile_map (tile, vertical));
-  if (kernel->mode == CBLUR_MODE_DIRECT)
+  set_map (program, map);
+  if (along->mode == CBLUR_MODE_DIRECT)
     {
-      glBindBufferBase (GL_SHADER_STORAGE_BUFFER, 0, passes->weights);
-      set_int (program, "half_width", kernel->half_width);
+      glBindBufferBase (GL_SHADER_STORAGE_BUFFER, 0, passes->weights[vertical]);
+      set_int (program, "half_width", along->half_width);
       set_int (program, "n_out", vertical ? tile->in_height - 2 * kernel->reach : out_width);
     }
   else
@@ -474,7 +506,7 @@ columns (const CblurGlPasses *passes,
          gint                 first_out,
          gint                 n_out)
 {
-  gint band = cblur_gl_passes_band (passes);
+  gint band = segment_outputs (passes, TRUE);
 
   axis_passes (passes, tile, TRUE, 0, tile->in_width - 2 * passes->kernel->reach,
                first_out / band, groups (n_out, band));
@@ -535,7 +567,7 @@ cblur_gl_passes_made (const CblurGlPasses *passes,
   fill (passes->made, inside->width, 0, 1, inside->height + 1);
   fill (passes->made, 0, inside->height, inside->width, 1);
   glMemoryBarrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
-  if (cblur_gl_passes_band (passes) > 0)
+  if (segment_outputs (passes, FALSE) > 0)
     cblur_gl_passes_rows (passes, tile, inside->height, 1);
 }
 
@@ -554,7 +586,7 @@ premultiply_input (const CblurGlPasses *passes,
 }
 
 /* The two-dispatch box goes whole, its made row's passes with the
- * others'. */
+ * others'; an axis in segments along with it. */
 static GLuint
 run (const CblurGlPasses *passes,
      const CblurGlTile   *tile)
@@ -563,16 +595,15 @@ run (const CblurGlPasses *passes,
   GLuint between = passes->textures[CBLUR_GL_BETWEEN];
   GLuint output = passes->textures[CBLUR_GL_OUTPUT];
 
-  if (cblur_gl_passes_band (passes) > 0)
-    {
-      rows (passes, tile, 0, tile->inside.height);
-      return columns (passes, tile, 0, tile->in_height - 2 * passes->kernel->reach);
-    }
-
   if (passes->premultiply != 0)
     premultiply_input (passes, tile);
-  box_passes (passes, FALSE, passes->textures[CBLUR_GL_INPUT], between, tile_map (tile, FALSE),
-              tile->in_width, tile->x, input_rows (tile));
+  if (segment_outputs (passes, FALSE) > 0)
+    rows (passes, tile, 0, tile->inside.height);
+  else
+    box_passes (passes, FALSE, passes->textures[CBLUR_GL_INPUT], between,
+                tile_map (tile, FALSE), tile->in_width, tile->x, input_rows (tile));
+  if (segment_outputs (passes, TRUE) > 0)
+    return columns (passes, tile, 0, tile->in_height - 2 * passes->kernel->reach);
   box_passes (passes, TRUE, between, output, tile_map (tile, TRUE), tile->in_height, tile->y,
               out_width);
   return output;

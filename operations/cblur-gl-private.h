@@ -231,7 +231,7 @@ typedef struct
   GLuint             programs[2];   /* horizontal, vertical; cached, not owned */
   GLuint             scans[2];      /* the box's running sums, likewise; 0 when fused */
   CblurGlSegment     segments[2];   /* box-fused.comp's, by axis; len 0 for the other shaders */
-  GLuint             weights;
+  GLuint             weights[2];    /* direct's, by axis; 0 for a box axis */
   GLuint             premultiply;   /* for a straight source that the passes cannot premultiply, else 0 */
   GLuint             made;          /* abyss.comp, for a tile with a made line, else 0 */
 } CblurGlPasses;
@@ -385,12 +385,12 @@ G_GNUC_INTERNAL gboolean     cblur_gl_blur_streamed    (CblurGl             *gl,
  * of a line for the least work, in at least min_segments where it can;
  * len 0 where none leaves enough outputs beside its halo */
 G_GNUC_INTERNAL CblurGlSegment cblur_gl_fused_segment  (const CblurGl     *gl,
-                                                        const CblurKernel *kernel,
+                                                        const CblurKernelAxis *kernel,
                                                         gint               n_out,
                                                         gint               min_segments);
 /* direct.comp's CACHE_LEN */
 G_GNUC_INTERNAL gint         cblur_gl_direct_cache_len (const CblurGl     *gl,
-                                                        const CblurKernel *kernel);
+                                                        const CblurKernelAxis *kernel);
 
 /* cblur-gl-passes.c */
 G_GNUC_INTERNAL gint         cblur_gl_passes_textures  (const CblurGl     *gl,
@@ -406,7 +406,8 @@ G_GNUC_INTERNAL gboolean     cblur_gl_passes_init      (CblurGl           *gl,
                                                         CblurGlPasses     *passes,
                                                         GError           **error);
 /* The passes go in bands of this many output rows, any number of input
- * rows at a time; 0 where they go only whole. */
+ * rows at a time; 0 where they go only whole (where an axis runs the
+ * two-shader box). */
 G_GNUC_INTERNAL gint         cblur_gl_passes_band      (const CblurGlPasses *passes);
 /* horizontal, over rows [first_row, first_row + n_rows) of the input
  * texture: the tile's rows inside the image, from its first */

@@ -63,8 +63,8 @@ fused_fits (const CblurGl *gl,
  * odd CHUNK spreads the invocations' chunks over all banks.  len is 0 when
  * no segment leaves FUSED_MIN_OUTPUTS outputs. */
 CblurGlSegment
-cblur_gl_fused_segment (const CblurGl     *gl,
-                        const CblurKernel *kernel,
+cblur_gl_fused_segment (const CblurGl         *gl,
+                        const CblurKernelAxis *kernel,
                         gint               n_out,
                         gint               min_segments)
 {
@@ -100,8 +100,8 @@ cblur_gl_fused_segment (const CblurGl     *gl,
  * holds a segment and its halo, else the largest that fits, in chunks,
  * whose halves must each hold a segment. */
 gint
-cblur_gl_direct_cache_len (const CblurGl     *gl,
-                           const CblurKernel *kernel)
+cblur_gl_direct_cache_len (const CblurGl         *gl,
+                           const CblurKernelAxis *kernel)
 {
   gint window = CBLUR_GL_DIRECT_SEGMENT + 2 * kernel->half_width;
   gint bytes = shared_memory (gl);

@@ -51,7 +51,7 @@ check_mode (CblurMode     mode,
             diff = gl_test_against_cpu (kernel, rect->x, rect->y, rect->width,
                                         rect->height, 17 * r + i, &report);
             g_test_message ("%s radius %g (%d passes) at %d,%d: max |GL - CPU| %g",
-                            cblur_mode_name (mode), radii[r], kernel->iterations,
+                            cblur_mode_name (mode), radii[r], kernel->axes[CBLUR_AXIS_X].iterations,
                             rect->x, rect->y, diff);
             g_assert_cmpfloat (diff, <=, tolerance);
           }
@@ -121,9 +121,66 @@ test_box_long_blocks (void)
   g_autoptr (CblurKernel) kernel = cblur_kernel_new (800.0, CBLUR_MODE_BOX, 3);
   CblurGlReport           report;
 
-  g_assert_cmpint (kernel->box_block, >, 256);
+  g_assert_cmpint (kernel->axes[CBLUR_AXIS_X].box_block, >, 256);
   g_assert_cmpfloat (gl_test_against_cpu (kernel, 13, -400, 70, 9, 6, &report),
                      <=, BOX_TOLERANCE);
+}
+
+/* A radius of its own along each axis, either the longer, one of them 0,
+ * and under auto one axis direct and the other box, whole and in tiles:
+ * direct gives the CPU's bits, and so does the two-shader box (shared
+ * memory 0), which then runs beside the other axis's segments. */
+static const struct
+{
+  gdouble   x;
+  gdouble   y;
+  CblurMode mode;
+} axes_cases[] = {
+  { 3.0, 40.0, CBLUR_MODE_DIRECT }, { 40.0, 3.0, CBLUR_MODE_DIRECT },
+  { 0.0, 9.5, CBLUR_MODE_DIRECT },  { 9.5, 0.0, CBLUR_MODE_DIRECT },
+  { 30.0, 200.0, CBLUR_MODE_BOX },  { 200.0, 30.0, CBLUR_MODE_BOX },
+  { 0.0, 60.0, CBLUR_MODE_BOX },    { 60.0, 0.0, CBLUR_MODE_BOX },
+  { 10.0, 90.0, CBLUR_MODE_AUTO },  { 90.0, 10.0, CBLUR_MODE_AUTO },
+};
+
+static void
+check_axes (gboolean two_shaders,
+            gint     min_tiles)
+{
+  gsize c, i;
+
+  for (c = 0; c < G_N_ELEMENTS (axes_cases); c++)
+    for (i = 0; i < G_N_ELEMENTS (regions); i++)
+      {
+        g_autoptr (CblurKernel) kernel = cblur_kernel_new_xy (axes_cases[c].x, axes_cases[c].y,
+                                                              axes_cases[c].mode, 4);
+        gboolean                box = kernel->axes[CBLUR_AXIS_X].mode == CBLUR_MODE_BOX ||
+                                      kernel->axes[CBLUR_AXIS_Y].mode == CBLUR_MODE_BOX;
+        const GeglRectangle    *rect = &regions[i];
+        CblurGlReport           report;
+        gdouble                 diff = gl_test_against_cpu (kernel, rect->x, rect->y,
+                                                            rect->width, rect->height,
+                                                            31 * c + i, &report);
+
+        g_test_message ("%s radius %g × %g at %d,%d: max |GL - CPU| %g",
+                        cblur_mode_name (axes_cases[c].mode), axes_cases[c].x,
+                        axes_cases[c].y, rect->x, rect->y, diff);
+        g_assert_cmpfloat (diff, <=, box && !two_shaders ? BOX_TOLERANCE : 0.0);
+        g_assert_cmpint (report.tiles, >=, min_tiles);
+      }
+}
+
+static void
+test_axes (void)
+{
+  check_axes (FALSE, 1);
+  gl_test_set ("CBLUR_GL_SHARED_MEMORY", "1");
+  check_axes (TRUE, 1);
+  gl_test_set ("CBLUR_GL_SHARED_MEMORY", NULL);
+  /* in tiles, each with the larger axis's halo */
+  gl_test_set ("CBLUR_GL_MAX_TILE", "24");
+  check_axes (FALSE, 2);
+  gl_test_set ("CBLUR_GL_MAX_TILE", NULL);
 }
 
 static void
@@ -228,6 +285,7 @@ main (int    argc,
   g_test_add_func ("/gl/box-channel-pairs", test_box_channel_pairs);
   g_test_add_func ("/gl/direct-wide-window", test_direct_wide_window);
   g_test_add_func ("/gl/box-long-blocks", test_box_long_blocks);
+  g_test_add_func ("/gl/axes", test_axes);
   g_test_add_func ("/gl/identity", test_identity);
   g_test_add_func ("/gl/threads", test_threads);
   g_test_add_func ("/gl/auto-same-on-both", test_auto_same_on_both);

@@ -223,7 +223,7 @@ check_case (gsize              i,
   CblurImage        *expected = encoded (format, from_float);
 
   g_test_message ("%s in %s, %s %g, %s", cases[i].encoding, cases[i].space,
-                  cblur_mode_name (kernel->mode), kernel->radius, path_names[path]);
+                  cblur_mode_name (kernel->mode), kernel->axes[CBLUR_AXIS_X].radius, path_names[path]);
   assert_same_pixels (from_stored, from_float);
   assert_same_pixels (stored, expected);
   assert_same_pixels (stored_from_float, expected);

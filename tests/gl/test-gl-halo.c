@@ -81,18 +81,20 @@ reference_blur (const CblurKernel *kernel,
                 const CblurImage  *image,
                 GeglAbyssPolicy    policy)
 {
-  g_autofree gfloat   *pixels = g_new (gfloat, (gsize) image->width * image->height * 4);
-  g_autoptr (RefImage) src = NULL;
-  gint                 row;
+  const CblurKernelAxis *x = &kernel->axes[CBLUR_AXIS_X];
+  const CblurKernelAxis *y = &kernel->axes[CBLUR_AXIS_Y];
+  g_autofree gfloat     *pixels = g_new (gfloat, (gsize) image->width * image->height * 4);
+  g_autoptr (RefImage)   src = NULL;
+  gint                   row;
 
   for (row = 0; row < image->height; row++)
     memcpy (pixels + (gsize) row * image->width * 4, cblur_image_row (image, row),
             image->width * 4 * sizeof (gfloat));
   src = ref_image_from_floats (pixels, image->width, image->height);
   src->abyss = policy;
-  return kernel->mode == CBLUR_MODE_DIRECT ? ref_blur_direct (src, kernel->radius)
-                                           : ref_blur_box (src, kernel->radius,
-                                                           kernel->iterations);
+  return kernel->mode == CBLUR_MODE_DIRECT
+         ? ref_blur_direct_xy (src, x->radius, y->radius)
+         : ref_blur_box_xy (src, x->radius, y->radius, x->iterations);
 }
 
 static gdouble

@@ -49,7 +49,7 @@ check_tiled (const CblurKernel *kernel,
 
   diff = gl_test_max_diff (whole, tiled);
   g_test_message ("%s radius %g, %d tiles of %d: max |tiled - whole| %g",
-                  cblur_mode_name (kernel->mode), kernel->radius, report.tiles,
+                  cblur_mode_name (kernel->mode), kernel->axes[CBLUR_AXIS_X].radius, report.tiles,
                   max_tile, diff);
   g_assert_cmpfloat (diff, <=, SEAM_TOLERANCE);
 
@@ -120,7 +120,7 @@ test_wider_than_texture (void)
 
       diff = gl_test_against_cpu (kernel, -3, 7, width, 6, 11, &report);
       g_test_message ("%s radius %g, %d×6 in %d tiles: max |GL - CPU| %g",
-                      cblur_mode_name (kernel->mode), kernel->radius, width,
+                      cblur_mode_name (kernel->mode), kernel->axes[CBLUR_AXIS_X].radius, width,
                       report.tiles, diff);
       g_assert_cmpint (report.tiles, >=, 2);
       g_assert_cmpfloat (diff, <=, cases[i].tolerance);
