@@ -32,6 +32,20 @@ cblur_backend_preferred (void)
   return CBLUR_BACKEND_CPU;
 }
 
+gboolean
+cblur_backend_has_gpu_device (void)
+{
+  g_autoptr (GDir) dri = g_dir_open ("/dev/dri", 0, NULL);
+  const gchar     *name;
+
+  if (g_file_test ("/dev/nvidiactl", G_FILE_TEST_EXISTS))
+    return TRUE;
+  while (dri != NULL && (name = g_dir_read_name (dri)) != NULL)
+    if (g_str_has_prefix (name, "renderD"))
+      return TRUE;
+  return FALSE;
+}
+
 gsize
 cblur_backend_region_overhead (CblurBackendKind backend)
 {

@@ -15,31 +15,71 @@
 
 #ifdef GEGL_PROPERTIES
 
+#define RADIUS_DEFAULT 10.0
+
 enum_start (cblur_op_mode)
-  enum_value (CBLUR_OP_MODE_AUTO,   "auto",   N_("Auto"))
+  enum_value (CBLUR_OP_MODE_AUTO,   "auto",   N_("Auto (direct up to radius 25, box above)"))
   enum_value (CBLUR_OP_MODE_DIRECT, "direct", N_("Direct (exact)"))
   enum_value (CBLUR_OP_MODE_BOX,    "box",    N_("Box (constant time)"))
 enum_end (CblurOpMode)
 
-property_double (radius, _("Radius"), 10.0)
-  description (_("Half-width of the blur in pixels; the Gaussian's "
-                 "standard deviation is a third of it"))
-  value_range (0.0, 3000.0)
+/* radius sets both axes where it is set, and comes before them, so that
+ * a graph or a saved layer effect that sets only radius blurs as it did
+ * before there were two, and one that sets all three (in this order, as
+ * GEGL and GIMP list them) ends with the axes' own values.  GIMP shows the
+ * axes, chained while they are equal. */
+property_double (radius, _("Radius"), RADIUS_DEFAULT)
+  description (_("Sets Radius X and Radius Y both: half-width of the blur "
+                 "in pixels; the Gaussian's standard deviation is a third "
+                 "of it, so radius 30 blurs as GIMP's Gaussian Blur at "
+                 "Size 10"))
+  value_range (0.0, CBLUR_RADIUS_MAX)
   ui_range    (0.0, 300.0)
   ui_gamma    (2.0)
   ui_digits   (1)
   ui_steps    (0.5, 5.0)
   ui_meta     ("unit", "pixel-distance")
+  ui_meta     ("visible", "0")
+
+property_double (radius_x, _("Radius X (3 × Size X)"), RADIUS_DEFAULT)
+  description (_("Half-width of the blur along x in pixels; the Gaussian's "
+                 "standard deviation is a third of it, so radius 30 blurs as "
+                 "GIMP's Gaussian Blur at Size 10; 0 blurs along y only"))
+  value_range (0.0, CBLUR_RADIUS_MAX)
+  ui_range    (0.0, 300.0)
+  ui_gamma    (2.0)
+  ui_digits   (1)
+  ui_steps    (0.5, 5.0)
+  ui_meta     ("unit", "pixel-distance")
+  ui_meta     ("axis", "x")
+
+property_double (radius_y, _("Radius Y (3 × Size Y)"), RADIUS_DEFAULT)
+  description (_("Half-width of the blur along y in pixels; the Gaussian's "
+                 "standard deviation is a third of it, so radius 30 blurs as "
+                 "GIMP's Gaussian Blur at Size 10; 0 blurs along x only"))
+  value_range (0.0, CBLUR_RADIUS_MAX)
+  ui_range    (0.0, 300.0)
+  ui_gamma    (2.0)
+  ui_digits   (1)
+  ui_steps    (0.5, 5.0)
+  ui_meta     ("unit", "pixel-distance")
+  ui_meta     ("axis", "y")
 
 property_enum (mode, _("Mode"), CblurOpMode, cblur_op_mode, CBLUR_OP_MODE_AUTO)
   description (_("Direct convolution is exact; repeated box filters cost the "
-                 "same at any radius; auto picks the faster one for the radius"))
+                 "same at any radius; auto picks, for each axis, direct up to "
+                 "radius 25 and box above"))
 
+/* GIMP's dialog cannot tell which mode auto picks for a radius: there
+ * its label says where the passes count */
 property_int (iterations, _("Box passes"), 4)
   description (_("Box filter passes per axis in box mode: more passes come "
                  "closer to a true Gaussian"))
   value_range (CBLUR_ITERATIONS_MIN, CBLUR_ITERATIONS_MAX)
   ui_meta     ("sensitive", "mode {auto, box}")
+  ui_meta     ("label", "[mode {auto} : auto-label, mode {direct, box} : box-label]")
+  ui_meta     ("auto-label", _("Box passes (along an axis of radius above 25)"))
+  ui_meta     ("box-label", _("Box passes"))
 
 property_enum (abyss_policy, _("Abyss policy"), GeglAbyssPolicy,
                gegl_abyss_policy, GEGL_ABYSS_CLAMP)
@@ -114,17 +154,30 @@ renders_whole_images (CblurBackendKind backend,
 }
 
 static gint
+axis_reach (GeglProperties *o,
+            gdouble         radius,
+            gint            level)
+{
+  return cblur_kernel_reach (radius / (1 << level), (CblurMode) o->mode, o->iterations);
+}
+
+/* the larger axis's */
+static gint
 reach_at_level (GeglProperties *o,
                 gint            level)
 {
-  return cblur_kernel_reach (o->radius / (1 << level), (CblurMode) o->mode, o->iterations);
+  return MAX (axis_reach (o, o->radius_x, level), axis_reach (o, o->radius_y, level));
 }
 
+/* the mode of the axis that reaches further */
 static CblurMode
 mode_at_level (GeglProperties *o,
                gint            level)
 {
-  return cblur_kernel_resolve_mode (o->radius / (1 << level), (CblurMode) o->mode);
+  gdouble further = axis_reach (o, o->radius_y, level) > axis_reach (o, o->radius_x, level)
+                    ? o->radius_y : o->radius_x;
+
+  return cblur_kernel_resolve_mode (further / (1 << level), (CblurMode) o->mode);
 }
 
 /* The source's own format where cblur-format covers it: the op reads it
@@ -477,7 +530,8 @@ process (GeglOperation       *operation,
   if (roi.width <= 0 || roi.height <= 0)
     return TRUE;
 
-  kernel = cblur_kernel_new (o->radius / (1 << level), (CblurMode) o->mode, o->iterations);
+  kernel = cblur_kernel_new_xy (o->radius_x / (1 << level), o->radius_y / (1 << level),
+                                (CblurMode) o->mode, o->iterations);
   g_object_get (output, "tile-width", &stream.tile_width,
                 "tile-height", &stream.tile_height, NULL);
   /* at other levels GEGL's abyss is that of a mipmap */
@@ -532,6 +586,62 @@ process (GeglOperation       *operation,
   return TRUE;
 }
 
+static void (*chant_set_property) (GObject      *object,
+                                   guint         property_id,
+                                   const GValue *value,
+                                   GParamSpec   *pspec);
+
+static GObject *(*chant_constructor) (GType                  type,
+                                      guint                  n_construct_properties,
+                                      GObjectConstructParam *construct_properties);
+
+/* radius sets both axes (see the properties) */
+static void
+set_property_both_axes (GObject      *object,
+                        guint         property_id,
+                        const GValue *value,
+                        GParamSpec   *pspec)
+{
+  chant_set_property (object, property_id, value, pspec);
+  if (property_id == PROP_radius)
+    g_object_set (object, "radius-x", g_value_get_double (value),
+                  "radius-y", g_value_get_double (value), NULL);
+}
+
+/* GObject sets every property at construction, in the order declared,
+ * those not given to their defaults: there an axis at the default takes
+ * a radius given (gegl_node_new_child (..., "radius", 20.0, NULL) blurs at
+ * 20 along both). */
+static GObject *
+constructor_both_axes (GType                  type,
+                       guint                  n_construct_properties,
+                       GObjectConstructParam *construct_properties)
+{
+  GObject        *object = chant_constructor (type, n_construct_properties,
+                                              construct_properties);
+  GeglProperties *o = GEGL_PROPERTIES (object);
+
+  if (o->radius_x == RADIUS_DEFAULT)
+    o->radius_x = o->radius;
+  if (o->radius_y == RADIUS_DEFAULT)
+    o->radius_y = o->radius;
+  return object;
+}
+
+/* The title and the menu say where the blur runs, as far as is known
+ * without opening GL, which GEGL's every start would pay for: a GPU's
+ * device node tells that CBLUR_BACKEND=auto would likely use it. */
+static gboolean
+runs_on_gpu (void)
+{
+  switch (cblur_settings ()->backend)
+    {
+    case CBLUR_BACKEND_CHOICE_CPU: return FALSE;
+    case CBLUR_BACKEND_CHOICE_GL:  return TRUE;
+    default:                       return cblur_backend_has_gpu_device ();
+    }
+}
+
 static void
 gegl_op_class_init (GeglOpClass *klass)
 {
@@ -539,7 +649,12 @@ gegl_op_class_init (GeglOpClass *klass)
   GeglOperationClass           *operation_class = GEGL_OPERATION_CLASS (klass);
   GeglOperationFilterClass     *filter_class = GEGL_OPERATION_FILTER_CLASS (klass);
   GeglOperationAreaFilterClass *area_class = GEGL_OPERATION_AREA_FILTER_CLASS (klass);
+  gboolean                      gpu = runs_on_gpu ();
 
+  chant_set_property = object_class->set_property;
+  object_class->set_property = set_property_both_axes;
+  chant_constructor = object_class->constructor;
+  object_class->constructor = constructor_both_axes;
   object_class->finalize = finalize;
   operation_class->prepare = prepare;
   operation_class->process = operation_process;
@@ -552,10 +667,10 @@ gegl_op_class_init (GeglOpClass *klass)
 
   gegl_operation_class_set_keys (operation_class,
     "name",        "cblur:gaussian-blur",
-    "title",       _("Gaussian Blur (GPU)"),
+    "title",       gpu ? _("Gaussian Blur (GPU)") : _("Gaussian Blur (CPU)"),
     "categories",  "blur",
     "gimp:menu-path",  "<Image>/Filters/Blur",
-    "gimp:menu-label", _("Gaussian Blur (GPU)..."),
+    "gimp:menu-label", gpu ? _("Gaussian Blur (GPU)...") : _("Gaussian Blur (CPU)..."),
     "reference-hash", "512fbc0d9cddf7ea7ec857cc5851b303",
     "reference-composition",
       "<?xml version='1.0' encoding='UTF-8'?>"
@@ -571,10 +686,12 @@ gegl_op_class_init (GeglOpClass *klass)
       "</node>"
       "</gegl>",
     "description", _("Blurs the image with a Gaussian of standard deviation "
-                     "radius / 3, on the GPU through OpenGL compute shaders "
-                     "or on the CPU where no GPU is available. Direct mode "
-                     "convolves with the exact sampled kernel; box mode "
-                     "repeats box filters and costs the same at any radius."),
+                     "radius / 3 along each axis (radius 3N blurs as GIMP's "
+                     "Gaussian Blur at Size N), on the GPU through OpenGL "
+                     "compute shaders or on the CPU where no GPU is "
+                     "available. Direct mode convolves with the exact "
+                     "sampled kernel; box mode repeats box filters and costs "
+                     "the same at any radius."),
     NULL);
 }
 

@@ -1,0 +1,201 @@
+/* A radius of its own along each axis, through GEGL on the backend under
+ * test: each axis against the double-precision reference with its own
+ * sigma, one axis at 0, auto's choice per axis, and `radius` setting both
+ * axes as graphs and GIMP's saved layer effects set it. */
+#include "cblur-kernel.h"
+#include "cblur-settings.h"
+#include "cblur-test.h"
+#include "reference.h"
+
+static RefImage *
+reference_input (GeglBuffer *buffer)
+{
+  const GeglRectangle *extent = gegl_buffer_get_extent (buffer);
+  g_autofree gfloat   *pixels = test_read (buffer, extent);
+
+  return ref_image_from_floats (pixels, extent->width, extent->height);
+}
+
+static void
+check_against (const RefImage *expected,
+               GeglBuffer     *input,
+               CblurMode       mode,
+               gdouble         radius_x,
+               gdouble         radius_y,
+               gdouble         max_allowed,
+               gdouble         rms_allowed)
+{
+  g_autofree gfloat *actual = test_blur (input, gegl_buffer_get_extent (input),
+                                         "radius-x", radius_x, "radius-y", radius_y,
+                                         "mode", mode, NULL);
+  gdouble max_abs, rms;
+
+  test_assert_ran_on_backend ();
+  ref_compare_floats (expected, actual, &max_abs, &rms);
+  g_test_message ("%s radius %g × %g: max %.3g rms %.3g", cblur_mode_name (mode),
+                  radius_x, radius_y, max_abs, rms);
+  g_assert_cmpfloat (max_abs, <=, max_allowed);
+  g_assert_cmpfloat (rms, <=, rms_allowed);
+}
+
+/* either axis the longer, and each alone */
+static const gdouble pairs[][2] = {
+  { 3.0, 12.5 }, { 12.5, 3.0 }, { 0.0, 9.0 }, { 9.0, 0.0 }, { 0.5, 40.0 },
+};
+
+static void
+test_direct_matches_reference (void)
+{
+  g_autoptr (GeglBuffer) input = test_random_buffer (71, 53, 5);
+  g_autoptr (RefImage)   src = reference_input (input);
+  gsize                  p;
+
+  for (p = 0; p < G_N_ELEMENTS (pairs); p++)
+    {
+      g_autoptr (RefImage) expected = ref_blur_direct_xy (src, pairs[p][0], pairs[p][1]);
+
+      check_against (expected, input, CBLUR_MODE_DIRECT, pairs[p][0], pairs[p][1],
+                     1e-5, 1e-5);
+    }
+}
+
+static void
+test_box_matches_reference (void)
+{
+  g_autoptr (GeglBuffer) input = test_random_buffer (67, 59, 6);
+  g_autoptr (RefImage)   src = reference_input (input);
+  gsize                  p;
+
+  for (p = 0; p < G_N_ELEMENTS (pairs); p++)
+    {
+      gdouble              x = 3.0 * pairs[p][0];
+      gdouble              y = 3.0 * pairs[p][1];
+      g_autoptr (RefImage) expected = ref_blur_box_xy (src, x, y, 4);
+
+      check_against (expected, input, CBLUR_MODE_BOX, x, y, 1e-5, 1e-5);
+    }
+}
+
+/* the accuracy promised for box mode, each axis with its own sigma */
+static void
+test_box_close_to_gaussian_on_photo (void)
+{
+  static const gdouble   sigmas[][2] = { { 20.0, 5.0 }, { 0.0, 12.0 } };
+  g_autoptr (GeglBuffer) input = test_load_photo ("chelsea.png");
+  g_autoptr (RefImage)   src = reference_input (input);
+  gsize                  s;
+
+  for (s = 0; s < G_N_ELEMENTS (sigmas); s++)
+    {
+      g_autoptr (RefImage) exact = ref_blur_gaussian_xy (src, sigmas[s][0], sigmas[s][1]);
+
+      check_against (exact, input, CBLUR_MODE_BOX, 3.0 * sigmas[s][0], 3.0 * sigmas[s][1],
+                     0.02, 0.003);
+    }
+}
+
+/* auto blurs radius 10 directly and radius 60 with boxes, whichever axis
+ * has it; the reference does one axis after the other, which under clamp
+ * is the same blur */
+static void
+test_auto_per_axis (void)
+{
+  g_autoptr (GeglBuffer) input = test_random_buffer (90, 70, 7);
+  g_autoptr (RefImage)   src = reference_input (input);
+  g_autoptr (RefImage)   rows_direct = ref_blur_direct_xy (src, 10.0, 0.0);
+  g_autoptr (RefImage)   direct_then_box = ref_blur_box_xy (rows_direct, 0.0, 60.0, 4);
+  g_autoptr (RefImage)   rows_box = ref_blur_box_xy (src, 60.0, 0.0, 4);
+  g_autoptr (RefImage)   box_then_direct = ref_blur_direct_xy (rows_box, 0.0, 10.0);
+
+  check_against (direct_then_box, input, CBLUR_MODE_AUTO, 10.0, 60.0, 1e-5, 1e-5);
+  check_against (box_then_direct, input, CBLUR_MODE_AUTO, 60.0, 10.0, 1e-5, 1e-5);
+}
+
+/* every abyss policy, the longer axis either way and one alone, the
+ * image whole and in bands of the floor's 64 rows */
+static void
+test_abyss_policies (void)
+{
+  static const gdouble   radii[][2] = { { 6.0, 24.0 }, { 24.0, 6.0 }, { 0.0, 30.0 } };
+  static const gchar    *band_pixels[] = { NULL, "1" };
+  g_autoptr (GeglBuffer) input = test_random_buffer (45, 170, 9);
+  g_autoptr (RefImage)   src = reference_input (input);
+  GeglAbyssPolicy        policy;
+  gsize                  r, b;
+
+  for (b = 0; b < G_N_ELEMENTS (band_pixels); b++)
+    for (policy = GEGL_ABYSS_NONE; policy <= GEGL_ABYSS_WHITE; policy++)
+      for (r = 0; r < G_N_ELEMENTS (radii); r++)
+        {
+          g_autoptr (RefImage) expected = NULL;
+          g_autofree gfloat   *actual = NULL;
+          gdouble              max_abs, rms;
+
+          if (band_pixels[b] != NULL)
+            g_setenv ("CBLUR_BAND_PIXELS", band_pixels[b], TRUE);
+          else
+            g_unsetenv ("CBLUR_BAND_PIXELS");
+          cblur_settings_reload ();
+          src->abyss = policy;
+          expected = ref_blur_direct_xy (src, radii[r][0], radii[r][1]);
+          actual = test_blur (input, gegl_buffer_get_extent (input), "radius-x", radii[r][0],
+                              "radius-y", radii[r][1], "mode", CBLUR_MODE_DIRECT,
+                              "abyss-policy", policy, NULL);
+          test_assert_ran_on_backend ();
+          ref_compare_floats (expected, actual, &max_abs, &rms);
+          g_test_message ("bands of %s pixels, policy %d, radius %g × %g: max %.3g",
+                          band_pixels[b] != NULL ? band_pixels[b] : "the default", policy,
+                          radii[r][0], radii[r][1], max_abs);
+          g_assert_cmpfloat (max_abs, <=, 1e-5);
+        }
+  g_unsetenv ("CBLUR_BAND_PIXELS");
+  cblur_settings_reload ();
+}
+
+/* radius sets both axes, and the axes set after it keep their own: what
+ * an old graph or layer effect (radius alone) and a new one (radius, then
+ * the axes, as GEGL lists them) restore */
+static void
+test_radius_sets_both (void)
+{
+  GeglRectangle          roi = { 0, 0, 60, 45 };
+  gsize                  bytes = (gsize) roi.width * roi.height * 4 * sizeof (gfloat);
+  g_autoptr (GeglBuffer) input = test_random_buffer (60, 45, 8);
+  g_autofree gfloat     *axes = test_blur (input, &roi, "mode", CBLUR_MODE_DIRECT,
+                                           "radius-x", 7.0, "radius-y", 7.0, NULL);
+  g_autofree gfloat     *radius = test_blur (input, &roi, "mode", CBLUR_MODE_DIRECT,
+                                             "radius-x", 2.0, "radius-y", 20.0,
+                                             "radius", 7.0, NULL);
+  g_autofree gfloat     *apart = test_blur (input, &roi, "mode", CBLUR_MODE_DIRECT,
+                                            "radius-x", 2.0, "radius-y", 20.0, NULL);
+  g_autofree gfloat     *restored = test_blur (input, &roi, "mode", CBLUR_MODE_DIRECT,
+                                               "radius", 7.0, "radius-x", 2.0,
+                                               "radius-y", 20.0, NULL);
+  g_autoptr (GeglNode)   node = gegl_node_new ();
+  gdouble                x, y;
+
+  g_assert_cmpmem (radius, bytes, axes, bytes);
+  g_assert_cmpmem (restored, bytes, apart, bytes);
+  g_assert_cmpfloat (test_max_abs_diff (apart, axes, bytes / sizeof (gfloat)), >, 0.0);
+
+  gegl_node_set (node, "operation", "cblur:gaussian-blur", "radius", 33.0, NULL);
+  gegl_node_get (node, "radius-x", &x, "radius-y", &y, NULL);
+  g_assert_cmpfloat (x, ==, 33.0);
+  g_assert_cmpfloat (y, ==, 33.0);
+}
+
+gint
+main (gint    argc,
+      gchar **argv)
+{
+  test_init (&argc, &argv);
+
+  g_test_add_func ("/axes/direct-matches-reference", test_direct_matches_reference);
+  g_test_add_func ("/axes/box-matches-reference", test_box_matches_reference);
+  g_test_add_func ("/axes/box-close-to-gaussian-on-photo", test_box_close_to_gaussian_on_photo);
+  g_test_add_func ("/axes/auto-per-axis", test_auto_per_axis);
+  g_test_add_func ("/axes/abyss-policies", test_abyss_policies);
+  g_test_add_func ("/axes/radius-sets-both", test_radius_sets_both);
+
+  return g_test_run ();
+}
