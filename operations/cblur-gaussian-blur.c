@@ -23,16 +23,18 @@ enum_start (cblur_op_mode)
   enum_value (CBLUR_OP_MODE_BOX,    "box",    N_("Box (constant time)"))
 enum_end (CblurOpMode)
 
-/* radius sets both axes where it is set, and comes before them, so that
- * a graph or a saved layer effect that sets only radius blurs as it did
- * before there were two, and one that sets all three (in this order, as
- * GEGL and GIMP list them) ends with the axes' own values.  GIMP shows the
- * axes, chained while they are equal. */
+/* An axis at the default blurs at radius: graphs, scripts and saved
+ * layer effects that give radius alone blur as they did before there were
+ * two.  GIMP sets every property of a filter in the order declared, and
+ * puts those its settings do not give back to their defaults, so the
+ * axes follow radius in any order, rather than radius setting them.
+ * Reading an axis gives the radius it blurs at.  GIMP shows the axes,
+ * chained while they are equal, and not radius. */
 property_double (radius, _("Radius"), RADIUS_DEFAULT)
-  description (_("Sets Radius X and Radius Y both: half-width of the blur "
-                 "in pixels; the Gaussian's standard deviation is a third "
-                 "of it, so radius 30 blurs as GIMP's Gaussian Blur at "
-                 "Size 10"))
+  description (_("Half-width of the blur in pixels along each axis whose "
+                 "own radius is at its default, 10; the Gaussian's standard "
+                 "deviation is a third of it, so radius 30 blurs as GIMP's "
+                 "Gaussian Blur at Size 10"))
   value_range (0.0, CBLUR_RADIUS_MAX)
   ui_range    (0.0, 300.0)
   ui_gamma    (2.0)
@@ -44,7 +46,8 @@ property_double (radius, _("Radius"), RADIUS_DEFAULT)
 property_double (radius_x, _("Radius X (3 × Size X)"), RADIUS_DEFAULT)
   description (_("Half-width of the blur along x in pixels; the Gaussian's "
                  "standard deviation is a third of it, so radius 30 blurs as "
-                 "GIMP's Gaussian Blur at Size 10; 0 blurs along y only"))
+                 "GIMP's Gaussian Blur at Size 10; 0 blurs along y only; at "
+                 "the default, 10, it follows Radius"))
   value_range (0.0, CBLUR_RADIUS_MAX)
   ui_range    (0.0, 300.0)
   ui_gamma    (2.0)
@@ -56,7 +59,8 @@ property_double (radius_x, _("Radius X (3 × Size X)"), RADIUS_DEFAULT)
 property_double (radius_y, _("Radius Y (3 × Size Y)"), RADIUS_DEFAULT)
   description (_("Half-width of the blur along y in pixels; the Gaussian's "
                  "standard deviation is a third of it, so radius 30 blurs as "
-                 "GIMP's Gaussian Blur at Size 10; 0 blurs along x only"))
+                 "GIMP's Gaussian Blur at Size 10; 0 blurs along x only; at "
+                 "the default, 10, it follows Radius"))
   value_range (0.0, CBLUR_RADIUS_MAX)
   ui_range    (0.0, 300.0)
   ui_gamma    (2.0)
@@ -153,12 +157,21 @@ renders_whole_images (CblurBackendKind backend,
          reach >= (mode == CBLUR_MODE_BOX ? WHOLE_IMAGE_REACH_BOX : WHOLE_IMAGE_REACH_DIRECT);
 }
 
+/* an axis at the default blurs at radius (see the properties) */
+static gdouble
+axis_radius (GeglProperties *o,
+             gdouble         radius)
+{
+  return radius == RADIUS_DEFAULT ? o->radius : radius;
+}
+
 static gint
 axis_reach (GeglProperties *o,
             gdouble         radius,
             gint            level)
 {
-  return cblur_kernel_reach (radius / (1 << level), (CblurMode) o->mode, o->iterations);
+  return cblur_kernel_reach (axis_radius (o, radius) / (1 << level), (CblurMode) o->mode,
+                             o->iterations);
 }
 
 /* the larger axis's */
@@ -175,7 +188,7 @@ mode_at_level (GeglProperties *o,
                gint            level)
 {
   gdouble further = axis_reach (o, o->radius_y, level) > axis_reach (o, o->radius_x, level)
-                    ? o->radius_y : o->radius_x;
+                    ? axis_radius (o, o->radius_y) : axis_radius (o, o->radius_x);
 
   return cblur_kernel_resolve_mode (further / (1 << level), (CblurMode) o->mode);
 }
@@ -530,7 +543,8 @@ process (GeglOperation       *operation,
   if (roi.width <= 0 || roi.height <= 0)
     return TRUE;
 
-  kernel = cblur_kernel_new_xy (o->radius_x / (1 << level), o->radius_y / (1 << level),
+  kernel = cblur_kernel_new_xy (axis_radius (o, o->radius_x) / (1 << level),
+                                axis_radius (o, o->radius_y) / (1 << level),
                                 (CblurMode) o->mode, o->iterations);
   g_object_get (output, "tile-width", &stream.tile_width,
                 "tile-height", &stream.tile_height, NULL);
@@ -586,46 +600,26 @@ process (GeglOperation       *operation,
   return TRUE;
 }
 
-static void (*chant_set_property) (GObject      *object,
-                                   guint         property_id,
-                                   const GValue *value,
-                                   GParamSpec   *pspec);
+static void (*chant_get_property) (GObject    *object,
+                                   guint       property_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec);
 
-static GObject *(*chant_constructor) (GType                  type,
-                                      guint                  n_construct_properties,
-                                      GObjectConstructParam *construct_properties);
-
-/* radius sets both axes (see the properties) */
+/* an axis reads as the radius it blurs at */
 static void
-set_property_both_axes (GObject      *object,
-                        guint         property_id,
-                        const GValue *value,
-                        GParamSpec   *pspec)
+get_property_axes (GObject    *object,
+                   guint       property_id,
+                   GValue     *value,
+                   GParamSpec *pspec)
 {
-  chant_set_property (object, property_id, value, pspec);
-  if (property_id == PROP_radius)
-    g_object_set (object, "radius-x", g_value_get_double (value),
-                  "radius-y", g_value_get_double (value), NULL);
-}
-
-/* GObject sets every property at construction, in the order declared,
- * those not given to their defaults: there an axis at the default takes
- * a radius given (gegl_node_new_child (..., "radius", 20.0, NULL) blurs at
- * 20 along both). */
-static GObject *
-constructor_both_axes (GType                  type,
-                       guint                  n_construct_properties,
-                       GObjectConstructParam *construct_properties)
-{
-  GObject        *object = chant_constructor (type, n_construct_properties,
-                                              construct_properties);
   GeglProperties *o = GEGL_PROPERTIES (object);
 
-  if (o->radius_x == RADIUS_DEFAULT)
-    o->radius_x = o->radius;
-  if (o->radius_y == RADIUS_DEFAULT)
-    o->radius_y = o->radius;
-  return object;
+  if (property_id == PROP_radius_x)
+    g_value_set_double (value, axis_radius (o, o->radius_x));
+  else if (property_id == PROP_radius_y)
+    g_value_set_double (value, axis_radius (o, o->radius_y));
+  else
+    chant_get_property (object, property_id, value, pspec);
 }
 
 /* The title and the menu say where the blur runs, as far as is known
@@ -651,10 +645,8 @@ gegl_op_class_init (GeglOpClass *klass)
   GeglOperationAreaFilterClass *area_class = GEGL_OPERATION_AREA_FILTER_CLASS (klass);
   gboolean                      gpu = runs_on_gpu ();
 
-  chant_set_property = object_class->set_property;
-  object_class->set_property = set_property_both_axes;
-  chant_constructor = object_class->constructor;
-  object_class->constructor = constructor_both_axes;
+  chant_get_property = object_class->get_property;
+  object_class->get_property = get_property_axes;
   object_class->finalize = finalize;
   operation_class->prepare = prepare;
   operation_class->process = operation_process;

@@ -1,7 +1,7 @@
 /* A radius of its own along each axis, through GEGL on the backend under
  * test: each axis against the double-precision reference with its own
- * sigma, one axis at 0, auto's choice per axis, and `radius` setting both
- * axes as graphs and GIMP's saved layer effects set it. */
+ * sigma, one axis at 0, auto's choice per axis, and `radius` for the axes
+ * at their default, as graphs and GIMP's saved layer effects give it. */
 #include "cblur-kernel.h"
 #include "cblur-settings.h"
 #include "cblur-test.h"
@@ -152,35 +152,59 @@ test_abyss_policies (void)
   cblur_settings_reload ();
 }
 
-/* radius sets both axes, and the axes set after it keep their own: what
- * an old graph or layer effect (radius alone) and a new one (radius, then
- * the axes, as GEGL lists them) restore */
+static gfloat *
+blur_direct (GeglBuffer          *input,
+             const GeglRectangle *roi,
+             const gchar         *first,
+             gdouble              first_value,
+             const gchar         *second,
+             gdouble              second_value,
+             const gchar         *third,
+             gdouble              third_value)
+{
+  return test_blur (input, roi, "mode", CBLUR_MODE_DIRECT, first, first_value,
+                    second, second_value, third, third_value, NULL);
+}
+
+/* An axis at the default blurs at radius, whichever comes first: an old
+ * graph or layer effect (radius alone) blurs as before, and a new one
+ * restores its axes; an axis reads as the radius it blurs at. */
 static void
-test_radius_sets_both (void)
+test_radius_and_axes (void)
 {
   GeglRectangle          roi = { 0, 0, 60, 45 };
   gsize                  bytes = (gsize) roi.width * roi.height * 4 * sizeof (gfloat);
   g_autoptr (GeglBuffer) input = test_random_buffer (60, 45, 8);
-  g_autofree gfloat     *axes = test_blur (input, &roi, "mode", CBLUR_MODE_DIRECT,
-                                           "radius-x", 7.0, "radius-y", 7.0, NULL);
-  g_autofree gfloat     *radius = test_blur (input, &roi, "mode", CBLUR_MODE_DIRECT,
-                                             "radius-x", 2.0, "radius-y", 20.0,
-                                             "radius", 7.0, NULL);
-  g_autofree gfloat     *apart = test_blur (input, &roi, "mode", CBLUR_MODE_DIRECT,
-                                            "radius-x", 2.0, "radius-y", 20.0, NULL);
-  g_autofree gfloat     *restored = test_blur (input, &roi, "mode", CBLUR_MODE_DIRECT,
-                                               "radius", 7.0, "radius-x", 2.0,
-                                               "radius-y", 20.0, NULL);
+  g_autofree gfloat     *radius = blur_direct (input, &roi, "radius", 7.0, "radius", 7.0,
+                                               "radius", 7.0);
+  g_autofree gfloat     *both = blur_direct (input, &roi, "radius-x", 7.0, "radius-y", 7.0,
+                                             "radius-x", 7.0);
+  g_autofree gfloat     *apart = blur_direct (input, &roi, "radius-x", 2.0, "radius-y", 20.0,
+                                              "radius-x", 2.0);
+  g_autofree gfloat     *radius_first = blur_direct (input, &roi, "radius", 7.0, "radius-x", 2.0,
+                                                     "radius-y", 20.0);
+  g_autofree gfloat     *radius_last = blur_direct (input, &roi, "radius-x", 2.0,
+                                                    "radius-y", 20.0, "radius", 7.0);
+  g_autofree gfloat     *x_and_radius = blur_direct (input, &roi, "radius-x", 2.0,
+                                                     "radius", 7.0, "radius-x", 2.0);
+  g_autofree gfloat     *x_and_y = blur_direct (input, &roi, "radius-x", 2.0, "radius-y", 7.0,
+                                                "radius-x", 2.0);
   g_autoptr (GeglNode)   node = gegl_node_new ();
   gdouble                x, y;
 
-  g_assert_cmpmem (radius, bytes, axes, bytes);
-  g_assert_cmpmem (restored, bytes, apart, bytes);
-  g_assert_cmpfloat (test_max_abs_diff (apart, axes, bytes / sizeof (gfloat)), >, 0.0);
+  g_assert_cmpmem (radius, bytes, both, bytes);
+  g_assert_cmpmem (radius_first, bytes, apart, bytes);
+  g_assert_cmpmem (radius_last, bytes, apart, bytes);
+  g_assert_cmpmem (x_and_radius, bytes, x_and_y, bytes);
+  g_assert_cmpfloat (test_max_abs_diff (apart, both, bytes / sizeof (gfloat)), >, 0.0);
 
   gegl_node_set (node, "operation", "cblur:gaussian-blur", "radius", 33.0, NULL);
   gegl_node_get (node, "radius-x", &x, "radius-y", &y, NULL);
   g_assert_cmpfloat (x, ==, 33.0);
+  g_assert_cmpfloat (y, ==, 33.0);
+  gegl_node_set (node, "radius-x", 5.0, NULL);
+  gegl_node_get (node, "radius-x", &x, "radius-y", &y, NULL);
+  g_assert_cmpfloat (x, ==, 5.0);
   g_assert_cmpfloat (y, ==, 33.0);
 }
 
@@ -195,7 +219,7 @@ main (gint    argc,
   g_test_add_func ("/axes/box-close-to-gaussian-on-photo", test_box_close_to_gaussian_on_photo);
   g_test_add_func ("/axes/auto-per-axis", test_auto_per_axis);
   g_test_add_func ("/axes/abyss-policies", test_abyss_policies);
-  g_test_add_func ("/axes/radius-sets-both", test_radius_sets_both);
+  g_test_add_func ("/axes/radius-and-axes", test_radius_and_axes);
 
   return g_test_run ();
 }
