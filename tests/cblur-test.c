@@ -281,3 +281,27 @@ test_max_abs_diff (const gfloat *a,
     }
   return worst;
 }
+
+RefImage *
+test_reference_input (GeglBuffer *buffer)
+{
+  const GeglRectangle *extent = gegl_buffer_get_extent (buffer);
+  g_autofree gfloat   *pixels = test_read (buffer, extent);
+
+  return ref_image_from_floats (pixels, extent->width, extent->height);
+}
+
+void
+test_assert_near (const RefImage *expected,
+                  const gfloat   *actual,
+                  gdouble         max_allowed,
+                  gdouble         rms_allowed,
+                  const gchar    *what)
+{
+  gdouble max_abs, rms;
+
+  ref_compare_floats (expected, actual, &max_abs, &rms);
+  g_test_message ("%s: max %.3g rms %.3g", what, max_abs, rms);
+  g_assert_cmpfloat (max_abs, <=, max_allowed);
+  g_assert_cmpfloat (rms, <=, rms_allowed);
+}

@@ -5,6 +5,8 @@
 
 #include <gegl.h>
 
+#include "reference.h"
+
 #define TEST_FORMAT "RaGaBaA float"
 
 void        test_init          (gint                 *argc,
@@ -59,5 +61,14 @@ TestBlurred test_take_blurred  (void);
 gdouble     test_max_abs_diff  (const gfloat         *a,
                                 const gfloat         *b,
                                 gsize                 n);
+/* the buffer's pixels, for the reference */
+RefImage   *test_reference_input (GeglBuffer         *buffer);
+/* actual within max_allowed of expected everywhere and rms_allowed in
+ * the root mean square; what names the case in the test's messages */
+void        test_assert_near   (const RefImage       *expected,
+                                const gfloat         *actual,
+                                gdouble               max_allowed,
+                                gdouble               rms_allowed,
+                                const gchar          *what);
 
 #endif

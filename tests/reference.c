@@ -165,6 +165,19 @@ axis_clear (Axis *axis)
   g_free (axis->kernels);
 }
 
+/* blur_separable, the axes' kernels freed */
+static RefImage *
+blur_axes (const RefImage *src,
+           Axis            x,
+           Axis            y)
+{
+  RefImage *out = blur_separable (src, &x, &y);
+
+  axis_clear (&x);
+  axis_clear (&y);
+  return out;
+}
+
 static void
 normalize (Taps *t)
 {
@@ -207,13 +220,7 @@ ref_blur_direct_xy (const RefImage *src,
                     gdouble         radius_x,
                     gdouble         radius_y)
 {
-  Axis      x = direct_axis (radius_x);
-  Axis      y = direct_axis (radius_y);
-  RefImage *out = blur_separable (src, &x, &y);
-
-  axis_clear (&x);
-  axis_clear (&y);
-  return out;
+  return blur_axes (src, direct_axis (radius_x), direct_axis (radius_y));
 }
 
 /* radius 0 is no passes at all */
@@ -263,13 +270,7 @@ ref_blur_box_xy (const RefImage *src,
                  gdouble         radius_y,
                  gint            iterations)
 {
-  Axis      x = box_axis (radius_x, iterations);
-  Axis      y = box_axis (radius_y, iterations);
-  RefImage *out = blur_separable (src, &x, &y);
-
-  axis_clear (&x);
-  axis_clear (&y);
-  return out;
+  return blur_axes (src, box_axis (radius_x, iterations), box_axis (radius_y, iterations));
 }
 
 /* sigma 0 is one tap of 1 */
@@ -300,13 +301,7 @@ ref_blur_gaussian_xy (const RefImage *src,
                       gdouble         sigma_x,
                       gdouble         sigma_y)
 {
-  Axis      x = gaussian_axis (sigma_x);
-  Axis      y = gaussian_axis (sigma_y);
-  RefImage *out = blur_separable (src, &x, &y);
-
-  axis_clear (&x);
-  axis_clear (&y);
-  return out;
+  return blur_axes (src, gaussian_axis (sigma_x), gaussian_axis (sigma_y));
 }
 
 void
