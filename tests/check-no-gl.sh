@@ -11,7 +11,8 @@ trap 'rm -rf "$tmp"' EXIT
 unset G_MESSAGES_DEBUG
 
 needed=$(LC_ALL=C readelf -d "$module" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p')
-echo "$module needs:" $needed
+echo "$module needs:"
+echo "$needed"
 if echo "$needed" | grep -Eq '^lib(epoxy|EGL|GL|GLX|OpenGL|GLESv2)\.'; then
   echo "a build without GL links a GL library" >&2
   exit 1
