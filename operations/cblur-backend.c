@@ -52,8 +52,9 @@ cblur_backend_preferred (void)
   return CBLUR_BACKEND_CPU;
 }
 
-gboolean
-cblur_backend_has_gpu_device (void)
+/* a GPU's device node: NVIDIA's, or a DRM render node */
+static gboolean
+has_gpu_device (void)
 {
   g_autoptr (GDir) dri = g_dir_open ("/dev/dri", 0, NULL);
   const gchar     *name;
@@ -64,6 +65,18 @@ cblur_backend_has_gpu_device (void)
     if (g_str_has_prefix (name, "renderD"))
       return TRUE;
   return FALSE;
+}
+
+CblurBackendKind
+cblur_backend_likely (void)
+{
+  CblurBackendChoice choice = cblur_settings ()->backend;
+
+  if (choice == CBLUR_BACKEND_CHOICE_CPU || !CBLUR_HAVE_GL)
+    return CBLUR_BACKEND_CPU;
+  if (choice == CBLUR_BACKEND_CHOICE_GL || has_gpu_device ())
+    return CBLUR_BACKEND_GL;
+  return CBLUR_BACKEND_CPU;
 }
 
 gsize

@@ -29,10 +29,11 @@ typedef struct _CblurBand CblurBand;
 /* From CBLUR_BACKEND (auto|gl|cpu): the backend this process should try. */
 CblurBackendKind cblur_backend_preferred (void);
 
-/* Whether the machine shows a GPU's device node (NVIDIA's, or a DRM
- * render node): what auto likely picks, told without opening GL, for
- * words shown before any blur.  Any thread. */
-gboolean         cblur_backend_has_gpu_device (void);
+/* The backend cblur_backend_preferred() likely picks, told without
+ * opening GL, for words shown before any blur: under auto, GL where the
+ * machine shows a GPU's device node (NVIDIA's, or a DRM render node).
+ * Any thread. */
+CblurBackendKind cblur_backend_likely (void);
 
 /* What blurring a region on its own costs on backend beyond its pixels and
  * halo, in pixels' worth of blurring: on GL a call of its own (dispatches,

@@ -644,20 +644,6 @@ get_property_axes (GObject    *object,
     chant_get_property (object, property_id, value, pspec);
 }
 
-/* The title and the menu say where the blur runs, as far as is known
- * without opening GL, which GEGL's every start would pay for: a GPU's
- * device node tells that CBLUR_BACKEND=auto would likely use it. */
-static gboolean
-runs_on_gpu (void)
-{
-  switch (cblur_settings ()->backend)
-    {
-    case CBLUR_BACKEND_CHOICE_CPU: return FALSE;
-    case CBLUR_BACKEND_CHOICE_GL:  return TRUE;
-    default:                       return cblur_backend_has_gpu_device ();
-    }
-}
-
 static void
 gegl_op_class_init (GeglOpClass *klass)
 {
@@ -665,7 +651,9 @@ gegl_op_class_init (GeglOpClass *klass)
   GeglOperationClass           *operation_class = GEGL_OPERATION_CLASS (klass);
   GeglOperationFilterClass     *filter_class = GEGL_OPERATION_FILTER_CLASS (klass);
   GeglOperationAreaFilterClass *area_class = GEGL_OPERATION_AREA_FILTER_CLASS (klass);
-  gboolean                      gpu = runs_on_gpu ();
+  /* the title and the menu say where the blur runs, as far as is known
+   * without opening GL, which every GEGL process would pay for at start */
+  gboolean                      gpu = cblur_backend_likely () == CBLUR_BACKEND_GL;
 
   chant_get_property = object_class->get_property;
   object_class->get_property = get_property_axes;
