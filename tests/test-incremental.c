@@ -157,14 +157,22 @@ assert_fresh (const View *view,
 }
 
 static GeglBuffer *
-test_image (guint32 seed)
+test_image_sized (gint    width,
+                  gint    height,
+                  guint32 seed)
 {
-  g_autoptr (GeglBuffer) noise = test_random_buffer (WIDTH, HEIGHT, seed);
+  g_autoptr (GeglBuffer) noise = test_random_buffer (width, height, seed);
   GeglBuffer            *image = gegl_buffer_new (gegl_buffer_get_extent (noise),
                                                   babl_format (FORMAT));
 
   gegl_buffer_copy (noise, NULL, GEGL_ABYSS_NONE, image, NULL);
   return image;
+}
+
+static GeglBuffer *
+test_image (guint32 seed)
+{
+  return test_image_sized (WIDTH, HEIGHT, seed);
 }
 
 /* a brush's dab: a square of one colour at x, y */
@@ -239,6 +247,38 @@ test_dabs (void)
   test_assert_ran_on_backend ();
 }
 
+/* A dab under a blur of a larger image, which the CPU blurs whole for
+ * the first view: what the dab invalidated is blurred again, not the
+ * whole image, and the view is still a fresh render. */
+static void
+test_dab_blurs_its_area (void)
+{
+  const gint             width = 1024, height = 640;
+  const gdouble          radius = 40.0;
+  g_autoptr (GeglBuffer) image = test_image_sized (width, height, 17);
+  View                   view;
+  gint                   d;
+
+  view_init (&view, image, radius);
+  view_show (&view, 0);
+  for (d = 0; d < 3; d++)
+    {
+      TestBlurred blurred;
+
+      test_take_blurred ();
+      paint_dab (image, 90 + 50 * d, 60 + 30 * d, d);
+      view_update (&view);
+      blurred = test_take_blurred ();
+      g_test_message ("dab %d: blurred %" G_GINT64_FORMAT " pixels", d, blurred.pixels);
+      g_assert_cmpint (blurred.pixels, >, 0);
+      if (!test_backend_is_gl ())
+        g_assert_cmpint (blurred.pixels, <, (gint64) width * height / 8);
+      assert_fresh (&view, image, radius);
+    }
+  view_clear (&view);
+  test_assert_ran_on_backend ();
+}
+
 /* The view zoomed between mipmap levels 1 and 0, with slider moves and
  * dabs at each. */
 static void
@@ -297,6 +337,7 @@ main (gint    argc,
     { "slider", test_slider },
     { "dabs", test_dabs },
     { "levels", test_levels },
+    { "dab-blurs-its-area", test_dab_blurs_its_area },
   };
   gsize t;
 
