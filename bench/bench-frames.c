@@ -107,7 +107,7 @@ bench_frame_table_print (BenchFrameTable *table,
       if (base != NULL && row->median_ms > 0.0)
         g_print (" %.1fx |\n", base->median_ms / row->median_ms);
       else
-        g_print (" – |\n");
+        g_print (" - |\n");
     }
 }
 

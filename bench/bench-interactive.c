@@ -12,6 +12,25 @@
 #define UPDATE_GRID  32
 #define DAB_SIZE     64
 
+static gboolean log_frames;
+
+void
+bench_interactive_log_frames (gboolean log)
+{
+  log_frames = log;
+}
+
+static void
+log_frame (const gchar       *scenario,
+           const BenchMethod *method,
+           const gchar       *what,
+           gdouble            value,
+           gdouble            ms)
+{
+  if (log_frames)
+    g_printerr ("frame %s %s %s=%g %.2f ms\n", scenario, method->name, what, value, ms);
+}
+
 /* a window onto the blurred image, as GIMP's display keeps it */
 typedef struct
 {
@@ -127,6 +146,7 @@ bench_drag (BenchFrameTable   *table,
       if (i > 0)
         bench_method_set_radius (view.blur, method, sweep->from + i * sweep->step);
       ms[i] = (g_get_monotonic_time () - start) / 1000.0 + view_render (&view, &view.rect);
+      log_frame (scenario, method, "radius", sweep->from + i * sweep->step, ms[i]);
     }
   bench_frame_table_add (table, scenario, method->name, ran_on (method), ms, n);
   view_clear (&view);
@@ -198,6 +218,7 @@ bench_paint (BenchFrameTable   *table,
       if (area.width <= 0 || area.height <= 0)
         g_error ("a dab invalidated nothing in view");
       ms[i] = (g_get_monotonic_time () - start) / 1000.0 + view_render (&view, &area);
+      log_frame (scenario, method, "dab", i, ms[i]);
     }
   bench_frame_table_add (table, scenario, method->name, ran_on (method), ms, dabs + 1);
   view_clear (&view);

@@ -33,6 +33,10 @@ typedef struct
   gdouble step;
 } BenchSweep;
 
+/* Whether each frame's time goes to stderr as it is taken ("frame ..."
+ * lines, between the op's own CBLUR_LOG=stderr lines); off by default. */
+void bench_interactive_log_frames (gboolean log);
+
 /* One frame per radius of sweep at level, the first one a fresh graph's;
  * a row "drag level N" in table. */
 void bench_drag  (BenchFrameTable   *table,

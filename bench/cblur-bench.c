@@ -332,6 +332,7 @@ typedef struct
   gchar      *image_size;
   BenchSweep  sweep;
   gint        dabs;
+  gboolean    log_frames;
 } Interactive;
 
 /* the blurs of the interactive methods: GEGL's no-blur methods have no
@@ -367,6 +368,7 @@ time_interactive (const Interactive *choice,
     }
   noise = random_image (width, height);
   image = converted (noise, "R'G'B'A u8");
+  bench_interactive_log_frames (choice->log_frames);
   table = bench_frame_table_new ();
   for (i = 0; choice->levels[i] && selected ("drag", choice->scenarios); i++)
     for (m = 0; m < bench_n_methods; m++)
@@ -427,6 +429,8 @@ parse_interactive (gint        *argc,
       "drag's radii, FROM:TO:STEP (default 1:60:0.5)", NULL },
     { "paint-radii", 0, 0, G_OPTION_ARG_STRING, &radii, "paint's radii (default 20,100)", NULL },
     { "dabs", 0, 0, G_OPTION_ARG_INT, &choice->dabs, "paint's dabs (default 40)", NULL },
+    { "frames", 0, 0, G_OPTION_ARG_NONE, &choice->log_frames, "each frame's time to stderr",
+      NULL },
     { NULL }
   };
   g_autoptr (GOptionContext) options = g_option_context_new ("- time Gaussian blurs");
@@ -479,7 +483,7 @@ parse_options (gint    *argc,
   g_option_context_add_main_entries (options, entries, NULL);
   g_option_context_set_description (options, "Interactive methods: --interactive drag,paint "
                                     "--view-image WxH --levels 0,1 --sweep FROM:TO:STEP "
-                                    "--paint-radii R,... --dabs N");
+                                    "--paint-radii R,... --dabs N --frames");
   if (!g_option_context_parse (options, argc, argv, &error))
     {
       g_printerr ("%s\n", error->message);
