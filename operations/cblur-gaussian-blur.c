@@ -393,6 +393,16 @@ rectangle_at_level (const GeglRectangle *rect,
   return scaled;
 }
 
+/* GEGL's abyss at a mipmap level: the pixels whole inside the image */
+static GeglRectangle
+abyss_at_level (const GeglRectangle *abyss,
+                gint                 level)
+{
+  if (gegl_rectangle_is_infinite_plane (abyss))
+    return *abyss;
+  return rectangle_at_level (abyss, level);
+}
+
 static void
 warn_once (const gchar *why)
 {
@@ -537,12 +547,13 @@ process (GeglOperation       *operation,
   kernel = cblur_kernel_new (o->radius / (1 << level), (CblurMode) o->mode, o->iterations);
   g_object_get (output, "tile-width", &stream.tile_width,
                 "tile-height", &stream.tile_height, NULL);
-  /* at other levels GEGL's abyss is that of a mipmap */
-  if (level == 0)
-    {
-      stream.inside = *gegl_buffer_get_abyss (input);
-      stream.abyss = o->abyss_policy;
-    }
+  /* The backends make the abyss beyond the input at every level, so that
+   * a band holds only the input's pixels and its size does not change
+   * with the reach, and GEGL reads only rectangles inside its mipmap:
+   * those across the edge take another path there, whose pixels depend
+   * on the rectangle. */
+  stream.inside = abyss_at_level (gegl_buffer_get_abyss (input), level);
+  stream.abyss = o->abyss_policy;
   /* A source in a covered format GEGL copies as it is, and the op
    * converts it, the backend premultiplying it on the way in: babl
    * converting it on GEGL's threads took 2-3 times as long as the copy
