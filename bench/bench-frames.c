@@ -17,6 +17,14 @@ compare_doubles (gconstpointer a,
   return (x > y) - (x < y);
 }
 
+gdouble
+bench_median (gdouble *values,
+              gint     n)
+{
+  qsort (values, n, sizeof (gdouble), compare_doubles);
+  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+}
+
 /* the nearest-rank percentile p of n sorted values */
 static gdouble
 percentile (const gdouble *sorted,
@@ -52,9 +60,7 @@ bench_frame_table_add (BenchFrameTable *table,
   if (n > 1)
     {
       memcpy (sorted, ms + 1, sizeof (gdouble) * (n - 1));
-      qsort (sorted, n - 1, sizeof (gdouble), compare_doubles);
-      row.median_ms = (n - 1) % 2 ? sorted[(n - 1) / 2]
-                                  : 0.5 * (sorted[(n - 1) / 2 - 1] + sorted[(n - 1) / 2]);
+      row.median_ms = bench_median (sorted, n - 1);
       row.p90_ms = percentile (sorted, n - 1, 90.0);
       row.p99_ms = percentile (sorted, n - 1, 99.0);
       row.worst_ms = sorted[n - 2];

@@ -26,6 +26,10 @@ typedef struct
 
 typedef struct _BenchFrameTable BenchFrameTable;
 
+/* The median of values[0..n-1], n >= 1, which it sorts. */
+gdouble          bench_median            (gdouble         *values,
+                                          gint             n);
+
 BenchFrameTable *bench_frame_table_new   (void);
 /* Adds a row for ms[0..n-1], the first frame first; n >= 1. */
 void             bench_frame_table_add   (BenchFrameTable *table,

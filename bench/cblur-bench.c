@@ -30,6 +30,7 @@
 #include <sys/resource.h>
 #include <gegl.h>
 
+#include "bench-frames.h"
 #include "bench-interactive.h"
 #include "bench-method.h"
 #include "bench-plot.h"
@@ -192,23 +193,6 @@ run_once (GeglBuffer   *input,
   return ms;
 }
 
-static gint
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-
-  return (x > y) - (x < y);
-}
-
-static gdouble
-median (gdouble *values,
-        gint     n)
-{
-  qsort (values, n, sizeof (gdouble), compare_doubles);
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
-}
-
 /* what the process held at its worst: input, output, GEGL's cache and ours */
 static void
 print_peak_memory (void)
@@ -253,8 +237,8 @@ time_method (BenchTable   *table,
       times[i] = run_once (input, route, method, radius, cpu_times + i);
     }
 
-  row.median_ms = median (times, runs);
-  row.cpu_ms = median (cpu_times, runs);
+  row.median_ms = bench_median (times, runs);
+  row.cpu_ms = bench_median (cpu_times, runs);
   row.ran_on = bench_report_backend ();
   bench_report_split (&row.split);
   bench_table_add (table, &row);

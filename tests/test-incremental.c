@@ -308,20 +308,6 @@ test_levels (void)
   test_assert_ran_on_backend ();
 }
 
-/* Images larger than the backend blurs whole for any region, on these
- * small ones. */
-static void
-run_without_whole_images (gconstpointer data)
-{
-  GTestFunc test = (GTestFunc) data;
-
-  g_setenv ("CBLUR_WHOLE_IMAGE_PIXELS", "1", TRUE);
-  cblur_settings_reload ();
-  test ();
-  g_unsetenv ("CBLUR_WHOLE_IMAGE_PIXELS");
-  cblur_settings_reload ();
-}
-
 gint
 main (gint    argc,
       gchar **argv)
@@ -352,7 +338,8 @@ main (gint    argc,
 
       g_test_add_func (path, tests[t].func);
       if (tests[t].without_whole_images)
-        g_test_add_data_func (without, (gconstpointer) tests[t].func, run_without_whole_images);
+        g_test_add_data_func (without, (gconstpointer) tests[t].func,
+                              test_run_without_whole_images);
     }
   return g_test_run ();
 }
