@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 struct _BenchFrameTable
 {
@@ -15,6 +16,16 @@ compare_doubles (gconstpointer a,
   gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
 
   return (x > y) - (x < y);
+}
+
+gdouble
+bench_cpu_ms (void)
+{
+  struct rusage usage;
+
+  getrusage (RUSAGE_SELF, &usage);
+  return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000.0 +
+         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000.0;
 }
 
 gdouble
@@ -51,6 +62,7 @@ bench_frame_table_add (BenchFrameTable *table,
                        const gchar     *method,
                        const gchar     *ran_on,
                        const gdouble   *ms,
+                       const gdouble   *cpu_ms,
                        gint             n)
 {
   BenchFrameRow       row = { g_strdup (scenario), method, ran_on, n - 1, ms[0] };
@@ -59,6 +71,8 @@ bench_frame_table_add (BenchFrameTable *table,
 
   if (n > 1)
     {
+      memcpy (sorted, cpu_ms + 1, sizeof (gdouble) * (n - 1));
+      row.cpu_median_ms = bench_median (sorted, n - 1);
       memcpy (sorted, ms + 1, sizeof (gdouble) * (n - 1));
       row.median_ms = bench_median (sorted, n - 1);
       row.p90_ms = percentile (sorted, n - 1, 90.0);
@@ -90,6 +104,16 @@ find_row (BenchFrameTable *table,
   return NULL;
 }
 
+static void
+print_ratio (gdouble base,
+             gdouble ours)
+{
+  if (base > 0.0 && ours > 0.0)
+    g_print (" %.1fx |", base / ours);
+  else
+    g_print (" - |");
+}
+
 void
 bench_frame_table_print (BenchFrameTable *table,
                          const gchar     *baseline)
@@ -99,9 +123,9 @@ bench_frame_table_print (BenchFrameTable *table,
   if (table->rows->len == 0)
     return;
   g_print ("\n| scenario | method | ran on | frames | first ms | median | p90 | p99 | worst "
-           "| over %.0f ms | vs %s (median) |\n"
-           "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|\n",
-           BENCH_FRAME_BUDGET_MS, baseline);
+           "| over %.0f ms | vs %s (median) | CPU ms (median) | vs %s (CPU) |\n"
+           "|---|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n",
+           BENCH_FRAME_BUDGET_MS, baseline, baseline);
   for (i = 0; i < table->rows->len; i++)
     {
       const BenchFrameRow *row = &g_array_index (table->rows, BenchFrameRow, i);
@@ -110,10 +134,10 @@ bench_frame_table_print (BenchFrameTable *table,
       g_print ("| %s | %s | %s | %d | %.1f | %.2f | %.2f | %.2f | %.2f | %d |", row->scenario,
                row->method, row->ran_on, row->frames, row->first_ms, row->median_ms,
                row->p90_ms, row->p99_ms, row->worst_ms, row->over_budget);
-      if (base != NULL && row->median_ms > 0.0)
-        g_print (" %.1fx |\n", base->median_ms / row->median_ms);
-      else
-        g_print (" - |\n");
+      print_ratio (base != NULL ? base->median_ms : 0.0, row->median_ms);
+      g_print (" %.2f |", row->cpu_median_ms);
+      print_ratio (base != NULL ? base->cpu_median_ms : 0.0, row->cpu_median_ms);
+      g_print ("\n");
     }
 }
 

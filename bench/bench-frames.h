@@ -22,24 +22,31 @@ typedef struct
   gdouble      p99_ms;
   gdouble      worst_ms;
   gint         over_budget;
+  gdouble      cpu_median_ms;   /* CPU time of all threads, after the first */
 } BenchFrameRow;
 
 typedef struct _BenchFrameTable BenchFrameTable;
+
+/* the process's CPU time so far, all threads, user and system: steadier
+ * than the wall clock on a machine shared with other work */
+gdouble          bench_cpu_ms            (void);
 
 /* The median of values[0..n-1], n >= 1, which it sorts. */
 gdouble          bench_median            (gdouble         *values,
                                           gint             n);
 
 BenchFrameTable *bench_frame_table_new   (void);
-/* Adds a row for ms[0..n-1], the first frame first; n >= 1. */
+/* Adds a row for frames of ms[0..n-1] wall and cpu_ms[0..n-1] CPU time,
+ * the first frame first; n >= 1. */
 void             bench_frame_table_add   (BenchFrameTable *table,
                                           const gchar     *scenario,
                                           const gchar     *method,
                                           const gchar     *ran_on,
                                           const gdouble   *ms,
+                                          const gdouble   *cpu_ms,
                                           gint             n);
-/* Markdown, each row's median against that of `baseline` (a method
- * name) in the same scenario, where it ran. */
+/* Markdown, each row's median wall and CPU time against those of
+ * `baseline` (a method name) in the same scenario, where it ran. */
 void             bench_frame_table_print (BenchFrameTable *table,
                                           const gchar     *baseline);
 void             bench_frame_table_free  (BenchFrameTable *table);

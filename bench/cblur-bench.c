@@ -27,7 +27,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <gegl.h>
 
 #include "bench-frames.h"
@@ -135,17 +134,6 @@ blit_chunks (GeglNode   *node,
       }
 }
 
-/* the process's CPU time, all threads, user and system */
-static gdouble
-cpu_ms (void)
-{
-  struct rusage usage;
-
-  getrusage (RUSAGE_SELF, &usage);
-  return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000.0 +
-         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000.0;
-}
-
 /* The destination buffer exists before the clock starts, as a host's
  * image does; its tiles are allocated as the result is written.  Returns
  * wall milliseconds; *cpu gets the CPU time of all threads, which other
@@ -179,14 +167,14 @@ run_once (GeglBuffer   *input,
     gegl_node_link (blur, sink);
 
   bench_report_begin_run ();
-  *cpu = cpu_ms ();
+  *cpu = bench_cpu_ms ();
   start = g_get_monotonic_time ();
   if (route->destination == DESTINATION_BLIT)
     blit_chunks (blur, output);
   else
     gegl_node_process (sink);
   ms = (g_get_monotonic_time () - start) / 1000.0;
-  *cpu = cpu_ms () - *cpu;
+  *cpu = bench_cpu_ms () - *cpu;
 
   g_clear_object (&output);
   g_object_unref (graph);
