@@ -265,6 +265,26 @@ region_takes_whole_image (State               *state,
   return FALSE;
 }
 
+/* GEGL keeps an op's output in a cache on its node where the op's class
+ * asks for one, which get_cached_region alone does.  The op needs it only
+ * once it has blurred more than a region, so that GEGL's cache serves the
+ * rest of the whole image to the chunks that follow; a host asking for the
+ * whole image at once, as the gegl command line does, needs none.  That
+ * command never frees the nodes it chains after "--", and a cache there
+ * outlives gegl_exit(), where GEGL reports it as a leaked buffer.  So the
+ * class keeps none, and a node gets its cache at its first whole image,
+ * unless the host has set the node's policy itself. */
+static void
+cache_on_node (GeglOperation *operation)
+{
+  GeglCachePolicy policy;
+  gboolean        dont_cache;
+
+  g_object_get (operation->node, "cache-policy", &policy, "dont-cache", &dont_cache, NULL);
+  if (policy == GEGL_CACHE_POLICY_AUTO && !dont_cache)
+    g_object_set (operation->node, "cache-policy", GEGL_CACHE_POLICY_ALWAYS, NULL);
+}
+
 /* GEGL's cache of the output keeps all but what changes of the input
  * invalidate, such as a brush's dabs under the blur; that is noted here
  * for get_cached_region, grown to whole tiles of GEGL's, which its cache
@@ -344,12 +364,18 @@ get_cached_region (GeglOperation       *operation,
   if (!gegl_rectangle_intersect (&region, roi, &whole))
     return *roi;
   if (takes_dirty (state, &region, &whole, area->left, &dirty))
-    return dirty;
+    {
+      if (!gegl_rectangle_equal (&region, &dirty))
+        cache_on_node (operation);
+      return dirty;
+    }
   if (!region_takes_whole_image (state, &region, &whole, area->left))
     return *roi;
   g_mutex_lock (&state->lock);
   state->dirty = *GEGL_RECTANGLE (0, 0, 0, 0);
   g_mutex_unlock (&state->lock);
+  if (!gegl_rectangle_equal (&region, &whole))
+    cache_on_node (operation);
   return whole;
 }
 
@@ -616,6 +642,7 @@ gegl_op_class_init (GeglOpClass *klass)
   operation_class->get_invalidated_by_change = get_invalidated_by_change;
   /* the backends thread (CPU) or serialize (GL) the work themselves */
   operation_class->threaded = FALSE;
+  operation_class->cache_policy = GEGL_CACHE_POLICY_NEVER;
   filter_class->process = process;
   area_class->get_abyss_policy = get_abyss_policy;
 
