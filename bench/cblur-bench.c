@@ -22,6 +22,13 @@
  *
  * --idle pauses before each timed run: an idle GPU lowers its clocks, and
  * a user applies a filter after a pause, not in a tight loop.
+ *
+ * The interactive methods time GIMP's live preview frame by frame
+ * (bench-interactive.h), after the full renders:
+ *
+ *   cblur-bench --sizes '' --interactive drag,paint [--view-image 3840x2160]
+ *               [--levels 0,1] [--sweep 1:60:0.5] [--paint-radii 20,100]
+ *               [--dabs 40] [--frames]
  */
 #include <math.h>
 #include <stdio.h>
