@@ -2,6 +2,7 @@
  * degenerate image shapes, other pixel formats, NaN and Inf pixels, empty
  * regions, transparent images, many blurs in a row and from many threads.
  * Runs on whichever backend CBLUR_BACKEND names. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -95,6 +96,39 @@ test_wild_radii (void)
             g_assert_cmpfloat (out[i], <=, 1.0f + 1e-6f);
           }
       }
+}
+
+/* Radii too small to blur, the smallest doubles and subnormals among them,
+ * leave the input untouched in every mode, as radius 0 does; a radius
+ * just large enough to blur gives finite pixels. */
+static void
+test_tiny_radii (void)
+{
+  static const CblurMode modes[] = { CBLUR_MODE_AUTO, CBLUR_MODE_DIRECT, CBLUR_MODE_BOX };
+  static const gdouble   radii[] = { 4.9406564584124654e-324, 1e-323, 1.5e-323, 1e-320,
+                                     1e-310, DBL_MIN / 2.0, DBL_MIN, 1e-300, 1e-30, 0.1,
+                                     0.3 };
+  g_autoptr (GeglBuffer) input = test_random_buffer (23, 17, 18);
+  GeglRectangle          rect = { 0, 0, 23, 17 };
+  g_autofree gfloat     *original = test_read (input, &rect);
+  gsize                  m, r, i;
+
+  for (m = 0; m < G_N_ELEMENTS (modes); m++)
+    for (r = 0; r < G_N_ELEMENTS (radii); r++)
+      {
+        g_autoptr (CblurKernel) kernel = cblur_kernel_new (radii[r], modes[m], 4);
+        g_autofree gfloat      *out = test_blur (input, &rect, "radius", radii[r],
+                                                 "mode", modes[m], NULL);
+
+        g_test_message ("%s radius %g: %s", cblur_mode_name (modes[m]), radii[r],
+                        cblur_kernel_is_identity (kernel) ? "identity" : "blurs");
+        for (i = 0; i < 23 * 17 * 4; i++)
+          g_assert_true (isfinite (out[i]));
+        if (radii[r] < DBL_MIN * 2.0 || cblur_kernel_is_identity (kernel))
+          g_assert_cmpmem (out, 23 * 17 * 4 * sizeof (gfloat),
+                           original, 23 * 17 * 4 * sizeof (gfloat));
+      }
+  test_assert_ran_on_backend ();
 }
 
 static void
@@ -419,6 +453,7 @@ main (gint    argc,
   test_init (&argc, &argv);
 
   g_test_add_func ("/robustness/wild-radii", test_wild_radii);
+  g_test_add_func ("/robustness/tiny-radii", test_tiny_radii);
   g_test_add_func ("/robustness/degenerate-shapes", test_degenerate_shapes);
   g_test_add_func ("/robustness/empty-region", test_empty_region);
   g_test_add_func ("/robustness/other-formats", test_other_formats);
