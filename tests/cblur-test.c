@@ -3,8 +3,10 @@
 #include "cblur-settings.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 
 static struct
 {
@@ -318,4 +320,25 @@ test_assert_near (const RefImage *expected,
   g_test_message ("%s: max %.3g rms %.3g", what, max_abs, rms);
   g_assert_cmpfloat (max_abs, <=, max_allowed);
   g_assert_cmpfloat (rms, <=, rms_allowed);
+}
+
+gint
+test_wait_child (GPid   child,
+                 gint64 within_us)
+{
+  gint64 until = g_get_monotonic_time () + within_us;
+  gint   status = 0;
+
+  while (waitpid (child, &status, WNOHANG) == 0)
+    {
+      if (g_get_monotonic_time () > until)
+        {
+          kill (child, SIGKILL);
+          waitpid (child, &status, 0);
+          g_test_message ("the forked child hung");
+          return -1;
+        }
+      g_usleep (10000);
+    }
+  return status;
 }

@@ -75,4 +75,9 @@ void        test_assert_near   (const RefImage       *expected,
                                 gdouble               rms_allowed,
                                 const gchar          *what);
 
+/* A forked child's wait status, once it has finished; -1 where it had
+ * not within within_us (it hung), when it is killed. */
+gint        test_wait_child    (GPid                  child,
+                                gint64                within_us);
+
 #endif
