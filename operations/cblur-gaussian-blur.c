@@ -400,13 +400,11 @@ blur_band (const CblurKernel   *kernel,
                                   ? NULL : io->read_native };
   CblurImage            dst = { NULL, band->x, band->y, band->width, band->height, 0,
                                 io->write_native };
-  g_autoptr (CblurBand) memory = NULL;
+  g_autoptr (CblurBand) pixels = cblur_band_new (backend, kernel, stream, &src, &dst);
 
-  if ((backend != CBLUR_BACKEND_CPU || cblur_kernel_is_identity (kernel)) &&
-      (memory = cblur_band_new (backend, kernel, stream, &src, &dst)) == NULL)
+  if (pixels == NULL)
     return FALSE;
-
-  cblur_backend_blur (backend, kernel, &src, &dst, stream, report);
+  cblur_backend_blur (pixels, backend, kernel, &src, &dst, stream, report);
   if (report->gl_failure != NULL)
     warn_once (report->gl_failure);
   return TRUE;
@@ -482,9 +480,6 @@ process (GeglOperation       *operation,
   for (y = roi.y; y < roi.y + roi.height; y += rows)
     {
       GeglRectangle band = { roi.x, y, roi.width, MIN (rows, roi.y + roi.height - y) };
-      gdouble       read_before = stream.read_ms;
-      gdouble       write_before = stream.write_ms;
-      gint64        started = g_get_monotonic_time ();
 
       if (!blur_band (kernel, state->backend, &band, &report, &stream))
         {
@@ -495,14 +490,7 @@ process (GeglOperation       *operation,
 
       /* one line a band, each with only its own figures, so that the
        * benchmark's sums over the lines are a region's */
-      cblur_log_band (&report,
-                      "backend=%s mode=%s radius=%g band=%dx%d+%d+%d level=%d "
-                      "read=%.2fms write=%.2fms %s total=%.1fms",
-                      report.ran_on == CBLUR_BACKEND_GL ? "gl" : "cpu",
-                      cblur_mode_name (kernel->mode), kernel->radius,
-                      band.width, band.height, band.x, band.y, level,
-                      stream.read_ms - read_before, stream.write_ms - write_before,
-                      report.detail, (g_get_monotonic_time () - started) / 1000.0);
+      cblur_log_band (&report, &band, kernel->radius, level);
       cblur_run_report_clear (&report);
 
       if (roi.height > rows)

@@ -221,6 +221,12 @@ cblur_stream_start (CblurStream      *stream,
   return run;
 }
 
+const CblurImage *
+cblur_stream_run_source (const CblurStreamRun *run)
+{
+  return run->src.image;
+}
+
 gint
 cblur_stream_wait_read (CblurStreamRun *run,
                         gint            rows,

@@ -80,6 +80,9 @@ CblurStreamRun *cblur_stream_start     (CblurStream      *stream,
                                         const CblurImage *src,
                                         const CblurImage *dst);
 
+/* the image whose rows the run reads */
+const CblurImage *cblur_stream_run_source (const CblurStreamRun *run);
+
 /* Waits until more than `rows` rows of src from the top are read, or all
  * are, or timeout_us have passed (if not negative); returns how many are. */
 gint            cblur_stream_wait_read (CblurStreamRun   *run,
