@@ -1,7 +1,7 @@
 /* What the blur's GL files share; outside cblur-gl*.c only the GL tests
  * include it.  They sit on the GPU runtime (cblur-gpu.h), top down:
  *
- *   cblur-gl.c           the entry points: a blur, in a band's pinned memory or copied
+ *   cblur-gl-blur.c      the entry points (cblur-gl.h): a band's memory, and its blur
  *   cblur-gl-tiles.c     cutting a band into tiles, and blurring them
  *   cblur-gl-stream.c    one tile streamed as GEGL reads and writes it
  *   cblur-gl-passes.c    the compute passes of a tile, and its made abyss
@@ -18,7 +18,7 @@
 #define CBLUR_GL_INTERNAL_H
 
 #include "cblur-gl.h"
-#include "cblur-gpu.h"
+#include "gpu/cblur-gpu.h"
 #include "cblur-pixel.h"
 #include "cblur-settings.h"
 

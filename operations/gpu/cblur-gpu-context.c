@@ -299,7 +299,6 @@ cblur_gpu_context_destroy (CblurGpu *gl)
   for (i = 0; i < gl->data->len; i++)
     data_clear (&g_array_index (gl->data, Data, i));
   g_clear_pointer (&gl->data, g_array_unref);
-  cblur_gpu_pinned_forget (gl);
   gl->framebuffer = 0;
   gl->failed = FALSE;
   g_clear_pointer (&gl->programs, g_hash_table_unref);

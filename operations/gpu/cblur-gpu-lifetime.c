@@ -61,6 +61,7 @@ cblur_gpu_unlock (void)
 static void
 context_destroy (void)
 {
+  cblur_gpu_pinned_forget (&self.gl);
   cblur_gpu_context_destroy (&self.gl);
 }
 
@@ -372,10 +373,24 @@ cblur_gpu_available (gboolean  *is_software,
   return gpu != NULL;
 }
 
-CblurGpu *
-cblur_gpu_state (void)
+/* Where the context cannot be made current, it has failed and the buffer
+ * goes with it: only the host's part is freed here. */
+void
+cblur_gpu_pinned_free (CblurGpuPinned *pinned)
 {
-  return &self.gl;
+  CblurGpu *gpu;
+
+  cblur_gpu_lock ();
+  gpu = cblur_gpu_acquire (NULL);
+  if (gpu != NULL)
+    cblur_gpu_pinned_give_back (gpu, pinned);
+  else
+    {
+      self.gl.pinned_out--;
+      g_free (pinned);
+    }
+  cblur_gpu_release (&self.gl);
+  cblur_gpu_unlock ();
 }
 
 gboolean

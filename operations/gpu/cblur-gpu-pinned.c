@@ -109,27 +109,6 @@ cblur_gpu_pinned_give_back (CblurGpu       *gpu,
     delete (pinned);
 }
 
-/* Where the context cannot be made current, it has failed and the buffer
- * goes with it: only the host's part is freed here. */
-void
-cblur_gpu_pinned_free (CblurGpuPinned *pinned)
-{
-  CblurGpu *gpu;
-
-  cblur_gpu_lock ();
-  gpu = cblur_gpu_acquire (NULL);
-  if (gpu != NULL)
-    cblur_gpu_pinned_give_back (gpu, pinned);
-  else
-    {
-      gpu = cblur_gpu_state ();
-      gpu->pinned_out--;
-      g_free (pinned);
-    }
-  cblur_gpu_release (gpu);
-  cblur_gpu_unlock ();
-}
-
 void
 cblur_gpu_pinned_forget (CblurGpu *gpu)
 {

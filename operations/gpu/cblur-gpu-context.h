@@ -29,22 +29,18 @@ struct _CblurGpu
   GPtrArray      *pinned_idle;
 };
 
-/* cblur-gpu-lifetime.c: with the lock held, the one context's state,
- * current or not */
-CblurGpu *cblur_gpu_state          (void);
-
 /* cblur-gpu-context.c: the context current, made where there is none */
 gboolean cblur_gpu_context_make    (CblurGpu  *gpu,
                                     GError   **error);
 void     cblur_gpu_context_release (CblurGpu  *gpu);
 gboolean cblur_gpu_context_alive   (const CblurGpu *gpu);
-/* everything in it goes: programs, data, idle pinned buffers */
+/* everything in it goes: its programs and users' data */
 void     cblur_gpu_context_destroy (CblurGpu  *gpu);
 
 /* cblur-gpu-program.c: the cache's value destructor */
 void     cblur_gpu_program_free    (gpointer   program);
 
-/* cblur-gpu-pinned.c: the context has gone, and the buffers with it */
+/* cblur-gpu-pinned.c: the context goes, and the idle buffers with it */
 void     cblur_gpu_pinned_forget   (CblurGpu  *gpu);
 
 /* cblur-gpu-check.c: the debug callback, where CBLUR_GL_DEBUG is set */
