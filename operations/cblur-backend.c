@@ -65,45 +65,64 @@ cblur_backend_whole_image_pixels (CblurBackendKind backend)
   return cblur_setting_or (cblur_settings ()->whole_image_pixels, pixels);
 }
 
-/* Where GEGL's pixels come from for the GPU: a band of one tile streams,
- * its rows going up as they are read; any other is read whole first. */
-static CblurStreamRun *
-gl_read (const CblurBand  *band,
-         CblurStream      *stream,
-         const CblurImage *src,
-         const CblurImage *dst,
-         const CblurImage *read)
+/* What GEGL gives for a band, found once: src as the blur sees it (dst
+ * grown by the reach), the part GEGL reads, and how. */
+typedef struct
 {
-  if (band != NULL && band->memory != NULL && stream != NULL &&
-      cblur_gl_band_memory_streams (band->memory))
-    return cblur_stream_start (stream, read, dst);
-  cblur_stream_read_all (stream, src);
-  return NULL;
+  CblurImage      halo;
+  CblurImage      inside;
+  gboolean        makes_abyss;   /* the backend makes what lies beyond `inside` */
+  const CblurImage *read;        /* what GEGL reads: inside, or all of src */
+  GeglAbyssPolicy abyss;
+  gboolean        straight;
+} Source;
+
+static void
+source_init (Source            *source,
+             const CblurStream *stream,
+             gint               reach,
+             const CblurImage  *src,
+             const CblurImage  *dst)
+{
+  source->makes_abyss = cblur_stream_band (stream, reach, src, dst, &source->halo,
+                                           &source->inside);
+  source->straight = cblur_stream_is_straight (stream);
+  source->read = source->makes_abyss ? &source->inside : src;
+  source->abyss = source->makes_abyss ? stream->abyss : GEGL_ABYSS_NONE;
 }
 
 /* TRUE where the GPU blurred src into dst and GEGL has its rows; else src
- * is read, dst's released rows handed on, and report says why. */
+ * is read, dst's released rows handed on, and report says why.  A band of
+ * one tile streams, its rows going up as GEGL reads them; any other is
+ * read whole first. */
 static gboolean
 blur_on_gl (const CblurBand   *band,
             const CblurKernel *kernel,
             const CblurImage  *src,
             const CblurImage  *dst,
             CblurStream       *stream,
-            const CblurImage  *read,
+            const Source      *from,
             CblurRunReport    *report)
 {
   g_autoptr (GError) error = NULL;
   CblurGlReport      gl = { 0 };
   CblurGlSource      source = { stream != NULL ? stream->abyss : GEGL_ABYSS_NONE,
-                                cblur_stream_is_straight (stream),
-                                gl_read (band, stream, src, dst, read) };
-  gboolean           ok = cblur_gl_blur (band != NULL ? band->memory : NULL, kernel, src, dst,
-                                         stream != NULL ? &source : NULL, &gl, &error);
+                                from->straight, NULL, from->read };
+  gboolean           streams = band != NULL && band->memory != NULL && stream != NULL &&
+                               cblur_gl_band_memory_streams (band->memory);
+  gboolean           ok;
 
-  if (source.run != NULL)
+  if (streams)
+    source.run = cblur_stream_start (stream, from->read, dst);
+  else
+    cblur_stream_read_all (stream, src);
+  ok = cblur_gl_blur (band != NULL ? band->memory : NULL, kernel, src, dst,
+                      stream != NULL ? &source : NULL, &gl, &error);
+  if (streams)
     cblur_stream_finish (source.run);
   else if (ok)
     cblur_stream_write_all (stream, dst);
+
   if (ok)
     {
       g_strlcpy (report->renderer, gl.renderer, sizeof report->renderer);
@@ -154,18 +173,6 @@ why_cpu (CblurBackendKind      backend,
 /* A blur that changes nothing is a copy, on the CPU's threads, converted
  * as the CPU converts, whichever backend was chosen. */
 static void
-copy_through (const CblurKernel *kernel,
-              const CblurImage  *src,
-              const CblurImage  *dst,
-              CblurStream       *stream)
-{
-  cblur_stream_read_all (stream, src);
-  cblur_cpu_blur_stream (kernel, src, NULL, GEGL_ABYSS_NONE, cblur_stream_is_straight (stream),
-                         dst, stream);
-  cblur_stream_write_all (stream, dst);
-}
-
-static void
 blur (CblurBand         *band,
       CblurBackendKind   backend,
       const CblurKernel *kernel,
@@ -174,28 +181,25 @@ blur (CblurBand         *band,
       CblurStream       *stream,
       CblurRunReport    *report)
 {
-  CblurImage        halo;
-  CblurImage        inside;
-  gboolean          makes_abyss = cblur_stream_band (stream, kernel->reach, src, dst, &halo,
-                                                     &inside);
-  const CblurImage *read = makes_abyss ? &inside : src;
+  gboolean copies = cblur_backend_does_nothing (kernel, dst);
+  Source   from;
 
+  source_init (&from, stream, kernel->reach, src, dst);
   report->ran_on = backend;
-  if (cblur_backend_does_nothing (kernel, dst))
-    {
-      copy_through (kernel, src, dst, stream);
-      return;
-    }
-  if (backend == CBLUR_BACKEND_GL && blur_on_gl (band, kernel, src, dst, stream, read, report))
+  if (backend == CBLUR_BACKEND_GL && !copies &&
+      blur_on_gl (band, kernel, src, dst, stream, &from, report))
     return;
-  /* else the GPU has read src, or at least its inside */
-  if (backend == CBLUR_BACKEND_CPU && src->data != NULL)
-    cblur_stream_read_all (stream, read);
 
-  report->ran_on = CBLUR_BACKEND_CPU;
-  cblur_cpu_blur_stream (kernel, &halo, makes_abyss ? &inside : NULL,
-                         makes_abyss ? stream->abyss : GEGL_ABYSS_NONE,
-                         cblur_stream_is_straight (stream), dst, stream);
+  /* the GPU, where it failed, has read src, or at least its inside */
+  if (copies)
+    cblur_stream_read_all (stream, src);
+  else if (backend == CBLUR_BACKEND_CPU && src->data != NULL)
+    cblur_stream_read_all (stream, from.read);
+  if (!copies)
+    report->ran_on = CBLUR_BACKEND_CPU;
+  cblur_cpu_blur_stream (kernel, copies ? src : &from.halo,
+                         copies || !from.makes_abyss ? NULL : &from.inside,
+                         copies ? GEGL_ABYSS_NONE : from.abyss, from.straight, dst, stream);
   if (dst->data != NULL)
     cblur_stream_write_all (stream, dst);
 }

@@ -191,19 +191,8 @@ holds_inside (const CblurKernel   *kernel,
          gegl_rectangle_contains (&halo, &held);
 }
 
-/* All of the run's rows, for a band of several tiles. */
-static void
-wait_all (CblurStreamRun   *run,
-          const CblurImage *read)
-{
-  gint rows = 0;
-
-  while (rows < read->height)
-    rows = cblur_stream_wait_read (run, rows, -1);
-}
-
 /* The tiles of the band, src read from where the run reads it where
- * there is one; streamed where the band is one tile. */
+ * the band streams. */
 static gboolean
 blur_held (CblurGl                 *gl,
            const CblurKernel       *kernel,
@@ -216,17 +205,21 @@ blur_held (CblurGl                 *gl,
 {
   CblurGlJob         job = { memory, src, dst };
   CblurStreamRun    *run = source->run;
-  const CblurImage  *read = run != NULL ? cblur_stream_run_source (run) : src;
+  const CblurImage  *read = run != NULL ? source->read : src;
   CblurGlPasses      passes = { 0 };
   CblurGlPlan        plan = { 0 };
   CblurGlStamps      stamps;
   g_autoptr (GArray) tiles = NULL;
-  gboolean           streamed;
   gboolean           ok;
 
   ok = cblur_gl_plan (gl, kernel, dst, &plan, error);
   report->tiles = plan.n_x * plan.n_y;
-  streamed = run != NULL && report->tiles == 1;
+  if (ok && run != NULL && report->tiles != 1)
+    {
+      g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
+                           _("the band streams, but no longer fits one tile"));
+      ok = FALSE;
+    }
   if (ok)
     tiles = cblur_gl_tiles_new (&plan, kernel->reach, read, source->abyss, dst);
   if (ok && !cblur_gl_tiles_can_make_abyss (tiles, read))
@@ -236,21 +229,17 @@ blur_held (CblurGl                 *gl,
                              "for a tile of the blur to make its halo from"));
       ok = FALSE;
     }
-  if (ok && run != NULL && !streamed)
-    wait_all (run, read);
 
   cblur_gl_stamps_init (&stamps);
   ok = ok && cblur_gl_passes_init (gl, kernel, tiles, source->straight && src->format == NULL,
                                    &stamps, &passes, error);
   /* a result of whole rows is encoded straight into the pinned memory */
   ok = ok && cblur_gl_convert_prepare (gl, src, dst, plan.n_x > 1 ? plan.height : 0, error);
-  if (ok && streamed)
+  if (ok && run != NULL)
     ok = cblur_gl_blur_streamed (gl, &passes, &job, run, &g_array_index (tiles, CblurGlTile, 0),
                                  error);
   else if (ok)
     ok = cblur_gl_blur_tiles (gl, &passes, tiles, &job, error);
-  if (ok && run != NULL && !streamed)
-    cblur_stream_release (run, dst->height);
 
   cblur_gl_stamps_clear (&stamps, ok ? report : NULL);
   cblur_gl_passes_clear (&passes);
@@ -292,7 +281,7 @@ cblur_gl_blur (const CblurGlBandMemory *memory,
                CblurGlReport           *report,
                GError                 **error)
 {
-  static const CblurGlSource held = { GEGL_ABYSS_NONE, FALSE, NULL };
+  static const CblurGlSource held = { GEGL_ABYSS_NONE, FALSE, NULL, NULL };
   CblurGlReport              unused;
   CblurGpu                  *gpu;
   CblurGl                    gl;

@@ -112,20 +112,23 @@ advance (Streamed  *s,
   return cblur_gpu_check (s->gl->gpu, "dispatch stripes", error);
 }
 
-/* The pieces that are down go to GEGL's threads, without waiting. */
-static void
-release_arrived (Streamed       *s,
-                 CblurStreamRun *run)
+/* The output rows whose pieces are down, without waiting: GEGL's threads
+ * may write them. */
+static gint
+rows_arrived (Streamed *s)
 {
+  gint rows = 0;
+
   while (s->released < s->pieces->len)
     {
       const Piece *piece = &g_array_index (s->pieces, Piece, s->released);
 
       if (!cblur_gpu_passed (piece->fence))
-        return;
-      cblur_stream_release (run, piece->end);
+        break;
+      rows = piece->end;
       s->released++;
     }
+  return rows;
 }
 
 /* The whole tile at once, once all its rows are up. */
@@ -164,11 +167,11 @@ cblur_gl_blur_streamed (CblurGl             *gl,
   cblur_gl_passes_made (passes, tile);
   while (uploaded < inside->height)
     {
+      gint arrived = rows_arrived (&s);
       /* with pieces on their way down, looking in on them now and then */
-      gint rows = cblur_stream_wait_read (run, uploaded,
-                                          s.released < pieces->len ? POLL_US : -1);
+      gint rows = cblur_stream_release_and_wait (run, arrived, uploaded,
+                                                 s.released < pieces->len ? POLL_US : -1);
 
-      release_arrived (&s, run);
       if (rows == uploaded)
         continue;
       read.height = rows - uploaded;

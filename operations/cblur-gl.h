@@ -36,7 +36,8 @@ typedef struct
    * reads its source as GEGL gives it: the blur takes its rows as they
    * come and releases dst's rows as they are done; NULL where src holds
    * its pixels */
-  CblurStreamRun *run;
+  CblurStreamRun   *run;
+  const CblurImage *read;   /* the part of src that run reads */
 } CblurGlSource;
 
 /* src holds dst's rectangle grown by kernel->reach on every side, as for

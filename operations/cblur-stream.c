@@ -221,12 +221,6 @@ cblur_stream_start (CblurStream      *stream,
   return run;
 }
 
-const CblurImage *
-cblur_stream_run_source (const CblurStreamRun *run)
-{
-  return run->src.image;
-}
-
 gint
 cblur_stream_wait_read (CblurStreamRun *run,
                         gint            rows,
@@ -254,6 +248,16 @@ cblur_stream_release (CblurStreamRun *run,
   run->rows_released = MAX (run->rows_released, rows);
   g_cond_broadcast (&run->changed);
   g_mutex_unlock (&run->lock);
+}
+
+gint
+cblur_stream_release_and_wait (CblurStreamRun *run,
+                               gint            released,
+                               gint            rows,
+                               gint64          timeout_us)
+{
+  cblur_stream_release (run, released);
+  return cblur_stream_wait_read (run, rows, timeout_us);
 }
 
 void

@@ -80,9 +80,6 @@ CblurStreamRun *cblur_stream_start     (CblurStream      *stream,
                                         const CblurImage *src,
                                         const CblurImage *dst);
 
-/* the image whose rows the run reads */
-const CblurImage *cblur_stream_run_source (const CblurStreamRun *run);
-
 /* Waits until more than `rows` rows of src from the top are read, or all
  * are, or timeout_us have passed (if not negative); returns how many are. */
 gint            cblur_stream_wait_read (CblurStreamRun   *run,
@@ -92,6 +89,13 @@ gint            cblur_stream_wait_read (CblurStreamRun   *run,
 /* dst's rows above `rows` are final: their writing may start. */
 void            cblur_stream_release   (CblurStreamRun   *run,
                                         gint              rows);
+
+/* Both, the release first: for a caller that hands rows on as it waits
+ * for more. */
+gint            cblur_stream_release_and_wait (CblurStreamRun *run,
+                                               gint            released,
+                                               gint            rows,
+                                               gint64          timeout_us);
 
 /* Returns once all of src is read and the released rows are written;
  * rows never released are not written. */
