@@ -27,7 +27,7 @@ typedef struct
   gdouble          download_ms;
   gdouble          read_ms;         /* wall time from GEGL's first read to its last */
   gdouble          write_ms;        /* ... write */
-  gdouble          total_ms;        /* of the whole call */
+  gdouble          total_ms;        /* of making the band and blurring it */
   gchar           *gl_failure;      /* why GL was left for the CPU midway, or NULL */
   const gchar     *why_cpu;         /* where it ran on the CPU, why: gl_failure, the
                                      * setting, or what auto found; NULL if unknown */
