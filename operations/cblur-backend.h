@@ -43,8 +43,8 @@ CblurBackendKind cblur_backend_preferred (void);
 
 /* What blurring a region on its own costs on backend beyond its pixels and
  * halo, in pixels' worth of blurring: on GL a call of its own (dispatches,
- * the transfers' latency and the wait for them), which on an H100 costs
- * about as much as blurring a megapixel; nothing on the CPU. */
+ * the transfers' latency and the wait for them), which on a discrete GPU
+ * costs about as much as blurring a megapixel; nothing on the CPU. */
 gsize            cblur_backend_region_overhead (CblurBackendKind backend);
 
 /* Images up to this many pixels with their halo the backend blurs whole

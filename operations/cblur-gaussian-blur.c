@@ -77,8 +77,8 @@ G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_BOX == (gint) CBLUR_MODE_BOX);
  * in. */
 #define CPU_BAND_PIXELS (4 * 1024 * 1024)
 
-/* from these reaches on, the CPU too blurs whole images: at 24 a chunk
- * of a megapixel reads and blurs a tenth more than its own pixels.  Direct
+/* from these reaches on, the CPU too blurs whole images: from there a
+ * chunk's halo costs more than a whole image's longer passes.  Direct
  * mode loses more on whole images' tall column strips than it gains. */
 #define WHOLE_IMAGE_REACH_BOX    24
 #define WHOLE_IMAGE_REACH_DIRECT 128
@@ -467,9 +467,9 @@ process (GeglOperation       *operation,
       stream.abyss = o->abyss_policy;
     }
   /* A source in a covered format GEGL copies as it is, and the op
-   * converts it, the backend premultiplying it on the way in: babl
-   * converting it on GEGL's threads took 2-3 times as long as the copy
-   * even from straight RGBA float.  Level 0 only: other levels are GIMP's
+   * converts it, the backend premultiplying it on the way in: babl's
+   * conversion on GEGL's threads costs several times the copy, even from
+   * straight RGBA float.  Level 0 only: other levels are GIMP's
    * previews, whose mipmaps GEGL would make from the stored pixels rather
    * than from premultiplied linear ones. */
   if (level == 0)

@@ -27,8 +27,8 @@ shared_memory (const CblurGl *gl)
  * longer chunks than the tables hold cost LONG_CHUNK_COST.  Two channels
  * at a time cost less a texel than four in middling chunks, where the
  * four-channel registers and shared memory leave room for fewer work
- * groups at once.  The weights are bench/cblur-bench's timings on an
- * H100 (docs/benchmarks.md). */
+ * groups at once.  The weights are relative timings of the fused box's
+ * variants on an NVIDIA GPU. */
 static const gdouble four_channel_cost[] = { 1.00, 1.24, 1.02, 1.09 };
 static const gdouble two_channel_cost[] = { 1.11, 0.91, 0.95, 1.00, 1.35,
                                             1.24, 1.18, 1.28, 1.23, 1.19 };
