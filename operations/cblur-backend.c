@@ -1,3 +1,4 @@
+#include "config.h"
 #include "cblur-backend.h"
 
 #include <string.h>
@@ -16,6 +17,20 @@ struct _CblurBand
   gdouble            made_ms;   /* time it took to make */
 };
 
+/* CBLUR_BACKEND=gl in a build without GL: said once, and the CPU blurs */
+static void
+warn_no_gl (void)
+{
+  static gsize warned = 0;
+
+  if (g_once_init_enter (&warned))
+    {
+      g_warning (_("cblur:gaussian-blur: CBLUR_BACKEND=gl, but this build has "
+                   "no GL (meson -Dgl=disabled); blurring on the CPU"));
+      g_once_init_leave (&warned, 1);
+    }
+}
+
 gboolean
 cblur_backend_does_nothing (const CblurKernel *kernel,
                             const CblurImage  *dst)
@@ -31,8 +46,13 @@ cblur_backend_preferred (void)
 
   if (choice == CBLUR_BACKEND_CHOICE_CPU)
     return CBLUR_BACKEND_CPU;
-  if (choice == CBLUR_BACKEND_CHOICE_GL)
+  if (choice == CBLUR_BACKEND_CHOICE_GL && CBLUR_HAVE_GL)
     return CBLUR_BACKEND_GL;
+  if (choice == CBLUR_BACKEND_CHOICE_GL)
+    {
+      warn_no_gl ();
+      return CBLUR_BACKEND_CPU;
+    }
 
   /* A software rasterizer is slower than the CPU path it would replace. */
   if (cblur_gpu_available (&is_software, NULL) && !is_software)

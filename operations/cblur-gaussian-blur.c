@@ -255,6 +255,26 @@ region_takes_whole_image (State               *state,
   return FALSE;
 }
 
+/* GEGL keeps an op's output in a cache on its node where the op's class
+ * asks for one, which get_cached_region alone does.  The op needs it only
+ * once it has blurred more than a region, so that GEGL's cache serves the
+ * rest of the whole image to the chunks that follow; a host asking for the
+ * whole image at once, as the gegl command line does, needs none.  That
+ * command never frees the nodes it chains after "--", and a cache there
+ * outlives gegl_exit(), where GEGL reports it as a leaked buffer.  So the
+ * class keeps none, and a node gets its cache at its first whole image,
+ * unless the host has set the node's policy itself. */
+static void
+cache_on_node (GeglOperation *operation)
+{
+  GeglCachePolicy policy;
+  gboolean        dont_cache;
+
+  g_object_get (operation->node, "cache-policy", &policy, "dont-cache", &dont_cache, NULL);
+  if (policy == GEGL_CACHE_POLICY_AUTO && !dont_cache)
+    g_object_set (operation->node, "cache-policy", GEGL_CACHE_POLICY_ALWAYS, NULL);
+}
+
 static GeglRectangle
 get_cached_region (GeglOperation       *operation,
                    const GeglRectangle *roi)
@@ -275,6 +295,8 @@ get_cached_region (GeglOperation       *operation,
   if (!gegl_rectangle_intersect (&region, roi, &whole) ||
       !region_takes_whole_image (state, &region, &whole, area->left))
     return *roi;
+  if (!gegl_rectangle_equal (&region, &whole))
+    cache_on_node (operation);
   return whole;
 }
 
@@ -517,6 +539,7 @@ gegl_op_class_init (GeglOpClass *klass)
   operation_class->get_cached_region = get_cached_region;
   /* the backends thread (CPU) or serialize (GL) the work themselves */
   operation_class->threaded = FALSE;
+  operation_class->cache_policy = GEGL_CACHE_POLICY_NEVER;
   filter_class->process = process;
   area_class->get_abyss_policy = get_abyss_policy;
 

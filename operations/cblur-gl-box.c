@@ -61,8 +61,8 @@ cblur_gl_box_passes (const CblurGlPasses   *passes,
   const CblurGpuProgram *program = passes->programs[vertical];
   gint                   pass;
 
-  cblur_gpu_bind_image (PREFIX_UNIT, &scratch[2], GL_READ_WRITE);
-  cblur_gpu_bind_image (SUFFIX_UNIT, &scratch[3], GL_READ_WRITE);
+  cblur_gpu_bind_image (PREFIX_UNIT, &scratch[2], CBLUR_GPU_READ_WRITE);
+  cblur_gpu_bind_image (SUFFIX_UNIT, &scratch[3], CBLUR_GPU_READ_WRITE);
   cblur_gpu_set_int (scan, "n_lines", lines);
   cblur_gpu_set_int (scan, "block", kernel->box_block);
   cblur_gpu_set_int (program, "n_lines", lines);
@@ -74,26 +74,26 @@ cblur_gl_box_passes (const CblurGlPasses   *passes,
       gint                   phase = cblur_floor_mod (origin, kernel->box_block);
       gint                   n_out = n_in - 2 * (kernel->box_half + 1);
 
-      cblur_gpu_bind_image (SRC_UNIT, from, GL_READ_ONLY);
+      cblur_gpu_bind_image (SRC_UNIT, from, CBLUR_GPU_READ);
       cblur_gpu_use (scan);
       cblur_gl_set_map (scan, map);
       cblur_gpu_set_int (scan, "n_in", n_in);
       cblur_gpu_set_int (scan, "block_phase", phase);
       cblur_gpu_dispatch (cblur_gl_groups (lines, BOX_GROUP),
                           cblur_gl_groups (n_in + phase, kernel->box_block),
-                          GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+                          CBLUR_GPU_BARRIER_IMAGES);
 
-      cblur_gpu_bind_image (DST_UNIT, target, GL_WRITE_ONLY);
+      cblur_gpu_bind_image (DST_UNIT, target, CBLUR_GPU_WRITE);
       cblur_gpu_use (program);
       cblur_gl_set_map (program, map);
       cblur_gpu_set_int (program, "n_in", n_in);
       cblur_gpu_set_int (program, "block_phase", phase);
       if (vertical)
         cblur_gpu_dispatch (cblur_gl_groups (lines, BOX_GROUP), n_out,
-                            GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+                            CBLUR_GPU_BARRIER_IMAGES);
       else
         cblur_gpu_dispatch (cblur_gl_groups (n_out, BOX_GROUP), lines,
-                            GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+                            CBLUR_GPU_BARRIER_IMAGES);
 
       from = target;
       map = whole_map (n_out);

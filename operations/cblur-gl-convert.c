@@ -129,7 +129,7 @@ convert_rows (const CblurGl         *gl,
               const CblurGpuTexture *texture,
               const GeglRectangle   *rect,
               gint                   tex_y,
-              GLuint                 buffer,
+              guint                 buffer,
               gint                   buffer_y)
 {
   const CblurGlNative   *native = &gl->textures->native[side];
@@ -144,7 +144,7 @@ convert_rows (const CblurGl         *gl,
   gint                   done;
 
   cblur_gpu_use (program);
-  cblur_gpu_bind_image (IMAGE_UNIT, texture, side == SOURCE ? GL_WRITE_ONLY : GL_READ_ONLY);
+  cblur_gpu_bind_image (IMAGE_UNIT, texture, side == SOURCE ? CBLUR_GPU_WRITE : CBLUR_GPU_READ);
   cblur_gpu_bind_buffer (TABLES_BINDING, native->tables, 0, 0);
   set_format (program, image->format);
   cblur_gpu_set_int (program, "column", rect->x);
@@ -196,7 +196,7 @@ cblur_gl_transfer_native (CblurGl               *gl,
     {
       convert_rows (gl, SOURCE, image, texture, piece, tex_y, job->memory->source->buffer,
                     piece->y);
-      cblur_gpu_barrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+      cblur_gpu_barrier (CBLUR_GPU_BARRIER_IMAGES);
       return;
     }
 
@@ -204,12 +204,12 @@ cblur_gl_transfer_native (CblurGl               *gl,
     {
       convert_rows (gl, OUTPUT, image, texture, piece, tex_y, job->memory->output->buffer,
                     piece->y);
-      cblur_gpu_barrier (GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+      cblur_gpu_barrier (CBLUR_GPU_BARRIER_MAPPED | CBLUR_GPU_BARRIER_IMAGES);
       return;
     }
   convert_rows (gl, OUTPUT, image, texture, piece, tex_y, native->buffer, tex_y);
   /* for the copy, and for whatever writes the result's texture next */
-  cblur_gpu_barrier (GL_BUFFER_UPDATE_BARRIER_BIT | GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  cblur_gpu_barrier (CBLUR_GPU_BARRIER_BUFFER_UPDATE | CBLUR_GPU_BARRIER_IMAGES);
   for (row = 0; row < piece->height; row++)
     cblur_gpu_copy (native->buffer, device + row * stride, job->memory->output->buffer,
                     pinned + row * stride, piece->width * pixel_bytes);

@@ -49,9 +49,9 @@ typedef struct
  * them laid out as its pinned memory (the source's is read from there). */
 typedef struct
 {
-  GLuint             buffer;
+  guint             buffer;
   gsize              size;
-  GLuint             tables;
+  guint             tables;
   const CblurFormat *format;    /* whose tables these are */
   CblurGpuProgram   *program;   /* decode.comp or encode.comp */
 } CblurGlNative;
@@ -187,7 +187,7 @@ typedef struct
   CblurGpuProgram       *programs[2];   /* horizontal, vertical; cached, not owned */
   CblurGpuProgram       *scans[2];      /* the box's running sums, likewise; NULL when fused */
   CblurGlSegment         segments[2];   /* box-fused.comp's, by axis; len 0 for the other shaders */
-  GLuint                 weights;
+  guint                 weights;
   CblurGpuProgram       *premultiply;   /* for a straight source that the passes cannot premultiply */
   CblurGpuProgram       *made;          /* abyss.comp, for a tile with a made line */
 } CblurGlPasses;

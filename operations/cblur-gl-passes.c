@@ -156,9 +156,9 @@ dispatch_segments (const CblurGpuProgram *program,
 {
   cblur_gpu_set_int (program, "first_line", first_line);
   cblur_gpu_set_int (program, "first_segment", first_segment);
-  cblur_gpu_bind_image (SRC_UNIT, from, GL_READ_ONLY);
-  cblur_gpu_bind_image (DST_UNIT, to, GL_WRITE_ONLY);
-  cblur_gpu_dispatch (n_segments, n_lines, GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  cblur_gpu_bind_image (SRC_UNIT, from, CBLUR_GPU_READ);
+  cblur_gpu_bind_image (DST_UNIT, to, CBLUR_GPU_WRITE);
+  cblur_gpu_dispatch (n_segments, n_lines, CBLUR_GPU_BARRIER_IMAGES);
 }
 
 /* the fused box's uniforms, its program in use: every pass of the axis
@@ -311,10 +311,10 @@ cblur_gl_passes_made (const CblurGlPasses *passes,
   cblur_abyss_colour (tile->abyss, colour);
   cblur_gpu_use (passes->made);
   cblur_gpu_set_vec4 (passes->made, "colour", colour);
-  cblur_gpu_bind_image (SRC_UNIT, &passes->textures[CBLUR_GL_INPUT], GL_WRITE_ONLY);
+  cblur_gpu_bind_image (SRC_UNIT, &passes->textures[CBLUR_GL_INPUT], CBLUR_GPU_WRITE);
   fill (passes->made, inside->width, 0, 1, inside->height + 1);
   fill (passes->made, 0, inside->height, inside->width, 1);
-  cblur_gpu_barrier (GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+  cblur_gpu_barrier (CBLUR_GPU_BARRIER_IMAGES);
   if (cblur_gl_passes_stripe (passes) > 0)
     cblur_gl_passes_rows (passes, tile, inside->height, 1);
 }
@@ -329,9 +329,9 @@ premultiply_input (const CblurGlPasses *passes,
 
   cblur_gpu_use (passes->premultiply);
   cblur_gpu_set_ivec2 (passes->premultiply, "size", width, rows);
-  cblur_gpu_bind_image (SRC_UNIT, &passes->textures[CBLUR_GL_INPUT], GL_READ_WRITE);
+  cblur_gpu_bind_image (SRC_UNIT, &passes->textures[CBLUR_GL_INPUT], CBLUR_GPU_READ_WRITE);
   cblur_gpu_dispatch (cblur_gl_groups (width, TEXEL_GROUP), cblur_gl_groups (rows, TEXEL_GROUP),
-                      GL_SHADER_IMAGE_ACCESS_BARRIER_BIT);
+                      CBLUR_GPU_BARRIER_IMAGES);
 }
 
 /* The two-dispatch box goes whole, its made row's passes with the

@@ -52,7 +52,7 @@ static gint
 fused_fits (const CblurGl *gl,
             gboolean       pairs)
 {
-  gint texel = (pairs ? 2 : 4) * (gint) sizeof (GLfloat);
+  gint texel = (pairs ? 2 : 4) * (gint) sizeof (gfloat);
 
   return (shared_memory (gl) - FUSED_GROUP * (2 * texel + 4)) / texel / FUSED_GROUP;
 }
@@ -108,7 +108,7 @@ cblur_gl_direct_cache_len (const CblurGl     *gl,
   gint bytes = shared_memory (gl);
   gint len = DIRECT_MIN_CACHE;
 
-  while (len < window && 2 * len * 4 * (gint) sizeof (GLfloat) <= bytes)
+  while (len < window && 2 * len * 4 * (gint) sizeof (gfloat) <= bytes)
     len *= 2;
   if (len < window)
     len = MAX (len, 2 * DIRECT_MIN_CACHE);

@@ -15,7 +15,7 @@
 /* a piece on its way down: done when the fence is, up to output row end */
 typedef struct
 {
-  GLsync fence;
+  CblurGpuFence *fence;
   gint   end;
 } Piece;
 
@@ -65,7 +65,7 @@ send_down (Streamed              *s,
       g_array_append_val (s->pieces, piece);
     }
   /* the next uploads go into a texture that shaders write */
-  cblur_gpu_barrier (GL_TEXTURE_UPDATE_BARRIER_BIT);
+  cblur_gpu_barrier (CBLUR_GPU_BARRIER_TEXTURE_UPDATE);
 }
 
 /* The horizontal passes of input rows [ready, complete) that lie inside

@@ -173,7 +173,7 @@ cblur_gl_blur_tiles (CblurGl             *gl,
       cblur_gl_download (gl, job, result, &output, 0);
       cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_DOWNLOAD);
       /* the next tile's upload overwrites the input texture */
-      cblur_gpu_barrier (GL_TEXTURE_UPDATE_BARRIER_BIT);
+      cblur_gpu_barrier (CBLUR_GPU_BARRIER_TEXTURE_UPDATE);
     }
 
   return cblur_gpu_finish (gl->gpu, "download tiles", error);

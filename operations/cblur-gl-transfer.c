@@ -48,7 +48,7 @@ cblur_gl_download (CblurGl               *gl,
 void
 cblur_gl_download_barrier (void)
 {
-  cblur_gpu_barrier (GL_TEXTURE_UPDATE_BARRIER_BIT | GL_FRAMEBUFFER_BARRIER_BIT);
+  cblur_gpu_barrier (CBLUR_GPU_BARRIER_TEXTURE_UPDATE | CBLUR_GPU_BARRIER_FRAMEBUFFER);
 }
 
 void

@@ -120,36 +120,38 @@ cblur_gpu_check (CblurGpu     *gpu,
   return check (gpu, site, reset_status (gpu), error);
 }
 
-GLsync
+/* a fence is a GLsync */
+CblurGpuFence *
 cblur_gpu_fence (CblurGpu *gpu)
 {
-  return glFenceSync (GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+  return (CblurGpuFence *) glFenceSync (GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
 }
 
 gboolean
-cblur_gpu_passed (GLsync fence)
+cblur_gpu_passed (CblurGpuFence *fence)
 {
-  GLenum status = glClientWaitSync (fence, 0, 0);
+  GLenum status = glClientWaitSync ((GLsync) fence, 0, 0);
 
   return status == GL_ALREADY_SIGNALED || status == GL_CONDITION_SATISFIED;
 }
 
 void
-cblur_gpu_fence_free (GLsync fence)
+cblur_gpu_fence_free (CblurGpuFence *fence)
 {
-  glDeleteSync (fence);
+  glDeleteSync ((GLsync) fence);
 }
 
 gboolean
-cblur_gpu_wait (CblurGpu     *gpu,
-                GLsync        fence,
+cblur_gpu_wait (CblurGpu      *gpu,
+                CblurGpuFence *fence,
                 const gchar  *site,
                 GError      **error)
 {
   GLenum reset = GL_NO_ERROR;
 
   while (reset == GL_NO_ERROR &&
-         glClientWaitSync (fence, GL_SYNC_FLUSH_COMMANDS_BIT, WAIT_SLICE_NS) == GL_TIMEOUT_EXPIRED)
+         glClientWaitSync ((GLsync) fence, GL_SYNC_FLUSH_COMMANDS_BIT, WAIT_SLICE_NS) ==
+           GL_TIMEOUT_EXPIRED)
     reset = reset_status (gpu);
 
   if (reset == GL_NO_ERROR)
@@ -162,7 +164,7 @@ cblur_gpu_finish (CblurGpu     *gpu,
                   const gchar  *site,
                   GError      **error)
 {
-  GLsync   fence = cblur_gpu_fence (gpu);
+  CblurGpuFence *fence = cblur_gpu_fence (gpu);
   gboolean ok = cblur_gpu_wait (gpu, fence, site, error);
 
   cblur_gpu_fence_free (fence);

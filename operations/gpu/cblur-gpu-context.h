@@ -4,6 +4,7 @@
 #ifndef CBLUR_GPU_CONTEXT_H
 #define CBLUR_GPU_CONTEXT_H
 
+#include <epoxy/gl.h>
 #include <epoxy/egl.h>
 
 #include "cblur-gpu.h"

@@ -5,14 +5,20 @@
 void
 cblur_gpu_bind_image (guint                  unit,
                       const CblurGpuTexture *texture,
-                      GLenum                 access)
+                      CblurGpuAccess         access)
 {
-  glBindImageTexture (unit, texture->id, 0, GL_FALSE, 0, access, GL_RGBA32F);
+  static const GLenum modes[] = {
+    [CBLUR_GPU_READ]       = GL_READ_ONLY,
+    [CBLUR_GPU_WRITE]      = GL_WRITE_ONLY,
+    [CBLUR_GPU_READ_WRITE] = GL_READ_WRITE,
+  };
+
+  glBindImageTexture (unit, texture->id, 0, GL_FALSE, 0, modes[access], GL_RGBA32F);
 }
 
 void
 cblur_gpu_bind_buffer (guint  binding,
-                       GLuint buffer,
+                       guint  buffer,
                        gsize  offset,
                        gsize  size)
 {
@@ -22,20 +28,30 @@ cblur_gpu_bind_buffer (guint  binding,
     glBindBufferRange (GL_SHADER_STORAGE_BUFFER, binding, buffer, offset, size);
 }
 
-void
-cblur_gpu_dispatch (gint       x,
-                    gint       y,
-                    GLbitfield barrier)
+static GLbitfield
+barrier_bits (CblurGpuBarrier barrier)
 {
-  glDispatchCompute (x, y, 1);
-  if (barrier != 0)
-    glMemoryBarrier (barrier);
+  return (barrier & CBLUR_GPU_BARRIER_IMAGES ? GL_SHADER_IMAGE_ACCESS_BARRIER_BIT : 0) |
+         (barrier & CBLUR_GPU_BARRIER_TEXTURE_UPDATE ? GL_TEXTURE_UPDATE_BARRIER_BIT : 0) |
+         (barrier & CBLUR_GPU_BARRIER_FRAMEBUFFER ? GL_FRAMEBUFFER_BARRIER_BIT : 0) |
+         (barrier & CBLUR_GPU_BARRIER_BUFFER_UPDATE ? GL_BUFFER_UPDATE_BARRIER_BIT : 0) |
+         (barrier & CBLUR_GPU_BARRIER_MAPPED ? GL_CLIENT_MAPPED_BUFFER_BARRIER_BIT : 0);
 }
 
 void
-cblur_gpu_barrier (GLbitfield barrier)
+cblur_gpu_dispatch (gint            x,
+                    gint            y,
+                    CblurGpuBarrier barrier)
 {
-  glMemoryBarrier (barrier);
+  glDispatchCompute (x, y, 1);
+  if (barrier != 0)
+    glMemoryBarrier (barrier_bits (barrier));
+}
+
+void
+cblur_gpu_barrier (CblurGpuBarrier barrier)
+{
+  glMemoryBarrier (barrier_bits (barrier));
 }
 
 void

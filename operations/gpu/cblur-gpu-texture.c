@@ -29,7 +29,7 @@ cblur_gpu_texture_clear (CblurGpuTexture *texture)
   texture->width = texture->height = 0;
 }
 
-GLuint
+guint
 cblur_gpu_buffer_new (gsize         size,
                       gconstpointer data)
 {
@@ -44,7 +44,7 @@ cblur_gpu_buffer_new (gsize         size,
 }
 
 void
-cblur_gpu_buffer_free (GLuint *buffer)
+cblur_gpu_buffer_free (guint *buffer)
 {
   if (*buffer != 0)
     glDeleteBuffers (1, buffer);
@@ -56,7 +56,7 @@ cblur_gpu_upload (const CblurGpuTexture *texture,
                   gint                   y,
                   gint                   width,
                   gint                   height,
-                  GLuint                 buffer,
+                  guint                  buffer,
                   gsize                  offset,
                   gsize                  row_texels)
 {
@@ -78,7 +78,7 @@ cblur_gpu_download (CblurGpu              *gpu,
                     gint                   y,
                     gint                   width,
                     gint                   height,
-                    GLuint                 buffer,
+                    guint                  buffer,
                     gsize                  buffer_size,
                     gsize                  offset,
                     gsize                  row_texels)
@@ -104,9 +104,9 @@ cblur_gpu_download (CblurGpu              *gpu,
 }
 
 void
-cblur_gpu_copy (GLuint from,
+cblur_gpu_copy (guint  from,
                 gsize  from_offset,
-                GLuint to,
+                guint  to,
                 gsize  to_offset,
                 gsize  size)
 {

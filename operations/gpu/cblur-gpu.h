@@ -12,12 +12,12 @@
  * thread at any time.  All others run between cblur_gpu_lock() and
  * cblur_gpu_unlock() on one thread, and those that take a CblurGpu with
  * the context current there: from cblur_gpu_acquire() to
- * cblur_gpu_release(). */
+ * cblur_gpu_release().  Nothing here names a GL type: a build without GL
+ * compiles its users. */
 #ifndef CBLUR_GPU_H
 #define CBLUR_GPU_H
 
 #include <glib.h>
-#include <epoxy/gl.h>
 
 G_BEGIN_DECLS
 
@@ -81,6 +81,30 @@ void      cblur_gpu_set_data (CblurGpu       *gpu,
                               gpointer        data,
                               GDestroyNotify  destroy);
 
+/* A point in the GPU's queue of work. */
+typedef struct _CblurGpuFence CblurGpuFence;
+
+/* How a dispatch uses an image. */
+typedef enum
+{
+  CBLUR_GPU_READ,
+  CBLUR_GPU_WRITE,
+  CBLUR_GPU_READ_WRITE
+} CblurGpuAccess;
+
+/* What must see the writes of the dispatches before: their images'
+ * texels in later dispatches, uploads into their textures, downloads
+ * through a framebuffer, copies from their buffers, the host's reads of
+ * pinned buffers. */
+typedef enum
+{
+  CBLUR_GPU_BARRIER_IMAGES         = 1 << 0,
+  CBLUR_GPU_BARRIER_TEXTURE_UPDATE = 1 << 1,
+  CBLUR_GPU_BARRIER_FRAMEBUFFER    = 1 << 2,
+  CBLUR_GPU_BARRIER_BUFFER_UPDATE  = 1 << 3,
+  CBLUR_GPU_BARRIER_MAPPED         = 1 << 4
+} CblurGpuBarrier;
+
 /* ---- errors (cblur-gpu-check.c) ---- */
 
 /* Reads every pending GL error and the reset status, each logged by name
@@ -99,14 +123,14 @@ gboolean  cblur_gpu_finish   (CblurGpu      *gpu,
                               GError       **error);
 /* A fence after the work so far, and waiting for one (which stays the
  * caller's), looking for a GPU reset meanwhile; then cblur_gpu_check(). */
-GLsync    cblur_gpu_fence    (CblurGpu      *gpu);
+CblurGpuFence *cblur_gpu_fence (CblurGpu      *gpu);
 gboolean  cblur_gpu_wait     (CblurGpu      *gpu,
-                              GLsync         fence,
+                              CblurGpuFence *fence,
                               const gchar   *site,
                               GError       **error);
 /* Whether the fence has passed, without waiting. */
-gboolean  cblur_gpu_passed   (GLsync         fence);
-void      cblur_gpu_fence_free (GLsync       fence);
+gboolean  cblur_gpu_passed   (CblurGpuFence *fence);
+void      cblur_gpu_fence_free (CblurGpuFence *fence);
 
 /* ---- pinned host buffers (cblur-gpu-pinned.c) ---- */
 
@@ -114,7 +138,7 @@ void      cblur_gpu_fence_free (GLsync       fence);
  * readable and writable for its whole life. */
 typedef struct
 {
-  GLuint   buffer;
+  guint    buffer;
   gsize    size;
   gpointer data;
 } CblurGpuPinned;
@@ -137,9 +161,9 @@ void            cblur_gpu_pinned_free      (CblurGpuPinned  *pinned);
 /* An RGBA float texture, the compute shaders' image. */
 typedef struct
 {
-  GLuint id;
-  gint   width;
-  gint   height;
+  guint id;
+  gint  width;
+  gint  height;
 } CblurGpuTexture;
 
 /* texture of at least width × height, remade where it is smaller */
@@ -149,9 +173,9 @@ void      cblur_gpu_texture_reserve (CblurGpuTexture       *texture,
 void      cblur_gpu_texture_clear   (CblurGpuTexture       *texture);
 
 /* A storage buffer of size bytes, holding data if not NULL. */
-GLuint    cblur_gpu_buffer_new      (gsize                  size,
+guint     cblur_gpu_buffer_new      (gsize                  size,
                                      gconstpointer          data);
-void      cblur_gpu_buffer_free     (GLuint                *buffer);
+void      cblur_gpu_buffer_free     (guint                 *buffer);
 
 /* width × height texels from row y of the texture to or from a buffer,
  * whose rows are row_texels apart from byte offset on; the download's
@@ -160,7 +184,7 @@ void      cblur_gpu_upload          (const CblurGpuTexture *texture,
                                      gint                   y,
                                      gint                   width,
                                      gint                   height,
-                                     GLuint                 buffer,
+                                     guint                  buffer,
                                      gsize                  offset,
                                      gsize                  row_texels);
 void      cblur_gpu_download        (CblurGpu              *gpu,
@@ -168,13 +192,13 @@ void      cblur_gpu_download        (CblurGpu              *gpu,
                                      gint                   y,
                                      gint                   width,
                                      gint                   height,
-                                     GLuint                 buffer,
+                                     guint                  buffer,
                                      gsize                  buffer_size,
                                      gsize                  offset,
                                      gsize                  row_texels);
-void      cblur_gpu_copy            (GLuint                 from,
+void      cblur_gpu_copy            (guint                  from,
                                      gsize                  from_offset,
-                                     GLuint                 to,
+                                     guint                  to,
                                      gsize                  to_offset,
                                      gsize                  size);
 
@@ -217,23 +241,22 @@ void      cblur_gpu_set_vec4    (const CblurGpuProgram *program,
 
 /* ---- dispatch and timers (cblur-gpu-dispatch.c) ---- */
 
-/* texture as the program's image `unit` (GL_READ_ONLY, GL_WRITE_ONLY or
- * GL_READ_WRITE) */
+/* texture as the program's image `unit` */
 void      cblur_gpu_bind_image  (guint                  unit,
                                  const CblurGpuTexture *texture,
-                                 GLenum                 access);
+                                 CblurGpuAccess         access);
 /* bytes [offset, offset + size) of buffer as storage block `binding`;
  * size 0: all of it */
 void      cblur_gpu_bind_buffer (guint                  binding,
-                                 GLuint                 buffer,
+                                 guint                  buffer,
                                  gsize                  offset,
                                  gsize                  size);
-/* The program in use over x × y work groups; `barrier` (glMemoryBarrier's
- * bits, or 0) orders what follows after it. */
+/* The program in use over x × y work groups; `barrier` (or 0) orders
+ * what follows after it. */
 void      cblur_gpu_dispatch    (gint                   x,
                                  gint                   y,
-                                 GLbitfield             barrier);
-void      cblur_gpu_barrier     (GLbitfield             barrier);
+                                 CblurGpuBarrier        barrier);
+void      cblur_gpu_barrier     (CblurGpuBarrier        barrier);
 /* what is queued starts now, not when GL next waits */
 void      cblur_gpu_flush       (void);
 
