@@ -4,6 +4,7 @@
  * and EGL's error are read too.  With CBLUR_GL_DEBUG set, the driver's
  * debug messages are logged as they come. */
 #include "cblur-gpu-context.h"
+#include "cblur-settings.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -188,7 +189,7 @@ debug_message (GLenum        source,
 void
 cblur_gpu_debug_enable (void)
 {
-  if (g_getenv ("CBLUR_GL_DEBUG") == NULL ||
+  if (!cblur_settings ()->gl_debug ||
       !(epoxy_gl_version () >= 43 || epoxy_has_gl_extension ("GL_KHR_debug")))
     return;
   glEnable (GL_DEBUG_OUTPUT_SYNCHRONOUS);

@@ -6,6 +6,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <epoxy/gl.h>
 
 #include "cblur-backend.h"
 #include "cblur-gl-internal.h"
@@ -63,11 +64,35 @@ test_fault (gconstpointer data)
       /* the compiler's own log goes into the error */
       if (fault->code == CBLUR_GL_ERROR_SHADER)
         g_assert_nonnull (strstr (error->message, "CBLUR_GL_FAULT=compile"));
+      /* a GL error is named, with the site that found it */
+      if (fault->code == CBLUR_GL_ERROR_FAILED)
+        g_assert_nonnull (strstr (error->message, "GL_INVALID_OPERATION (dispatch "));
 
       check_recovers (kernel);
       gl_test_image_free (src);
       gl_test_image_free (dst);
     }
+}
+
+/* A check takes every GL error pending, so that none is left to be blamed
+ * on the next site, and names the first with its own site. */
+static void
+test_check_takes_all (void)
+{
+  g_autoptr (GError) error = NULL;
+  CblurGpu          *gpu;
+
+  cblur_gpu_lock ();
+  gpu = cblur_gpu_acquire (NULL);
+  g_assert_nonnull (gpu);
+  glEnable (0x7fff);
+  glLineWidth (-1.0f);
+  g_assert_false (cblur_gpu_check (gpu, "test site", &error));
+  g_assert_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "GL_INVALID_ENUM (test site)"));
+  g_assert_true (cblur_gpu_check (gpu, "next site", NULL));
+  cblur_gpu_release (gpu);
+  cblur_gpu_unlock ();
 }
 
 static void
@@ -484,6 +509,7 @@ main (int    argc,
         }
     }
   g_test_add_func ("/gl/fault/available", test_available_without_context);
+  g_test_add_func ("/gl/fault/check-takes-all", test_check_takes_all);
   g_test_add_func ("/gl/fault/backend-falls-back", test_backend_falls_back);
   g_test_add_func ("/gl/fault/straight-band", test_straight_band);
   g_test_add_func ("/gl/straight-passes", test_straight_passes);
