@@ -1,4 +1,7 @@
-/* Which backend blurs a region, and the fallback from GL to the CPU. */
+/* Which backend blurs a region, the band's pixels, GEGL's reads and
+ * writes, and the fallback from GL to the CPU.  Any of GEGL's threads may
+ * call these at once, each with bands of its own: the GPU's work is
+ * serialized below (cblur-gl.h). */
 #ifndef CBLUR_BACKEND_H
 #define CBLUR_BACKEND_H
 
