@@ -256,11 +256,11 @@ G_GNUC_INTERNAL void         cblur_gl_transfer_native  (CblurGl             *gl,
                                                         gint                 tex_y);
 
 /* cblur-gl-shaders.c: the shader's program for the variant */
-G_GNUC_INTERNAL CblurGpuProgram *cblur_gl_program  (CblurGl       *gl,
-                                                        CblurGlShader  shader,
-                                                        CblurGlVariant variant,
-                                                        gint           cache_len,
-                                                        GError       **error);
+G_GNUC_INTERNAL CblurGpuProgram *cblur_gl_program (CblurGl         *gl,
+                                                  CblurGlShader    shader,
+                                                  CblurGlVariant   variant,
+                                                  gint             cache_len,
+                                                  GError         **error);
 
 /* cblur-gl-tiles.c */
 G_GNUC_INTERNAL void         cblur_gl_plan_tiles       (gint          width,
