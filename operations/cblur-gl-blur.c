@@ -6,6 +6,7 @@
  * from there into a texture, blurred along rows then columns, and copied
  * back, all without the CPU waiting until the band is done. */
 #include "cblur-gl-internal.h"
+#include "cblur-parallel.h"
 
 #include <string.h>
 #include <gegl.h>
@@ -45,8 +46,8 @@ copy_image (const CblurImage *to,
                 (const guchar *) from->data, from->stride * sizeof (gfloat),
                 to->width * cblur_image_pixel_bytes (to) };
 
-  gegl_parallel_distribute_range (to->height, COPY_BYTES_PER_THREAD / copy.row_bytes,
-                                  copy_row_range, &copy);
+  cblur_parallel_distribute_range (to->height, COPY_BYTES_PER_THREAD / copy.row_bytes,
+                                   copy_row_range, &copy);
 }
 
 /* Where each tile can make its abyss on the GPU, only the part of source
