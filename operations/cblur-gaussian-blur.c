@@ -77,8 +77,8 @@ G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_BOX == (gint) CBLUR_MODE_BOX);
  * in. */
 #define CPU_BAND_PIXELS (4 * 1024 * 1024)
 
-/* from these reaches on, the CPU too blurs whole images: at 24 a chunk
- * of a megapixel reads and blurs a tenth more than its own pixels.  Direct
+/* from these reaches on, the CPU too blurs whole images: from there a
+ * chunk's halo costs more than a whole image's longer passes.  Direct
  * mode loses more on whole images' tall column strips than it gains. */
 #define WHOLE_IMAGE_REACH_BOX    24
 #define WHOLE_IMAGE_REACH_DIRECT 128
@@ -511,13 +511,11 @@ blur_band (const CblurKernel   *kernel,
                                   ? NULL : io->read_native };
   CblurImage            dst = { NULL, band->x, band->y, band->width, band->height, 0,
                                 io->write_native };
-  g_autoptr (CblurBand) memory = NULL;
+  g_autoptr (CblurBand) pixels = cblur_band_new (backend, kernel, stream, &src, &dst);
 
-  if ((backend != CBLUR_BACKEND_CPU || cblur_kernel_is_identity (kernel)) &&
-      (memory = cblur_band_new (backend, kernel, stream, &src, &dst)) == NULL)
+  if (pixels == NULL)
     return FALSE;
-
-  cblur_backend_blur (backend, kernel, &src, &dst, stream, report);
+  cblur_backend_blur (pixels, backend, kernel, &src, &dst, stream, report);
   if (report->gl_failure != NULL)
     warn_once (report->gl_failure);
   return TRUE;
@@ -581,9 +579,9 @@ process (GeglOperation       *operation,
   stream.inside = abyss_at_level (gegl_buffer_get_abyss (input), level);
   stream.abyss = o->abyss_policy;
   /* A source in a covered format GEGL copies as it is, and the op
-   * converts it, the backend premultiplying it on the way in: babl
-   * converting it on GEGL's threads took 2-3 times as long as the copy
-   * even from straight RGBA float.  Level 0 only: other levels are GIMP's
+   * converts it, the backend premultiplying it on the way in: babl's
+   * conversion on GEGL's threads costs several times the copy, even from
+   * straight RGBA float.  Level 0 only: other levels are GIMP's
    * previews, whose mipmaps GEGL would make from the stored pixels rather
    * than from premultiplied linear ones. */
   if (level == 0)
@@ -594,9 +592,6 @@ process (GeglOperation       *operation,
   for (y = roi.y; y < roi.y + roi.height; y += rows)
     {
       GeglRectangle band = { roi.x, y, roi.width, MIN (rows, roi.y + roi.height - y) };
-      gdouble       read_before = stream.read_ms;
-      gdouble       write_before = stream.write_ms;
-      gint64        started = g_get_monotonic_time ();
 
       if (!blur_band (kernel, state->backend, &band, &report, &stream))
         {
@@ -607,14 +602,7 @@ process (GeglOperation       *operation,
 
       /* one line a band, each with only its own figures, so that the
        * benchmark's sums over the lines are a region's */
-      cblur_log_band (&report,
-                      "backend=%s mode=%s radius=%g band=%dx%d+%d+%d level=%d "
-                      "read=%.2fms write=%.2fms %s total=%.1fms",
-                      report.ran_on == CBLUR_BACKEND_GL ? "gl" : "cpu",
-                      cblur_mode_name (kernel->mode), kernel->radius,
-                      band.width, band.height, band.x, band.y, level,
-                      stream.read_ms - read_before, stream.write_ms - write_before,
-                      report.detail, (g_get_monotonic_time () - started) / 1000.0);
+      cblur_log_band (&report, &band, kernel->radius, level);
       cblur_run_report_clear (&report);
 
       if (roi.height > rows)
