@@ -121,8 +121,8 @@ G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_BOX == (gint) CBLUR_MODE_BOX);
  * in. */
 #define CPU_BAND_PIXELS (4 * 1024 * 1024)
 
-/* from these reaches on, the CPU too blurs whole images: at 24 a chunk
- * of a megapixel reads and blurs a tenth more than its own pixels.  Direct
+/* from these reaches on, the CPU too blurs whole images: from there a
+ * chunk's halo costs more than a whole image's longer passes.  Direct
  * mode loses more on whole images' tall column strips than it gains. */
 #define WHOLE_IMAGE_REACH_BOX    24
 #define WHOLE_IMAGE_REACH_DIRECT 128
@@ -577,13 +577,11 @@ blur_band (const CblurKernel   *kernel,
                                   ? NULL : io->read_native };
   CblurImage            dst = { NULL, band->x, band->y, band->width, band->height, 0,
                                 io->write_native };
-  g_autoptr (CblurBand) memory = NULL;
+  g_autoptr (CblurBand) pixels = cblur_band_new (backend, kernel, stream, &src, &dst);
 
-  if ((backend != CBLUR_BACKEND_CPU || cblur_kernel_is_identity (kernel)) &&
-      (memory = cblur_band_new (backend, kernel, stream, &src, &dst)) == NULL)
+  if (pixels == NULL)
     return FALSE;
-
-  cblur_backend_blur (backend, kernel, &src, &dst, stream, report);
+  cblur_backend_blur (pixels, backend, kernel, &src, &dst, stream, report);
   if (report->gl_failure != NULL)
     warn_once (report->gl_failure);
   return TRUE;
@@ -612,23 +610,6 @@ band_height (CblurBackendKind   backend,
   return (gint) MAX ((height + bands - 1) / bands, least);
 }
 
-/* "mode=M radius=R" for the log, with each axis's where they differ:
- * "mode=MX,MY radius=RX,RY" */
-static void
-describe_kernel (const CblurKernel *kernel,
-                 gchar             *words,
-                 gsize              size)
-{
-  const CblurKernelAxis *x = &kernel->axes[CBLUR_AXIS_X];
-  const CblurKernelAxis *y = &kernel->axes[CBLUR_AXIS_Y];
-
-  if (x->mode == y->mode && x->radius == y->radius)
-    g_snprintf (words, size, "mode=%s radius=%g", cblur_mode_name (x->mode), x->radius);
-  else
-    g_snprintf (words, size, "mode=%s,%s radius=%g,%g", cblur_mode_name (x->mode),
-                cblur_mode_name (y->mode), x->radius, y->radius);
-}
-
 static gboolean
 process (GeglOperation       *operation,
          GeglBuffer          *input,
@@ -647,7 +628,6 @@ process (GeglOperation       *operation,
   BandIo                  io = { input, output, premultiplied, NULL, cblur_format_get (format),
                                  level, o->abyss_policy };
   CblurStream             stream = { read_part, write_part, &io };
-  gchar                   kernel_words[96];
   gint                    rows;
   gint                    y;
 
@@ -667,23 +647,19 @@ process (GeglOperation       *operation,
   stream.inside = abyss_at_level (gegl_buffer_get_abyss (input), level);
   stream.abyss = o->abyss_policy;
   /* A source in a covered format GEGL copies as it is, and the op
-   * converts it, the backend premultiplying it on the way in: babl
-   * converting it on GEGL's threads took 2-3 times as long as the copy
-   * even from straight RGBA float.  Level 0 only: other levels are GIMP's
+   * converts it, the backend premultiplying it on the way in: babl's
+   * conversion on GEGL's threads costs several times the copy, even from
+   * straight RGBA float.  Level 0 only: other levels are GIMP's
    * previews, whose mipmaps GEGL would make from the stored pixels rather
    * than from premultiplied linear ones. */
   if (level == 0)
     io.read_native = cblur_format_get (gegl_buffer_get_format (input));
   stream.straight_alpha = io.read_native != NULL;
   rows = band_height (state->backend, kernel, roi.width, roi.height);
-  describe_kernel (kernel, kernel_words, sizeof kernel_words);
 
   for (y = roi.y; y < roi.y + roi.height; y += rows)
     {
       GeglRectangle band = { roi.x, y, roi.width, MIN (rows, roi.y + roi.height - y) };
-      gdouble       read_before = stream.read_ms;
-      gdouble       write_before = stream.write_ms;
-      gint64        started = g_get_monotonic_time ();
 
       if (!blur_band (kernel, state->backend, &band, &report, &stream))
         {
@@ -694,13 +670,7 @@ process (GeglOperation       *operation,
 
       /* one line a band, each with only its own figures, so that the
        * benchmark's sums over the lines are a region's */
-      cblur_log_band (&report,
-                      "backend=%s %s band=%dx%d+%d+%d level=%d "
-                      "read=%.2fms write=%.2fms %s total=%.1fms",
-                      report.ran_on == CBLUR_BACKEND_GL ? "gl" : "cpu", kernel_words,
-                      band.width, band.height, band.x, band.y, level,
-                      stream.read_ms - read_before, stream.write_ms - write_before,
-                      report.detail, (g_get_monotonic_time () - started) / 1000.0);
+      cblur_log_band (&report, &band, level);
       cblur_run_report_clear (&report);
 
       if (roi.height > rows)

@@ -205,7 +205,7 @@ test_unstaged (gconstpointer data)
       CblurImage      halo = halo_of (kernel, dst);
       CblurRunReport  report;
 
-      cblur_backend_blur (CBLUR_BACKEND_GL, kernel, src, dst, &stream, &report);
+      cblur_backend_blur (NULL, CBLUR_BACKEND_GL, kernel, src, dst, &stream, &report);
       g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
       cblur_run_report_clear (&report);
       cblur_cpu_blur (kernel, &halo, image, policies[i], FALSE, on_cpu);
@@ -266,16 +266,17 @@ check_tiles (CblurMode mode,
       CblurImage        *read = held ? image : looped (image, &halo);
       GlTestGegl         gegl = { read, handed_on, 0 };
       CblurStream        stream = stream_over (&gegl, policies[i]);
-      g_autoptr (GError) error = NULL;
       CblurBand         *band;
-      CblurGlReport      report;
+      CblurRunReport     report;
 
       stream.inside = (GeglRectangle) { image->x, image->y, image->width, image->height };
       band = cblur_band_new (CBLUR_BACKEND_GL, kernel, &stream, &src, &dst);
       g_assert_cmpint (src.width < halo.width, ==, held);
-      g_assert_true (cblur_gl_blur (kernel, &src, &dst, &stream, &report, &error));
-      g_assert_no_error (error);
+      cblur_backend_blur (band, CBLUR_BACKEND_GL, kernel, &src, &dst, &stream, &report);
+      g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
+      g_assert_null (report.gl_failure);
       g_assert_cmpint (report.tiles, >, 1);
+      cblur_run_report_clear (&report);
       cblur_band_free (band);
       cblur_cpu_blur (kernel, &halo, image, policies[i], FALSE, on_cpu);
       g_assert_cmpfloat (gl_test_max_diff (handed_on, on_cpu), <=,
@@ -330,7 +331,7 @@ blur_within_bounds (void)
   gint64  started;
   gint    mode;
 
-  g_assert_true (cblur_gl_available (NULL, NULL));
+  g_assert_true (cblur_gpu_available (NULL, NULL));
   reset_peak ();
   before = peak_kib ();
   started = g_get_monotonic_time ();

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cblur-backend.h"
-#include "cblur-gl-private.h"
+#include "cblur-gl-internal.h"
 
 #define SEAM_TOLERANCE 1e-6
 
@@ -16,7 +16,7 @@ blur_on_gl (const CblurKernel *kernel,
             CblurGlReport     *report)
 {
   g_autoptr (GError) error = NULL;
-  gboolean           ok = cblur_gl_blur (kernel, src, dst, NULL, report, &error);
+  gboolean           ok = cblur_gl_blur (NULL, kernel, src, dst, NULL, report, &error);
 
   g_assert_no_error (error);
   g_assert_true (ok);
@@ -239,8 +239,8 @@ check_streamed (CblurMode mode,
   gl_test_blur_streamed (kernel, &stream, &report);
   g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
   diff = gl_test_max_diff (handed_on, on_cpu);
-  g_test_message ("%s radius %g%s: %s; max |GL - CPU| %g", cblur_mode_name (mode), radius,
-                  makes_abyss ? ", abyss made" : "", report.detail, diff);
+  g_test_message ("%s radius %g%s: %d tiles; max |GL - CPU| %g", cblur_mode_name (mode),
+                  radius, makes_abyss ? ", abyss made" : "", report.tiles, diff);
   g_assert_cmpfloat (diff, <=, mode == CBLUR_MODE_BOX ? 1e-4 : 1e-5);
 
   cblur_run_report_clear (&report);
