@@ -27,11 +27,11 @@ cblur_kernel_resolve_mode (gdouble   radius,
 
 /* The box of half-width k has variance k(k+1)/3; one more pixel at each end
  * weighted by the fraction a brings it to exactly sigma^2 / iterations. */
-static void
-box_geometry (gdouble  sigma,
-              gint     iterations,
-              gint    *half,
-              gdouble *fraction)
+void
+cblur_box_geometry (gdouble  sigma,
+                    gint     iterations,
+                    gint    *half,
+                    gdouble *fraction)
 {
   gdouble variance = sigma * sigma / iterations;
   gdouble k = floor ((sqrt (1.0 + 12.0 * variance) - 1.0) / 2.0);
@@ -70,7 +70,7 @@ cblur_kernel_reach (gdouble   radius,
     return (gint) ceil (radius);
 
   iterations = clamp_iterations (iterations);
-  box_geometry (cblur_sigma_for_radius (radius), iterations, &half, &fraction);
+  cblur_box_geometry (cblur_sigma_for_radius (radius), iterations, &half, &fraction);
   return iterations * (half + 1);
 }
 
@@ -123,8 +123,8 @@ cblur_kernel_new (gdouble   radius,
     {
       gdouble fraction;
 
-      box_geometry (kernel->sigma, kernel->iterations,
-                    &kernel->box_half, &fraction);
+      cblur_box_geometry (kernel->sigma, kernel->iterations,
+                          &kernel->box_half, &fraction);
       kernel->box_fraction = fraction;
       kernel->box_scale = 1.0 / (2.0 * kernel->box_half + 1.0 + 2.0 * fraction);
       kernel->box_block = 2 * kernel->box_half + 1;
