@@ -51,6 +51,7 @@ property_boolean (clip_extent, _("Clip to the input extent"), TRUE)
 #else
 
 #define GEGL_OP_AREA_FILTER
+#define GEGL_OP_BUNDLE
 #define GEGL_OP_NAME     cblur_gaussian_blur
 #define GEGL_OP_C_SOURCE cblur-gaussian-blur.c
 
@@ -58,6 +59,7 @@ property_boolean (clip_extent, _("Clip to the input extent"), TRUE)
 
 #include "cblur-backend.h"
 #include "cblur-format.h"
+#include "cblur-level.h"
 #include "cblur-log.h"
 #include "cblur-settings.h"
 
@@ -305,19 +307,6 @@ operation_process (GeglOperation        *operation,
   return parent->process (operation, context, output_prop, result, level);
 }
 
-static GeglRectangle
-rectangle_at_level (const GeglRectangle *rect,
-                    gint                 level)
-{
-  GeglRectangle scaled;
-
-  scaled.x = rect->x >> level;
-  scaled.y = rect->y >> level;
-  scaled.width = ((rect->x + rect->width) >> level) - scaled.x;
-  scaled.height = ((rect->y + rect->height) >> level) - scaled.y;
-  return scaled;
-}
-
 static void
 warn_once (const gchar *why)
 {
@@ -444,7 +433,7 @@ process (GeglOperation       *operation,
 {
   GeglProperties         *o = GEGL_PROPERTIES (operation);
   State                  *state = o->user_data;
-  GeglRectangle           roi = rectangle_at_level (result, level);
+  GeglRectangle           roi = cblur_rectangle_at_level (result, level);
   g_autoptr (CblurKernel) kernel = NULL;
   CblurRunReport          report = { 0 };
   const Babl             *format = gegl_operation_get_format (operation, "output");

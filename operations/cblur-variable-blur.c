@@ -1,0 +1,356 @@
+/* cblur:variable-blur — blurs each pixel by its own Gaussian, its standard
+ * deviation read from a mask, through box passes of a width per pixel.
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU Lesser General Public License as published by
+ * the Free Software Foundation; either version 3 of the License, or (at your
+ * option) any later version.
+ */
+
+#include "config.h"
+#include <glib/gi18n-lib.h>
+#include "cblur-i18n.h"
+
+#include "cblur-kernel.h"
+#include "cblur-variable.h"
+
+#ifdef GEGL_PROPERTIES
+
+property_double (radius, _("Radius"), 10.0)
+  description (_("Standard deviation of the blur where the mask is white; "
+                 "where it is grey, that much of it"))
+  value_range (0.0, CBLUR_VARIABLE_RADIUS_MAX)
+  ui_range    (0.0, 100.0)
+  ui_gamma    (2.0)
+  ui_digits   (1)
+  ui_meta     ("unit", "pixel-distance")
+
+property_boolean (linear_mask, _("Linear mask"), FALSE)
+  description (_("Read the mask as linear grey rather than perceptual grey"))
+
+property_int (iterations, _("Box passes"), 4)
+  description (_("Box filter passes per axis: more passes come closer to a "
+                 "true Gaussian"))
+  value_range (CBLUR_ITERATIONS_MIN, CBLUR_ITERATIONS_MAX)
+
+property_enum (abyss_policy, _("Abyss policy"), GeglAbyssPolicy,
+               gegl_abyss_policy, GEGL_ABYSS_CLAMP)
+  description (_("How image edges are handled"))
+
+#else
+
+#define GEGL_OP_COMPOSER
+#define GEGL_OP_BUNDLE
+#define GEGL_OP_NAME     cblur_variable_blur
+#define GEGL_OP_C_SOURCE cblur-variable-blur.c
+
+#include "gegl-op.h"
+
+#include "cblur-backend-variable.h"
+#include "cblur-level.h"
+#include "cblur-log.h"
+#include "cblur-memory.h"
+
+typedef struct
+{
+  CblurBackendKind backend;
+  gsize            whole_image_pixels;  /* cblur_backend_whole_image_pixels */
+} State;
+
+static gint
+reach_at_level (GeglProperties *o,
+                gint            level)
+{
+  return cblur_variable_reach (o->radius / (1 << level), o->iterations);
+}
+
+static void
+prepare (GeglOperation *operation)
+{
+  GeglProperties *o = GEGL_PROPERTIES (operation);
+  const Babl     *space = gegl_operation_get_source_space (operation, "input");
+  const Babl     *format = babl_format_with_space ("RaGaBaA float", space);
+  State          *state = o->user_data;
+
+  if (state == NULL)
+    o->user_data = state = g_new0 (State, 1);
+  state->backend = cblur_backend_preferred ();
+  /* the whole image for any region as far as the CPU's memory allows:
+   * the boxes of a region's halo cost what its own pixels do */
+  state->whole_image_pixels = cblur_backend_whole_image_pixels (CBLUR_BACKEND_CPU);
+
+  gegl_operation_set_format (operation, "input", format);
+  gegl_operation_set_format (operation, "output", format);
+  gegl_operation_set_format (operation, "aux",
+                             babl_format_with_space (o->linear_mask ? "Y float" : "Y' float",
+                                                     gegl_operation_get_source_space (operation,
+                                                                                      "aux")));
+}
+
+static void
+finalize (GObject *object)
+{
+  GeglProperties *o = GEGL_PROPERTIES (object);
+
+  g_clear_pointer (&o->user_data, g_free);
+  G_OBJECT_CLASS (gegl_op_parent_class)->finalize (object);
+}
+
+static GeglRectangle
+get_bounding_box (GeglOperation *operation)
+{
+  const GeglRectangle *in_rect = gegl_operation_source_get_bounding_box (operation, "input");
+
+  return in_rect != NULL ? *in_rect : *GEGL_RECTANGLE (0, 0, 0, 0);
+}
+
+/* both pads, for the boxes of the passes before the last */
+static GeglRectangle
+grown_by_reach (GeglOperation       *operation,
+                const GeglRectangle *roi)
+{
+  gint          reach = reach_at_level (GEGL_PROPERTIES (operation), 0);
+  GeglRectangle grown = *roi;
+
+  if (gegl_rectangle_is_infinite_plane (&grown))
+    return grown;
+  grown.x -= reach;
+  grown.y -= reach;
+  grown.width += 2 * reach;
+  grown.height += 2 * reach;
+  return grown;
+}
+
+static GeglRectangle
+get_required_for_output (GeglOperation       *operation,
+                         const gchar         *input_pad,
+                         const GeglRectangle *roi)
+{
+  return grown_by_reach (operation, roi);
+}
+
+static GeglRectangle
+get_invalidated_by_change (GeglOperation       *operation,
+                           const gchar         *input_pad,
+                           const GeglRectangle *input_region)
+{
+  return grown_by_reach (operation, input_region);
+}
+
+/* A region's halo costs as much as its own pixels, and GEGL renders in
+ * chunks, each with its own: the whole image at once, where it fits the
+ * CPU's memory, pays it once, and GEGL's cache serves the other chunks. */
+static GeglRectangle
+get_cached_region (GeglOperation       *operation,
+                   const GeglRectangle *roi)
+{
+  State               *state = GEGL_PROPERTIES (operation)->user_data;
+  GeglRectangle        whole = get_bounding_box (operation);
+  GeglRectangle        grown = grown_by_reach (operation, &whole);
+
+  if (state == NULL || gegl_rectangle_is_infinite_plane (&whole) ||
+      (gdouble) grown.width * grown.height > (gdouble) state->whole_image_pixels)
+    return *roi;
+  return whole;
+}
+
+/* Radius 0, or no mask, hands the input on untouched, not even
+ * converted: every pixel's mask is 0 there. */
+static gboolean
+operation_process (GeglOperation        *operation,
+                   GeglOperationContext *context,
+                   const gchar          *output_prop,
+                   const GeglRectangle  *result,
+                   gint                  level)
+{
+  GeglOperationClass *parent = GEGL_OPERATION_CLASS (gegl_op_parent_class);
+
+  if (reach_at_level (GEGL_PROPERTIES (operation), 0) == 0 ||
+      gegl_operation_context_get_object (context, "aux") == NULL)
+    {
+      gegl_operation_context_set_object (context, "output",
+                                         gegl_operation_context_get_object (context, "input"));
+      return TRUE;
+    }
+
+  return parent->process (operation, context, output_prop, result, level);
+}
+
+/* GEGL's side of a region: its rows come in and go out on GEGL's threads,
+ * rows of the source with their boxes, made from the mask's rows as they
+ * come. */
+typedef struct
+{
+  /* both bounded by the input's extent, beyond which GEGL makes the
+   * input's abyss under the policy and the mask's by its edge pixels */
+  GeglBuffer          *input;
+  GeglBuffer          *aux;
+  GeglBuffer          *output;
+  const Babl          *format;
+  const Babl          *mask_format;
+  gint                 level;
+  GeglAbyssPolicy      abyss;
+  const CblurVariable *variable;
+  const CblurImage    *image;   /* src on the way in, dst on the way out */
+  CblurBoxWidth       *widths;
+} Io;
+
+#define IO_ROWS 32
+
+static GeglRectangle
+io_rows (const Io *io,
+         gsize     group)
+{
+  const CblurImage *image = io->image;
+  gint              y = group * IO_ROWS;
+
+  return (GeglRectangle) { image->x, image->y + y, image->width,
+                           MIN (IO_ROWS, image->height - y) };
+}
+
+static void
+read_rows (gsize    first,
+           gsize    count,
+           gpointer user_data)
+{
+  const Io *io = user_data;
+  gint      width = io->image->width;
+  gfloat   *mask = g_new (gfloat, (gsize) width * IO_ROWS);
+  gsize     group;
+
+  for (group = first; group < first + count; group++)
+    {
+      GeglRectangle rows = io_rows (io, group);
+      gsize         offset = (gsize) (rows.y - io->image->y) * width;
+
+      gegl_buffer_get (io->input, &rows, 1.0 / (1 << io->level), io->format,
+                       cblur_image_row (io->image, rows.y - io->image->y),
+                       io->image->stride * sizeof (gfloat), io->abyss);
+      gegl_buffer_get (io->aux, &rows, 1.0 / (1 << io->level), io->mask_format, mask,
+                       GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
+      cblur_variable_widths (io->variable, mask, io->widths + offset,
+                             (gsize) rows.width * rows.height);
+    }
+  g_free (mask);
+}
+
+static void
+write_rows (gsize    first,
+            gsize    count,
+            gpointer user_data)
+{
+  const Io *io = user_data;
+  gsize     group;
+
+  for (group = first; group < first + count; group++)
+    {
+      GeglRectangle rows = io_rows (io, group);
+
+      gegl_buffer_set (io->output, &rows, io->level, io->format,
+                       cblur_image_row (io->image, rows.y - io->image->y),
+                       io->image->stride * sizeof (gfloat));
+    }
+}
+
+static gsize
+io_groups (const CblurImage *image)
+{
+  return (image->height + IO_ROWS - 1) / IO_ROWS;
+}
+
+static CblurImage
+image_new (const GeglRectangle *rect)
+{
+  gsize stride = (gsize) rect->width * CBLUR_CHANNELS;
+
+  return (CblurImage) { cblur_pixels_take (stride * rect->height * sizeof (gfloat)),
+                        rect->x, rect->y, rect->width, rect->height, stride, NULL };
+}
+
+/* The source grown by the reach, with the boxes of its pixels; the rows
+ * go through the backend and come out as the region's pixels. */
+static gboolean
+process (GeglOperation       *operation,
+         GeglBuffer          *input,
+         GeglBuffer          *aux,
+         GeglBuffer          *output,
+         const GeglRectangle *result,
+         gint                 level)
+{
+  GeglProperties        *o = GEGL_PROPERTIES (operation);
+  State                 *state = o->user_data;
+  const GeglRectangle   *in_rect = gegl_operation_source_get_bounding_box (operation, "input");
+  g_autoptr (GeglBuffer) bounded = gegl_buffer_create_sub_buffer (input, in_rect);
+  /* Beyond the input's edges the halo's pixels take the boxes of the
+   * edge's: the mask goes on smoothly, so that the passes there blur as
+   * the edge pixels ask, and a constant mask stays constant. */
+  g_autoptr (GeglBuffer) mask = gegl_buffer_create_sub_buffer (aux, in_rect);
+  GeglRectangle          roi = cblur_rectangle_at_level (result, level);
+  CblurRunReport         report = { 0 };
+  CblurVariable          variable;
+  CblurImage             src, dst;
+  GeglRectangle          grown;
+  Io                     io = { bounded, mask, output,
+                                gegl_operation_get_format (operation, "output"),
+                                gegl_operation_get_format (operation, "aux"), level,
+                                o->abyss_policy, &variable, &src, NULL };
+  gint64                 started = g_get_monotonic_time ();
+
+  if (roi.width <= 0 || roi.height <= 0)
+    return TRUE;
+
+  cblur_variable_init (&variable, o->radius / (1 << level), o->iterations);
+  grown = (GeglRectangle) { roi.x - variable.reach, roi.y - variable.reach,
+                            roi.width + 2 * variable.reach, roi.height + 2 * variable.reach };
+  src = image_new (&grown);
+  dst = image_new (&roi);
+  io.widths = cblur_pixels_take ((gsize) grown.width * grown.height * sizeof (CblurBoxWidth));
+  gegl_parallel_distribute_range (io_groups (&src), 1.0, read_rows, &io);
+
+  cblur_backend_variable_blur (state->backend, &variable, &src, io.widths, &dst, &report);
+  cblur_pixels_free (io.widths);
+  cblur_pixels_free (src.data);
+
+  io.image = &dst;
+  gegl_parallel_distribute_range (io_groups (&dst), 1.0, write_rows, &io);
+  cblur_pixels_free (dst.data);
+
+  cblur_log_band (&report, "backend=%s mode=variable radius=%g band=%dx%d+%d+%d level=%d "
+                  "total=%.1fms", report.ran_on == CBLUR_BACKEND_GL ? "gl" : "cpu",
+                  variable.radius, roi.width, roi.height, roi.x, roi.y, level,
+                  (g_get_monotonic_time () - started) / 1000.0);
+  cblur_run_report_clear (&report);
+  return TRUE;
+}
+
+static void
+gegl_op_class_init (GeglOpClass *klass)
+{
+  GObjectClass               *object_class = G_OBJECT_CLASS (klass);
+  GeglOperationClass         *operation_class = GEGL_OPERATION_CLASS (klass);
+  GeglOperationComposerClass *composer_class = GEGL_OPERATION_COMPOSER_CLASS (klass);
+
+  object_class->finalize = finalize;
+  operation_class->prepare = prepare;
+  operation_class->process = operation_process;
+  operation_class->get_bounding_box = get_bounding_box;
+  operation_class->get_required_for_output = get_required_for_output;
+  operation_class->get_invalidated_by_change = get_invalidated_by_change;
+  operation_class->get_cached_region = get_cached_region;
+  /* the backend threads the work itself */
+  operation_class->threaded = FALSE;
+  composer_class->process = process;
+
+  gegl_operation_class_set_keys (operation_class,
+    "name",            "cblur:variable-blur",
+    "title",           _("Variable Blur (GPU)"),
+    "categories",      "blur",
+    "gimp:menu-path",  "<Image>/Filters/Blur",
+    "gimp:menu-label", _("Variable Blur (GPU)..."),
+    "description", _("Blurs each pixel by a Gaussian of its own standard "
+                     "deviation: the radius times the mask's grey there "
+                     "(aux input), through box filters of a width per pixel"),
+    NULL);
+}
+
+#endif
