@@ -10,6 +10,11 @@
  * sink-float, an RGBA float source whose result a gegl:buffer-sink takes
  * in whatever format the op gives, is the view of the blur alone.
  *
+ * cpu-variable (cblur:variable-blur) and gegl-variable (gegl:variable-blur)
+ * blur through a smooth mask on their aux pad, a Y' u8 gradient as a
+ * painted channel would be; for them a radius is the largest standard
+ * deviation, gegl:variable-blur's radius.
+ *
  * gegl-io and gegl-invert are no blurs: gegl:convert-format into the
  * blurs' working format, and gegl:invert-linear, read and write every
  * pixel as a blur does, so they time what GEGL's own reading, converting
@@ -51,6 +56,8 @@ static const Method all_methods[] = {
   { "gl-auto",    "cblur:gaussian-blur", "gl",  "auto" },
   { "gegl-iir",   "gegl:gaussian-blur",  NULL,  "iir" },
   { "gegl-fir",   "gegl:gaussian-blur",  NULL,  "fir" },
+  { "cpu-variable", "cblur:variable-blur", "cpu", NULL },
+  { "gegl-variable", "gegl:variable-blur", NULL, NULL },
   { "gegl-io",    "gegl:convert-format", NULL,  NULL },
   { "gegl-invert", "gegl:invert-linear", NULL,  NULL },
 };
@@ -84,7 +91,8 @@ static const Route all_routes[] = {
 
 static const gchar *const needed_operations[] = {
   "gegl:simplex-noise", "gegl:gaussian-blur", "cblur:gaussian-blur", "gegl:convert-format",
-  "gegl:invert-linear", "gegl:write-buffer", NULL
+  "gegl:invert-linear", "gegl:write-buffer", "cblur:variable-blur", "gegl:variable-blur",
+  NULL
 };
 
 /* The first of names that GEGL lacks: it would quietly put a pass-through
@@ -126,6 +134,30 @@ random_image (gint width,
   return buffer;
 }
 
+/* A smooth mask: a diagonal ramp from none to full blur with a round
+ * bump, in 8 bits. */
+static GeglBuffer *
+smooth_mask (gint width,
+             gint height)
+{
+  GeglRectangle rect = { 0, 0, width, height };
+  GeglBuffer   *mask = gegl_buffer_new (&rect, babl_format ("Y' u8"));
+  gfloat       *grey = g_new (gfloat, (gsize) width * height);
+  gint          x, y;
+
+  for (y = 0; y < height; y++)
+    for (x = 0; x < width; x++)
+      {
+        gdouble u = (gdouble) x / width, v = (gdouble) y / height;
+        gdouble bump = exp (-((u - 0.6) * (u - 0.6) + (v - 0.4) * (v - 0.4)) / 0.05);
+
+        grey[(gsize) y * width + x] = CLAMP (0.6 * u + 0.4 * v + 0.3 * bump - 0.1, 0.0, 1.0);
+      }
+  gegl_buffer_set (mask, &rect, 0, babl_format ("Y' float"), grey, GEGL_AUTO_ROWSTRIDE);
+  g_free (grey);
+  return mask;
+}
+
 static void
 set_enum (GeglNode    *node,
           const gchar *property,
@@ -157,6 +189,11 @@ blur_node (GeglNode     *graph,
 {
   GeglNode *node = gegl_node_new_child (graph, "operation", method->operation, NULL);
 
+  if (method->backend != NULL)
+    {
+      g_setenv ("CBLUR_BACKEND", method->backend, TRUE);
+      cblur_settings_reload ();
+    }
   if (g_str_equal (method->operation, "gegl:convert-format"))
     gegl_node_set (node, "format", babl_format ("RaGaBaA float"), NULL);
   else if (g_str_equal (method->operation, "gegl:gaussian-blur"))
@@ -164,10 +201,10 @@ blur_node (GeglNode     *graph,
       gegl_node_set (node, "std-dev-x", radius / 3.0, "std-dev-y", radius / 3.0, NULL);
       set_enum (node, "filter", method->mode);
     }
+  else if (g_str_has_suffix (method->operation, ":variable-blur"))
+    gegl_node_set (node, "radius", radius, NULL);
   else if (method->backend != NULL)
     {
-      g_setenv ("CBLUR_BACKEND", method->backend, TRUE);
-      cblur_settings_reload ();
       gegl_node_set (node, "radius", radius, NULL);
       set_enum (node, "mode", method->mode);
     }
@@ -208,6 +245,7 @@ cpu_ms (void)
  * processes on a shared machine disturb less. */
 static gdouble
 run_once (GeglBuffer   *input,
+          GeglBuffer   *mask,
           const Route  *route,
           const Method *method,
           gdouble       radius,
@@ -223,6 +261,10 @@ run_once (GeglBuffer   *input,
   gdouble     ms;
 
   gegl_node_link (source, blur);
+  if (gegl_node_has_pad (blur, "aux"))
+    gegl_node_connect_from (blur, "aux",
+                            gegl_node_new_child (graph, "operation", "gegl:buffer-source",
+                                                 "buffer", mask, NULL), "output");
   if (route->destination == DESTINATION_SINK)
     sink = gegl_node_new_child (graph, "operation", "gegl:buffer-sink",
                                 "buffer", &output, NULL);
@@ -289,6 +331,7 @@ selected (const gchar *name,
 static void
 time_method (BenchTable   *table,
              GeglBuffer   *input,
+             GeglBuffer   *mask,
              const Route  *route,
              const Method *method,
              gdouble       radius,
@@ -302,12 +345,12 @@ time_method (BenchTable   *table,
                                route->name };
   gint                 i;
 
-  run_once (input, route, method, radius, cpu_times);
+  run_once (input, mask, route, method, radius, cpu_times);
   bench_report_reset ();
   for (i = 0; i < runs; i++)
     {
       g_usleep (idle_ms * G_TIME_SPAN_MILLISECOND);
-      times[i] = run_once (input, route, method, radius, cpu_times + i);
+      times[i] = run_once (input, mask, route, method, radius, cpu_times + i);
     }
 
   row.median_ms = median (times, runs);
@@ -338,6 +381,7 @@ time_size (BenchTable   *table,
 {
   gint        width = 0, height = 0;
   GeglBuffer *input;
+  GeglBuffer *mask;
   gsize       d, m;
   gint        r;
 
@@ -347,6 +391,7 @@ time_size (BenchTable   *table,
       return FALSE;
     }
   input = random_image (width, height);
+  mask = smooth_mask (width, height);
   for (d = 0; d < G_N_ELEMENTS (all_routes); d++)
     {
       const Route *route = &all_routes[d];
@@ -358,12 +403,13 @@ time_size (BenchTable   *table,
       for (r = 0; choice->radii[r]; r++)
         for (m = 0; m < G_N_ELEMENTS (all_methods); m++)
           if (selected (all_methods[m].name, choice->methods))
-            time_method (table, source, route, &all_methods[m],
+            time_method (table, source, mask, route, &all_methods[m],
                          g_ascii_strtod (choice->radii[r], NULL), choice->runs,
                          choice->idle_ms);
       g_object_unref (source);
     }
   g_object_unref (input);
+  g_object_unref (mask);
   return TRUE;
 }
 
