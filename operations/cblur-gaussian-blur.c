@@ -131,19 +131,12 @@ mode_at_level (GeglProperties *o,
 
 /* The source's own format where cblur-format covers it: the op reads it
  * as GEGL stores it and writes its result in it, converting inside its
- * own threaded reads and writes, so that a host writing into an image of
- * that format (GIMP, gegl:write-buffer) copies tiles rather than having
- * babl convert every pixel after process() on GEGL's side.  Anything
- * else goes through premultiplied linear float, the blur's own pixels. */
+ * own threaded reads and writes (cblur_format_for_source). */
 static const Babl *
 output_format (GeglOperation *operation)
 {
-  const Babl *source = gegl_operation_get_source_format (operation, "input");
-  const Babl *space = gegl_operation_get_source_space (operation, "input");
-
-  if (source != NULL && cblur_format_get (source) != NULL)
-    return source;
-  return babl_format_with_space ("RaGaBaA float", space);
+  return cblur_format_for_source (gegl_operation_get_source_format (operation, "input"),
+                                  gegl_operation_get_source_space (operation, "input"));
 }
 
 static void

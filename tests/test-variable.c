@@ -11,9 +11,10 @@
 #include "reference.h"
 
 /* renders all of input through operation with mask on its aux pad (none
- * where NULL), in the tests' format */
-static gfloat *
-variable_blur (const gchar *operation,
+ * where NULL), in format (NULL: the tests' own) */
+static gpointer
+variable_blur_as (const Babl  *format,
+                  const gchar *operation,
                GeglBuffer  *input,
                GeglBuffer  *mask,
                const gchar *first_property,
@@ -24,8 +25,11 @@ variable_blur (const gchar *operation,
   GeglNode            *source = gegl_node_new_child (graph, "operation", "gegl:buffer-source",
                                                      "buffer", input, NULL);
   GeglNode            *blur = gegl_node_new_child (graph, "operation", operation, NULL);
-  gfloat              *pixels = g_new (gfloat, (gsize) extent->width * extent->height * 4);
+  gpointer             pixels;
   va_list              args;
+
+  format = format != NULL ? format : babl_format (TEST_FORMAT);
+  pixels = g_malloc ((gsize) extent->width * extent->height * babl_format_get_bytes_per_pixel (format));
 
   g_assert_true (gegl_has_operation (operation));
   gegl_node_link (source, blur);
@@ -36,11 +40,12 @@ variable_blur (const gchar *operation,
   va_start (args, first_property);
   gegl_node_set_valist (blur, first_property, args);
   va_end (args);
-  gegl_node_blit (blur, 1.0, extent, babl_format (TEST_FORMAT), pixels, GEGL_AUTO_ROWSTRIDE,
-                  GEGL_BLIT_DEFAULT);
+  gegl_node_blit (blur, 1.0, extent, format, pixels, GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
   g_object_unref (graph);
   return pixels;
 }
+
+#define variable_blur(...) ((gfloat *) variable_blur_as (NULL, __VA_ARGS__))
 
 /* A smooth mask in [0, 1]: a slanted ramp with a bump, as a depth map or
  * a painted gradient would be. */
@@ -350,6 +355,34 @@ test_mask_formats (void)
     }
 }
 
+/* An 8-bit source is read and written as GEGL stores it, converted (and
+ * premultiplied) in the op's threads: within one step of babl's
+ * conversion of the result from the same pixels in float. */
+static void
+test_stored_source (void)
+{
+  g_autoptr (GeglBuffer) opaque = photo_part ("coffee.png", 96, 64);
+  g_autoptr (GeglBuffer) photo = with_holes (opaque);
+  g_autoptr (GeglBuffer) stored = gegl_buffer_new (gegl_buffer_get_extent (photo),
+                                                   babl_format ("R'G'B'A u8"));
+  g_autoptr (GeglBuffer) floats = gegl_buffer_new (gegl_buffer_get_extent (photo),
+                                                   babl_format (TEST_FORMAT));
+  g_autoptr (GeglBuffer) mask = mask_buffer (96, 64, "Y' u8", smooth_mask_value, 0);
+  const Babl            *u8 = babl_format ("R'G'B'A u8");
+  g_autofree guint8     *from_stored = NULL;
+  g_autofree guint8     *from_floats = NULL;
+  gint                   worst = 0;
+  gsize                  i;
+
+  gegl_buffer_copy (photo, NULL, GEGL_ABYSS_NONE, stored, NULL);
+  gegl_buffer_copy (stored, NULL, GEGL_ABYSS_NONE, floats, NULL);
+  from_stored = variable_blur_as (u8, "cblur:variable-blur", stored, mask, "radius", 9.0, NULL);
+  from_floats = variable_blur_as (u8, "cblur:variable-blur", floats, mask, "radius", 9.0, NULL);
+  for (i = 0; i < 96 * 64 * 4; i++)
+    worst = MAX (worst, ABS ((gint) from_stored[i] - from_floats[i]));
+  g_assert_cmpint (worst, <=, 1);
+}
+
 /* Regions blurred on their own, each with its halo, against the whole
  * image at once: the running sums restart at absolute blocks, and the
  * first block of a region's lines differs from the whole's only by the
@@ -405,6 +438,7 @@ main (gint    argc,
   g_test_add_func ("/cpu/variable/constant-mask-is-box-mode", test_constant_mask_is_box_mode);
   g_test_add_func ("/cpu/variable/zero-mask-is-input", test_zero_mask_is_input);
   g_test_add_func ("/cpu/variable/mask-formats", test_mask_formats);
+  g_test_add_func ("/cpu/variable/stored-source", test_stored_source);
   g_test_add_func ("/cpu/variable/tiling-independent", test_tiling_independent);
 
   return g_test_run ();
