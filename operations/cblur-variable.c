@@ -65,9 +65,9 @@ cblur_variable_sigma (const CblurVariable *variable,
 
 /* Below sigma 1 the sampled Gaussian, which the blur approximates,
  * spreads less than a continuous one: at sigma 0.3 its variance is a
- * twentieth of sigma^2.  There the boxes take its variance, and a pixel
+ * twelfth of sigma^2.  There the boxes take its variance, and a pixel
  * that asks for a little blur gets as little as the Gaussian gives it;
- * from sigma 1 on the two differ by less than a float's rounding. */
+ * from sigma 1 on the two variances differ by 2e-7 or less. */
 #define SAMPLED_BELOW 1.0
 
 static gdouble
