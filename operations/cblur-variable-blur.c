@@ -52,6 +52,7 @@ property_enum (abyss_policy, _("Abyss policy"), GeglAbyssPolicy,
 #include "cblur-log.h"
 #include "cblur-memory.h"
 #include "cblur-pixel.h"
+#include "cblur-settings.h"
 
 typedef struct
 {
@@ -300,8 +301,63 @@ image_new (const GeglRectangle *rect)
                         rect->x, rect->y, rect->width, rect->height, stride, NULL };
 }
 
-/* The source grown by the reach, with the boxes of its pixels; the rows
- * go through the backend and come out as the region's pixels. */
+/* A band of the region with its halo holds at most this many pixels:
+ * source, boxes, the pass between and the result take about 56 bytes a
+ * pixel, and a 4K image at radius 100 is one band. */
+#define BAND_PIXELS (16 * 1024 * 1024)
+
+/* rows of a band of the region, whose halo is at most two thirds of it */
+static gint
+band_rows (const CblurVariable *variable,
+           const GeglRectangle *roi)
+{
+  gint   reach = variable->reach;
+  gint64 budget = cblur_setting_or (cblur_settings ()->band_pixels, BAND_PIXELS);
+  gint64 rows = budget / ((gint64) roi->width + 2 * reach) - 2 * reach;
+
+  return (gint) CLAMP (rows, MIN (roi->height, MAX (64, 2 * reach)), roi->height);
+}
+
+/* The band's source grown by the reach, with the boxes of its pixels,
+ * through the backend, and its rows out. */
+static void
+blur_band (CblurBackendKind     backend,
+           Io                  *io,
+           const GeglRectangle *band)
+{
+  gint           reach = io->variable->reach;
+  GeglRectangle  grown = { band->x - reach, band->y - reach,
+                           band->width + 2 * reach, band->height + 2 * reach };
+  CblurImage     src = image_new (&grown);
+  CblurImage     dst = image_new (band);
+  CblurRunReport report = { 0 };
+  gint64         started = g_get_monotonic_time ();
+  gint64         read, blurred;
+
+  io->image = &src;
+  io->widths = cblur_pixels_take ((gsize) grown.width * grown.height * sizeof (CblurBoxWidth));
+  gegl_parallel_distribute_range (io_groups (&src), 1.0, read_rows, io);
+  read = g_get_monotonic_time ();
+
+  cblur_backend_variable_blur (backend, io->variable, &src, io->widths, &dst, &report);
+  g_clear_pointer (&io->widths, cblur_pixels_free);
+  cblur_pixels_free (src.data);
+  blurred = g_get_monotonic_time ();
+
+  io->image = &dst;
+  gegl_parallel_distribute_range (io_groups (&dst), 1.0, write_rows, io);
+  cblur_pixels_free (dst.data);
+
+  /* the fields of the Gaussian blur's line, which the benchmark sums */
+  cblur_log_band (&report, "backend=%s mode=variable radius=%g band=%dx%d+%d+%d level=%d "
+                  "read=%.2fms write=%.2fms blur=%.2fms total=%.1fms",
+                  report.ran_on == CBLUR_BACKEND_GL ? "gl" : "cpu", io->variable->radius,
+                  band->width, band->height, band->x, band->y, io->level,
+                  (read - started) / 1000.0, (g_get_monotonic_time () - blurred) / 1000.0,
+                  (blurred - read) / 1000.0, (g_get_monotonic_time () - started) / 1000.0);
+  cblur_run_report_clear (&report);
+}
+
 static gboolean
 process (GeglOperation       *operation,
          GeglBuffer          *input,
@@ -319,10 +375,7 @@ process (GeglOperation       *operation,
    * the edge pixels ask, and a constant mask stays constant. */
   g_autoptr (GeglBuffer) mask = gegl_buffer_create_sub_buffer (aux, in_rect);
   GeglRectangle          roi = cblur_rectangle_at_level (result, level);
-  CblurRunReport         report = { 0 };
   CblurVariable          variable;
-  CblurImage             src, dst;
-  GeglRectangle          grown;
   const Babl            *format = gegl_operation_get_format (operation, "output");
   /* as the Gaussian blur: stored pixels at level 0, where GIMP's previews
    * are not */
@@ -333,39 +386,23 @@ process (GeglOperation       *operation,
                                            : NULL,
                                 cblur_format_get (format),
                                 gegl_operation_get_format (operation, "aux"), level,
-                                o->abyss_policy, &variable, &src, NULL };
-  gint64                 started = g_get_monotonic_time ();
-  gint64                 read, blurred;
+                                o->abyss_policy, &variable, NULL, NULL };
+  gint                   rows, y;
 
   if (roi.width <= 0 || roi.height <= 0)
     return TRUE;
 
   cblur_variable_init (&variable, o->radius / (1 << level), o->iterations);
-  grown = (GeglRectangle) { roi.x - variable.reach, roi.y - variable.reach,
-                            roi.width + 2 * variable.reach, roi.height + 2 * variable.reach };
-  src = image_new (&grown);
-  dst = image_new (&roi);
-  io.widths = cblur_pixels_take ((gsize) grown.width * grown.height * sizeof (CblurBoxWidth));
-  gegl_parallel_distribute_range (io_groups (&src), 1.0, read_rows, &io);
-  read = g_get_monotonic_time ();
+  rows = band_rows (&variable, &roi);
+  for (y = roi.y; y < roi.y + roi.height; y += rows)
+    {
+      GeglRectangle band = { roi.x, y, roi.width, MIN (rows, roi.y + roi.height - y) };
 
-  cblur_backend_variable_blur (state->backend, &variable, &src, io.widths, &dst, &report);
-  cblur_pixels_free (io.widths);
-  cblur_pixels_free (src.data);
-  blurred = g_get_monotonic_time ();
-
-  io.image = &dst;
-  gegl_parallel_distribute_range (io_groups (&dst), 1.0, write_rows, &io);
-  cblur_pixels_free (dst.data);
-
-  /* the fields of the Gaussian blur's line, which the benchmark sums */
-  cblur_log_band (&report, "backend=%s mode=variable radius=%g band=%dx%d+%d+%d level=%d "
-                  "read=%.2fms write=%.2fms blur=%.2fms total=%.1fms",
-                  report.ran_on == CBLUR_BACKEND_GL ? "gl" : "cpu", variable.radius,
-                  roi.width, roi.height, roi.x, roi.y, level, (read - started) / 1000.0,
-                  (g_get_monotonic_time () - blurred) / 1000.0, (blurred - read) / 1000.0,
-                  (g_get_monotonic_time () - started) / 1000.0);
-  cblur_run_report_clear (&report);
+      blur_band (state->backend, &io, &band);
+      if (roi.height > rows)
+        gegl_operation_progress (operation, (gdouble) (y + band.height - roi.y) / roi.height,
+                                 (gchar *) _("Blurring"));
+    }
   return TRUE;
 }
 

@@ -383,10 +383,10 @@ test_stored_source (void)
   g_assert_cmpint (worst, <=, 1);
 }
 
-/* Regions blurred on their own, each with its halo, against the whole
- * image at once: the running sums restart at absolute blocks, and the
- * first block of a region's lines differs from the whole's only by the
- * rounding of double-precision sums. */
+/* Regions blurred on their own, each with its halo, and a region in bands
+ * of rows, against the whole image at once: the running sums restart at
+ * absolute blocks, and the first block of a region's lines differs from
+ * the whole's only by the rounding of double-precision sums. */
 static void
 test_tiling_independent (void)
 {
@@ -394,6 +394,7 @@ test_tiling_independent (void)
   g_autoptr (GeglBuffer) mask = mask_buffer (150, 110, "Y' u8", smooth_mask_value, 0);
   g_autofree gfloat     *whole = variable_blur ("cblur:variable-blur", input, mask,
                                                 "radius", 12.0, NULL);
+  g_autofree gfloat     *banded = NULL;
   GeglNode              *graph = gegl_node_new ();
   GeglNode              *blur = gegl_node_new_child (graph, "operation", "cblur:variable-blur",
                                                      "radius", 12.0, NULL);
@@ -403,8 +404,9 @@ test_tiling_independent (void)
   };
   gsize i;
 
-  /* every region on its own */
+  /* every region on its own, and in bands of 64 rows */
   g_setenv ("CBLUR_WHOLE_IMAGE_PIXELS", "1", TRUE);
+  g_setenv ("CBLUR_BAND_PIXELS", "1", TRUE);
   cblur_settings_reload ();
   gegl_node_link (gegl_node_new_child (graph, "operation", "gegl:buffer-source",
                                        "buffer", input, NULL), blur);
@@ -416,12 +418,16 @@ test_tiling_independent (void)
                     parts + ((gsize) pieces[i].y * 150 + pieces[i].x) * 4,
                     150 * 4 * sizeof (gfloat), GEGL_BLIT_DEFAULT);
   g_object_unref (graph);
+  banded = variable_blur ("cblur:variable-blur", input, mask, "radius", 12.0, NULL);
   g_unsetenv ("CBLUR_WHOLE_IMAGE_PIXELS");
+  g_unsetenv ("CBLUR_BAND_PIXELS");
   cblur_settings_reload ();
 
-  g_test_message ("regions differ from the whole by %.3g",
-                  test_max_abs_diff (whole, parts, 150 * 110 * 4));
+  g_test_message ("regions differ from the whole by %.3g, bands by %.3g",
+                  test_max_abs_diff (whole, parts, 150 * 110 * 4),
+                  test_max_abs_diff (whole, banded, 150 * 110 * 4));
   g_assert_cmpfloat (test_max_abs_diff (whole, parts, 150 * 110 * 4), <=, 1e-6);
+  g_assert_cmpfloat (test_max_abs_diff (whole, banded, 150 * 110 * 4), <=, 1e-6);
   g_free (parts);
 }
 
