@@ -9,6 +9,8 @@ cblur_backend_variable_blur (CblurBackendKind     backend,
                              const CblurVariable *variable,
                              const CblurImage    *src,
                              const CblurBoxWidth *widths,
+                             gint                 top,
+                             gint                 bottom,
                              const CblurImage    *dst,
                              CblurRunReport      *report)
 {
@@ -16,5 +18,5 @@ cblur_backend_variable_blur (CblurBackendKind     backend,
   report->ran_on = CBLUR_BACKEND_CPU;
   if (backend == CBLUR_BACKEND_GL)
     report->gl_failure = g_strdup ("the variable blur has no GL path yet");
-  cblur_cpu_variable_blur (variable, src, widths, dst);
+  cblur_cpu_variable_blur (variable, src, widths, top, bottom, dst);
 }

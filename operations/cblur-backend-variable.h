@@ -10,7 +10,7 @@
 G_BEGIN_DECLS
 
 /* Blurs src into dst with the boxes in widths (cblur_cpu_variable_blur
- * says what each holds) on the backend, or on the CPU where the backend
+ * says what each holds, and top and bottom) on the backend, or on the CPU where the backend
  * has no variable blur; report says where it ran, and why not on GL
  * (cblur_run_report_clear frees it).  Call from one thread
  * at a time per dst. */
@@ -18,6 +18,8 @@ void cblur_backend_variable_blur (CblurBackendKind     backend,
                                   const CblurVariable *variable,
                                   const CblurImage    *src,
                                   const CblurBoxWidth *widths,
+                                  gint                 top,
+                                  gint                 bottom,
                                   const CblurImage    *dst,
                                   CblurRunReport      *report);
 

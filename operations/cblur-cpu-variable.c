@@ -15,18 +15,37 @@ typedef struct
   const CblurVariable *variable;
   const CblurImage    *src;
   const CblurBoxWidth *widths;
+  gint                 top;      /* src's rows [top, bottom) are its own, */
+  gint                 bottom;   /* the rest repeat the nearest of them */
   const CblurImage    *dst;
-  CblurPixel          *between;  /* rows of src's height, dst's width */
+  CblurPixel          *between;  /* rows [top, bottom), at dst's width */
 } Job;
+
+/* the row of src that row y is, or repeats */
+static gint
+own_row (const Job *job,
+         gint       y)
+{
+  return CLAMP (y, job->top, job->bottom - 1);
+}
 
 static const CblurBoxWidth *
 widths_row (const Job *job,
             gint       y)
 {
-  return job->widths + (gsize) y * job->src->width;
+  return job->widths + (gsize) own_row (job, y) * job->src->width;
 }
 
-/* src's rows into the pass between, at dst's width */
+/* the pass between's row for src's row y: a repeated row's result is
+ * the row's it repeats */
+static const CblurPixel *
+between_row (const Job *job,
+             gint       y)
+{
+  return job->between + (gsize) (own_row (job, y) - job->top) * job->dst->width;
+}
+
+/* src's own rows into the pass between, at dst's width */
 static void
 horizontal_rows (gsize    first,
                  gsize    count,
@@ -37,10 +56,10 @@ horizontal_rows (gsize    first,
   gpointer    scratch = cblur_pixels_take (cblur_variable_line_scratch_bytes (n_in));
   gsize       y;
 
-  for (y = first; y < first + count; y++)
+  for (y = job->top + first; y < job->top + first + count; y++)
     cblur_variable_line (job->variable, (const CblurPixel *) cblur_image_row (job->src, y),
                          n_in, job->src->x, widths_row (job, y),
-                         job->between + y * (gsize) job->dst->width, scratch);
+                         (CblurPixel *) between_row (job, y), scratch);
   cblur_pixels_free (scratch);
 }
 
@@ -58,12 +77,11 @@ vertical_group (const Job     *job,
   const CblurVariable *variable = job->variable;
   gint                 n_in = job->src->height;
   gint                 n_out = job->dst->height;
-  gint                 width = job->dst->width;
   gint                 y, c;
 
   for (y = 0; y < n_in; y++)
     {
-      const CblurPixel    *row = job->between + (gsize) y * width + x;
+      const CblurPixel    *row = between_row (job, y) + x;
       const CblurBoxWidth *box = widths_row (job, y) + x + variable->reach;
 
       for (c = 0; c < columns; c++)
@@ -114,23 +132,26 @@ void
 cblur_cpu_variable_blur (const CblurVariable *variable,
                          const CblurImage    *src,
                          const CblurBoxWidth *widths,
+                         gint                 top,
+                         gint                 bottom,
                          const CblurImage    *dst)
 {
-  Job  job = { variable, src, widths, dst, NULL };
+  Job  job = { variable, src, widths, top, bottom, dst, NULL };
   gint groups = (dst->width + COLUMN_GROUP - 1) / COLUMN_GROUP;
 
   g_return_if_fail (src->format == NULL && dst->format == NULL);
   g_return_if_fail (src->width == dst->width + 2 * variable->reach);
   g_return_if_fail (src->height == dst->height + 2 * variable->reach);
+  g_return_if_fail (0 <= top && top < bottom && bottom <= src->height);
 
   if (dst->width <= 0 || dst->height <= 0)
     return;
 
-  job.between = cblur_pixels_take ((gsize) dst->width * src->height * sizeof (CblurPixel));
+  job.between = cblur_pixels_take ((gsize) dst->width * (bottom - top) * sizeof (CblurPixel));
 
   /* a pixel costs a few dozen operations a pass: a thread is worth it
    * from a few rows or columns on */
-  gegl_parallel_distribute_range (src->height, 16384.0 / ((gsize) src->width + 1),
+  gegl_parallel_distribute_range (bottom - top, 16384.0 / ((gsize) src->width + 1),
                                   horizontal_rows, &job);
   gegl_parallel_distribute_range (groups, 16384.0 / ((gsize) COLUMN_GROUP * src->height + 1),
                                   vertical_groups, &job);

@@ -159,7 +159,7 @@ get_cached_region (GeglOperation       *operation,
 }
 
 /* Radius 0, or no mask, hands the input on untouched, not even
- * converted: every pixel's mask is 0 there. */
+ * converted: every pixel's mask is 0 there.  No input gives nothing. */
 static gboolean
 operation_process (GeglOperation        *operation,
                    GeglOperationContext *context,
@@ -170,7 +170,8 @@ operation_process (GeglOperation        *operation,
   GeglOperationClass *parent = GEGL_OPERATION_CLASS (gegl_op_parent_class);
 
   if (reach_at_level (GEGL_PROPERTIES (operation), 0) == 0 ||
-      gegl_operation_context_get_object (context, "aux") == NULL)
+      gegl_operation_context_get_object (context, "aux") == NULL ||
+      gegl_operation_context_get_object (context, "input") == NULL)
     {
       gegl_operation_context_set_object (context, "output",
                                          gegl_operation_context_get_object (context, "input"));
@@ -199,6 +200,8 @@ typedef struct
   GeglAbyssPolicy      abyss;
   const CblurVariable *variable;
   const CblurImage    *image;   /* src on the way in, dst on the way out */
+  gint                 top;     /* the image's rows [top, bottom) go in or out */
+  gint                 bottom;
   CblurBoxWidth       *widths;
 } Io;
 
@@ -209,10 +212,10 @@ io_rows (const Io *io,
          gsize     group)
 {
   const CblurImage *image = io->image;
-  gint              y = group * IO_ROWS;
+  gint              y = io->top + group * IO_ROWS;
 
   return (GeglRectangle) { image->x, image->y + y, image->width,
-                           MIN (IO_ROWS, image->height - y) };
+                           MIN (IO_ROWS, io->bottom - y) };
 }
 
 /* rows' pixels as stored, decoded in place into premultiplied float */
@@ -286,10 +289,17 @@ write_rows (gsize    first,
     }
 }
 
+/* rows [top, bottom) of image go in or out */
 static gsize
-io_groups (const CblurImage *image)
+io_groups (Io               *io,
+           const CblurImage *image,
+           gint              top,
+           gint              bottom)
 {
-  return (image->height + IO_ROWS - 1) / IO_ROWS;
+  io->image = image;
+  io->top = top;
+  io->bottom = bottom;
+  return (bottom - top + IO_ROWS - 1) / IO_ROWS;
 }
 
 static CblurImage
@@ -319,33 +329,41 @@ band_rows (const CblurVariable *variable,
 }
 
 /* The band's source grown by the reach, with the boxes of its pixels,
- * through the backend, and its rows out. */
+ * through the backend, and its rows out.  Under clamp, rows beyond the
+ * input's top and bottom repeat its edge rows, pixels and mask alike:
+ * they are neither read nor blurred along their length.  inside: the
+ * input's extent at the band's level. */
 static void
 blur_band (CblurBackendKind     backend,
            Io                  *io,
-           const GeglRectangle *band)
+           const GeglRectangle *band,
+           const GeglRectangle *inside)
 {
   gint           reach = io->variable->reach;
   GeglRectangle  grown = { band->x - reach, band->y - reach,
                            band->width + 2 * reach, band->height + 2 * reach };
   CblurImage     src = image_new (&grown);
   CblurImage     dst = image_new (band);
+  gboolean       clamps = io->abyss == GEGL_ABYSS_CLAMP;
+  gint           top = clamps ? CLAMP (inside->y - grown.y, 0, grown.height - 1) : 0;
+  gint           bottom = clamps ? CLAMP (inside->y + inside->height - grown.y, top + 1,
+                                          grown.height)
+                                 : grown.height;
   CblurRunReport report = { 0 };
   gint64         started = g_get_monotonic_time ();
   gint64         read, blurred;
 
-  io->image = &src;
   io->widths = cblur_pixels_take ((gsize) grown.width * grown.height * sizeof (CblurBoxWidth));
-  gegl_parallel_distribute_range (io_groups (&src), 1.0, read_rows, io);
+  gegl_parallel_distribute_range (io_groups (io, &src, top, bottom), 1.0, read_rows, io);
   read = g_get_monotonic_time ();
 
-  cblur_backend_variable_blur (backend, io->variable, &src, io->widths, &dst, &report);
+  cblur_backend_variable_blur (backend, io->variable, &src, io->widths, top, bottom, &dst,
+                               &report);
   g_clear_pointer (&io->widths, cblur_pixels_free);
   cblur_pixels_free (src.data);
   blurred = g_get_monotonic_time ();
 
-  io->image = &dst;
-  gegl_parallel_distribute_range (io_groups (&dst), 1.0, write_rows, io);
+  gegl_parallel_distribute_range (io_groups (io, &dst, 0, dst.height), 1.0, write_rows, io);
   cblur_pixels_free (dst.data);
 
   /* the fields of the Gaussian blur's line, which the benchmark sums */
@@ -386,7 +404,8 @@ process (GeglOperation       *operation,
                                            : NULL,
                                 cblur_format_get (format),
                                 gegl_operation_get_format (operation, "aux"), level,
-                                o->abyss_policy, &variable, NULL, NULL };
+                                o->abyss_policy, &variable, NULL, 0, 0, NULL };
+  GeglRectangle          inside = cblur_rectangle_at_level (in_rect, level);
   gint                   rows, y;
 
   if (roi.width <= 0 || roi.height <= 0)
@@ -398,7 +417,7 @@ process (GeglOperation       *operation,
     {
       GeglRectangle band = { roi.x, y, roi.width, MIN (rows, roi.y + roi.height - y) };
 
-      blur_band (state->backend, &io, &band);
+      blur_band (state->backend, &io, &band, &inside);
       if (roi.height > rows)
         gegl_operation_progress (operation, (gdouble) (y + band.height - roi.y) / roi.height,
                                  (gchar *) _("Blurring"));
