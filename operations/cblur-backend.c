@@ -1,3 +1,4 @@
+#include "config.h"
 #include "cblur-backend.h"
 
 #include <string.h>
@@ -15,6 +16,20 @@ struct _CblurBand
   CblurImage     heap[2];   /* src and dst where not staged */
 };
 
+/* CBLUR_BACKEND=gl in a build without GL: said once, and the CPU blurs */
+static void
+warn_no_gl (void)
+{
+  static gsize warned = 0;
+
+  if (g_once_init_enter (&warned))
+    {
+      g_warning (_("cblur:gaussian-blur: CBLUR_BACKEND=gl, but this build has "
+                   "no GL (meson -Dgl=disabled); blurring on the CPU"));
+      g_once_init_leave (&warned, 1);
+    }
+}
+
 CblurBackendKind
 cblur_backend_preferred (void)
 {
@@ -23,8 +38,13 @@ cblur_backend_preferred (void)
 
   if (choice == CBLUR_BACKEND_CHOICE_CPU)
     return CBLUR_BACKEND_CPU;
-  if (choice == CBLUR_BACKEND_CHOICE_GL)
+  if (choice == CBLUR_BACKEND_CHOICE_GL && CBLUR_HAVE_GL)
     return CBLUR_BACKEND_GL;
+  if (choice == CBLUR_BACKEND_CHOICE_GL)
+    {
+      warn_no_gl ();
+      return CBLUR_BACKEND_CPU;
+    }
 
   /* A software rasterizer is slower than the CPU path it would replace. */
   if (cblur_gl_available (&is_software, NULL) && !is_software)

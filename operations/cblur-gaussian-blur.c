@@ -59,7 +59,7 @@ property_boolean (clip_extent, _("Clip to the input extent"), TRUE)
 
 #include "cblur-backend.h"
 #include "cblur-format.h"
-#include "cblur-level.h"
+#include "cblur-op.h"
 #include "cblur-log.h"
 #include "cblur-settings.h"
 
@@ -270,6 +270,8 @@ get_cached_region (GeglOperation       *operation,
   if (!gegl_rectangle_intersect (&region, roi, &whole) ||
       !region_takes_whole_image (state, &region, &whole, area->left))
     return *roi;
+  if (!gegl_rectangle_equal (&region, &whole))
+    cblur_cache_on_node (operation);
   return whole;
 }
 
@@ -511,6 +513,7 @@ gegl_op_class_init (GeglOpClass *klass)
   operation_class->get_cached_region = get_cached_region;
   /* the backends thread (CPU) or serialize (GL) the work themselves */
   operation_class->threaded = FALSE;
+  operation_class->cache_policy = GEGL_CACHE_POLICY_NEVER;
   filter_class->process = process;
   area_class->get_abyss_policy = get_abyss_policy;
 

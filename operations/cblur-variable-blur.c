@@ -48,9 +48,9 @@ property_enum (abyss_policy, _("Abyss policy"), GeglAbyssPolicy,
 
 #include "cblur-backend-variable.h"
 #include "cblur-format.h"
-#include "cblur-level.h"
 #include "cblur-log.h"
 #include "cblur-memory.h"
+#include "cblur-op.h"
 #include "cblur-pixel.h"
 #include "cblur-settings.h"
 
@@ -155,6 +155,8 @@ get_cached_region (GeglOperation       *operation,
   if (state == NULL || gegl_rectangle_is_infinite_plane (&whole) ||
       (gdouble) grown.width * grown.height > (gdouble) state->whole_image_pixels)
     return *roi;
+  if (!gegl_rectangle_equal (roi, &whole))
+    cblur_cache_on_node (operation);
   return whole;
 }
 
@@ -441,6 +443,8 @@ gegl_op_class_init (GeglOpClass *klass)
   operation_class->get_cached_region = get_cached_region;
   /* the backend threads the work itself */
   operation_class->threaded = FALSE;
+  /* cblur_cache_on_node gives a node its cache where it pays */
+  operation_class->cache_policy = GEGL_CACHE_POLICY_NEVER;
   composer_class->process = process;
 
   gegl_operation_class_set_keys (operation_class,

@@ -1,7 +1,8 @@
 #!/bin/sh
 # scripts/install-user.sh into a temporary HOME: GEGL finds the module there
 # on its own, and under LANG=de_DE.UTF-8 its title is German, from the
-# catalogue installed beside it; with that catalogue gone it is English.
+# catalogue installed beside it; with that catalogue gone it is English;
+# --uninstall leaves no folder of its own.
 #   check-install-user.sh BUILD_DIR
 set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -34,3 +35,14 @@ rm -r "$plugins/locale"
 title=$(title)
 echo "without the catalogue:    $title"
 [ "$title" = "Gaussian Blur (GPU)" ]
+
+# --uninstall takes the module, its catalogues and the folders left empty,
+# and leaves another plug-in's catalogue where it is
+as_user sh "$root/scripts/install-user.sh" --build "$1"
+mkdir -p "$plugins/locale/fr/LC_MESSAGES"
+touch "$plugins/locale/fr/LC_MESSAGES/other.mo"
+as_user sh "$root/scripts/install-user.sh" --uninstall
+find "$plugins"
+[ ! -e "$plugins/cblur-gaussian-blur.so" ]
+[ ! -e "$plugins/locale/de" ]
+[ -f "$plugins/locale/fr/LC_MESSAGES/other.mo" ]

@@ -1,0 +1,52 @@
+/* The GL backend's contract in a build without GL (meson -Dgl=disabled):
+ * there is never a context, and the backend choice keeps every band on
+ * the CPU, so blurring and staging are never reached; they fail as GL
+ * fails where it has no context. */
+#include "cblur-gl.h"
+
+#include <glib/gi18n-lib.h>
+#include "cblur-i18n.h"
+
+G_DEFINE_QUARK (cblur-gl-error-quark, cblur_gl_error)
+
+static gboolean
+no_gl (GError **error)
+{
+  g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NO_CONTEXT,
+                       _("this build has no GL (meson -Dgl=disabled)"));
+  return FALSE;
+}
+
+gboolean
+cblur_gl_available (gboolean  *is_software,
+                    GError   **error)
+{
+  return no_gl (error);
+}
+
+gboolean
+cblur_gl_blur (const CblurKernel *kernel,
+               const CblurImage  *src,
+               const CblurImage  *dst,
+               CblurStream       *stream,
+               CblurGlReport     *report,
+               GError           **error)
+{
+  return no_gl (error);
+}
+
+CblurGlStaged *
+cblur_gl_staged_new (const CblurKernel  *kernel,
+                     const CblurStream  *stream,
+                     CblurImage         *source,
+                     CblurImage         *output,
+                     GError            **error)
+{
+  no_gl (error);
+  return NULL;
+}
+
+void
+cblur_gl_staged_free (CblurGlStaged *staged)
+{
+}
