@@ -27,40 +27,25 @@
  *
  * --idle pauses before each timed run: an idle GPU lowers its clocks, and
  * a user applies a filter after a pause, not in a tight loop.
+ *
+ * The interactive methods time GIMP's live preview frame by frame
+ * (bench-interactive.h), after the full renders:
+ *
+ *   cblur-bench --sizes '' --interactive drag,paint [--view-image 3840x2160]
+ *               [--levels 0,1] [--sweep 1:60:0.5] [--paint-radii 20,100]
+ *               [--dabs 40] [--frames]
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <gegl.h>
 
+#include "bench-frames.h"
+#include "bench-interactive.h"
+#include "bench-method.h"
 #include "bench-plot.h"
 #include "bench-report.h"
-#include "cblur-settings.h"
-
-typedef struct
-{
-  const gchar *name;
-  const gchar *operation;
-  const gchar *backend;   /* CBLUR_BACKEND, for cblur */
-  const gchar *mode;      /* cblur's mode, or gegl:gaussian-blur's filter */
-} Method;
-
-static const Method all_methods[] = {
-  { "cpu-direct", "cblur:gaussian-blur", "cpu", "direct" },
-  { "cpu-box",    "cblur:gaussian-blur", "cpu", "box" },
-  { "cpu-auto",   "cblur:gaussian-blur", "cpu", "auto" },
-  { "gl-direct",  "cblur:gaussian-blur", "gl",  "direct" },
-  { "gl-box",     "cblur:gaussian-blur", "gl",  "box" },
-  { "gl-auto",    "cblur:gaussian-blur", "gl",  "auto" },
-  { "gegl-iir",   "gegl:gaussian-blur",  NULL,  "iir" },
-  { "gegl-fir",   "gegl:gaussian-blur",  NULL,  "fir" },
-  { "cpu-variable", "cblur:variable-blur", "cpu", NULL },
-  { "gegl-variable", "gegl:variable-blur", NULL, NULL },
-  { "gegl-io",    "gegl:convert-format", NULL,  NULL },
-  { "gegl-invert", "gegl:invert-linear", NULL,  NULL },
-};
 
 typedef enum
 {
@@ -91,8 +76,7 @@ static const Route all_routes[] = {
 
 static const gchar *const needed_operations[] = {
   "gegl:simplex-noise", "gegl:gaussian-blur", "cblur:gaussian-blur", "gegl:convert-format",
-  "gegl:invert-linear", "gegl:write-buffer", "cblur:variable-blur", "gegl:variable-blur",
-  NULL
+  "gegl:invert-linear", "gegl:write-buffer", "cblur:variable-blur", "gegl:variable-blur", NULL
 };
 
 /* The first of names that GEGL lacks: it would quietly put a pass-through
@@ -158,19 +142,6 @@ smooth_mask (gint width,
   return mask;
 }
 
-static void
-set_enum (GeglNode    *node,
-          const gchar *property,
-          const gchar *nick)
-{
-  GParamSpec           *spec = gegl_node_find_property (node, property);
-  g_autoptr (GEnumClass) enums = g_type_class_ref (G_PARAM_SPEC_VALUE_TYPE (spec));
-  GEnumValue           *value = g_enum_get_value_by_nick (enums, nick);
-
-  g_assert (value != NULL);
-  gegl_node_set (node, property, value->value, NULL);
-}
-
 /* input's pixels in format */
 static GeglBuffer *
 converted (GeglBuffer  *input,
@@ -180,35 +151,6 @@ converted (GeglBuffer  *input,
 
   gegl_buffer_copy (input, NULL, GEGL_ABYSS_NONE, buffer, NULL);
   return buffer;
-}
-
-static GeglNode *
-blur_node (GeglNode     *graph,
-           const Method *method,
-           gdouble       radius)
-{
-  GeglNode *node = gegl_node_new_child (graph, "operation", method->operation, NULL);
-
-  if (method->backend != NULL)
-    {
-      g_setenv ("CBLUR_BACKEND", method->backend, TRUE);
-      cblur_settings_reload ();
-    }
-  if (g_str_equal (method->operation, "gegl:convert-format"))
-    gegl_node_set (node, "format", babl_format ("RaGaBaA float"), NULL);
-  else if (g_str_equal (method->operation, "gegl:gaussian-blur"))
-    {
-      gegl_node_set (node, "std-dev-x", radius / 3.0, "std-dev-y", radius / 3.0, NULL);
-      set_enum (node, "filter", method->mode);
-    }
-  else if (g_str_has_suffix (method->operation, ":variable-blur"))
-    gegl_node_set (node, "radius", radius, NULL);
-  else if (method->backend != NULL)
-    {
-      gegl_node_set (node, "radius", radius, NULL);
-      set_enum (node, "mode", method->mode);
-    }
-  return node;
 }
 
 static void
@@ -228,17 +170,6 @@ blit_chunks (GeglNode   *node,
       }
 }
 
-/* the process's CPU time, all threads, user and system */
-static gdouble
-cpu_ms (void)
-{
-  struct rusage usage;
-
-  getrusage (RUSAGE_SELF, &usage);
-  return (usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) * 1000.0 +
-         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1000.0;
-}
-
 /* The destination buffer exists before the clock starts, as a host's
  * image does; its tiles are allocated as the result is written.  Returns
  * wall milliseconds; *cpu gets the CPU time of all threads, which other
@@ -247,7 +178,7 @@ static gdouble
 run_once (GeglBuffer   *input,
           GeglBuffer   *mask,
           const Route  *route,
-          const Method *method,
+          const BenchMethod *method,
           gdouble       radius,
           gdouble      *cpu)
 {
@@ -255,7 +186,7 @@ run_once (GeglBuffer   *input,
   GeglBuffer *output = NULL;
   GeglNode   *source = gegl_node_new_child (graph, "operation", "gegl:buffer-source",
                                             "buffer", input, NULL);
-  GeglNode   *blur = blur_node (graph, method, radius);
+  GeglNode   *blur = bench_method_node (graph, method, radius);
   GeglNode   *sink = NULL;
   gint64      start;
   gdouble     ms;
@@ -277,35 +208,18 @@ run_once (GeglBuffer   *input,
     gegl_node_link (blur, sink);
 
   bench_report_begin_run ();
-  *cpu = cpu_ms ();
+  *cpu = bench_cpu_ms ();
   start = g_get_monotonic_time ();
   if (route->destination == DESTINATION_BLIT)
     blit_chunks (blur, output);
   else
     gegl_node_process (sink);
   ms = (g_get_monotonic_time () - start) / 1000.0;
-  *cpu = cpu_ms () - *cpu;
+  *cpu = bench_cpu_ms () - *cpu;
 
   g_clear_object (&output);
   g_object_unref (graph);
   return ms;
-}
-
-static gint
-compare_doubles (gconstpointer a,
-                 gconstpointer b)
-{
-  gdouble x = *(const gdouble *) a, y = *(const gdouble *) b;
-
-  return (x > y) - (x < y);
-}
-
-static gdouble
-median (gdouble *values,
-        gint     n)
-{
-  qsort (values, n, sizeof (gdouble), compare_doubles);
-  return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
 /* what the process held at its worst: input, output, GEGL's cache and ours */
@@ -333,7 +247,7 @@ time_method (BenchTable   *table,
              GeglBuffer   *input,
              GeglBuffer   *mask,
              const Route  *route,
-             const Method *method,
+             const BenchMethod *method,
              gdouble       radius,
              gint          runs,
              gint          idle_ms)
@@ -353,8 +267,8 @@ time_method (BenchTable   *table,
       times[i] = run_once (input, mask, route, method, radius, cpu_times + i);
     }
 
-  row.median_ms = median (times, runs);
-  row.cpu_ms = median (cpu_times, runs);
+  row.median_ms = bench_median (times, runs);
+  row.cpu_ms = bench_median (cpu_times, runs);
   row.ran_on = bench_report_backend ();
   bench_report_split (&row.split);
   bench_table_add (table, &row);
@@ -401,9 +315,9 @@ time_size (BenchTable   *table,
         continue;
       source = converted (input, route->format);
       for (r = 0; choice->radii[r]; r++)
-        for (m = 0; m < G_N_ELEMENTS (all_methods); m++)
-          if (selected (all_methods[m].name, choice->methods))
-            time_method (table, source, mask, route, &all_methods[m],
+        for (m = 0; m < bench_n_methods; m++)
+          if (selected (bench_methods[m].name, choice->methods))
+            time_method (table, source, mask, route, &bench_methods[m],
                          g_ascii_strtod (choice->radii[r], NULL), choice->runs,
                          choice->idle_ms);
       g_object_unref (source);
@@ -426,42 +340,197 @@ write_plot (BenchTable  *table,
     g_printerr ("plot: %s\n", error->message);
 }
 
+/* what the command line chose for the interactive methods */
+typedef struct
+{
+  gchar     **scenarios;     /* drag, paint */
+  gchar     **levels;        /* drag's mipmap levels */
+  gchar     **paint_radii;
+  gchar      *image_size;
+  BenchSweep  sweep;
+  gint        dabs;
+  gboolean    log_frames;
+} Interactive;
+
+/* the blurs of the interactive methods: GEGL's no-blur methods have no
+ * radius to drag */
+static gboolean
+interactive_method (const BenchMethod *method,
+                    gchar            **methods)
+{
+  static const gchar *const usual[] = { "cpu-auto", "gl-auto", "gegl-iir", NULL };
+
+  if (!g_str_has_suffix (method->operation, "gaussian-blur"))
+    return FALSE;
+  return methods != NULL ? g_strv_contains ((const gchar * const *) methods, method->name)
+                         : g_strv_contains (usual, method->name);
+}
+
+/* each chosen scenario and method over one R'G'B'A u8 image */
+static gboolean
+time_interactive (const Interactive *choice,
+                  gchar            **methods)
+{
+  BenchFrameTable       *table;
+  g_autoptr (GeglBuffer) noise = NULL;
+  g_autoptr (GeglBuffer) image = NULL;
+  gint                   width = 0, height = 0;
+  gsize                  m;
+  gint                   i;
+
+  if (sscanf (choice->image_size, "%dx%d", &width, &height) != 2 || width <= 0 || height <= 0)
+    {
+      g_printerr ("bad size '%s'\n", choice->image_size);
+      return FALSE;
+    }
+  noise = random_image (width, height);
+  image = converted (noise, "R'G'B'A u8");
+  bench_interactive_log_frames (choice->log_frames);
+  table = bench_frame_table_new ();
+  for (i = 0; choice->levels[i] && selected ("drag", choice->scenarios); i++)
+    for (m = 0; m < bench_n_methods; m++)
+      if (interactive_method (&bench_methods[m], methods))
+        bench_drag (table, image, &bench_methods[m], atoi (choice->levels[i]), &choice->sweep);
+  for (i = 0; choice->paint_radii[i] && selected ("paint", choice->scenarios); i++)
+    for (m = 0; m < bench_n_methods; m++)
+      if (interactive_method (&bench_methods[m], methods))
+        bench_paint (table, image, &bench_methods[m],
+                     g_ascii_strtod (choice->paint_radii[i], NULL), choice->dabs);
+  bench_frame_table_print (table, "gegl-iir");
+  bench_frame_table_free (table);
+  return TRUE;
+}
+
+/* FROM:TO:STEP into sweep; FALSE where that is no sweep */
+static gboolean
+parse_sweep (const gchar *text,
+             BenchSweep  *sweep)
+{
+  g_auto (GStrv) parts = g_strsplit (text, ":", -1);
+
+  if (g_strv_length (parts) != 3)
+    return FALSE;
+  sweep->from = g_ascii_strtod (parts[0], NULL);
+  sweep->to = g_ascii_strtod (parts[1], NULL);
+  sweep->step = g_ascii_strtod (parts[2], NULL);
+  return sweep->step > 0.0 && sweep->to >= sweep->from && sweep->from >= 0.0;
+}
+
+static void
+interactive_clear (Interactive *interactive)
+{
+  g_strfreev (interactive->scenarios);
+  g_strfreev (interactive->levels);
+  g_strfreev (interactive->paint_radii);
+  g_free (interactive->image_size);
+}
+
+/* the interactive methods' options; FALSE after a message where they are
+ * bad */
+static gboolean
+parse_interactive (gint        *argc,
+                   gchar     ***argv,
+                   Interactive *choice)
+{
+  g_autofree gchar *scenarios = g_strdup ("");
+  g_autofree gchar *levels = g_strdup ("0,1");
+  g_autofree gchar *radii = g_strdup ("20,100");
+  g_autofree gchar *sweep = g_strdup ("1:60:0.5");
+  GOptionEntry      entries[] = {
+    { "interactive", 0, 0, G_OPTION_ARG_STRING, &scenarios,
+      "interactive methods to time: drag,paint (default none)", NULL },
+    { "view-image", 0, 0, G_OPTION_ARG_STRING, &choice->image_size,
+      "their image's size, WxH (default 3840x2160)", NULL },
+    { "levels", 0, 0, G_OPTION_ARG_STRING, &levels, "drag's mipmap levels (default 0,1)", NULL },
+    { "sweep", 0, 0, G_OPTION_ARG_STRING, &sweep,
+      "drag's radii, FROM:TO:STEP (default 1:60:0.5)", NULL },
+    { "paint-radii", 0, 0, G_OPTION_ARG_STRING, &radii, "paint's radii (default 20,100)", NULL },
+    { "dabs", 0, 0, G_OPTION_ARG_INT, &choice->dabs, "paint's dabs (default 40)", NULL },
+    { "frames", 0, 0, G_OPTION_ARG_NONE, &choice->log_frames, "each frame's time to stderr",
+      NULL },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) options = g_option_context_new ("- time Gaussian blurs");
+  g_autoptr (GError)         error = NULL;
+
+  choice->image_size = g_strdup ("3840x2160");
+  choice->dabs = 40;
+  g_option_context_add_main_entries (options, entries, NULL);
+  g_option_context_set_ignore_unknown_options (options, TRUE);
+  g_option_context_set_help_enabled (options, FALSE);
+  if (!g_option_context_parse (options, argc, argv, &error) ||
+      !parse_sweep (sweep, &choice->sweep))
+    {
+      g_printerr ("%s\n", error != NULL ? error->message : "bad --sweep, FROM:TO:STEP");
+      return FALSE;
+    }
+  choice->scenarios = g_strsplit (scenarios, ",", -1);
+  choice->levels = g_strsplit (levels, ",", -1);
+  choice->paint_radii = g_strsplit (radii, ",", -1);
+  choice->dabs = MAX (choice->dabs, 1);
+  return TRUE;
+}
+
+static gboolean
+parse_options (gint    *argc,
+               gchar ***argv,
+               Choice  *choice,
+               gchar  **sizes_arg,
+               gchar  **plot_path)
+{
+  g_autofree gchar *radii_arg = g_strdup ("3,15,30,150,600");
+  g_autofree gchar *methods_arg = NULL;
+  g_autofree gchar *routes_arg = g_strdup ("sink-float,write-u8,blit-u8,write-float,blit-float");
+  GOptionEntry      entries[] = {
+    { "sizes", 0, 0, G_OPTION_ARG_STRING, sizes_arg, "image sizes, WxH,... ('' for none)",
+      NULL },
+    { "radii", 0, 0, G_OPTION_ARG_STRING, &radii_arg, "radii in pixels, ...", NULL },
+    { "methods", 0, 0, G_OPTION_ARG_STRING, &methods_arg, "methods to time (default all)", NULL },
+    { "routes", 0, 0, G_OPTION_ARG_STRING, &routes_arg, "sources and destinations, ...", NULL },
+    { "runs", 0, 0, G_OPTION_ARG_INT, &choice->runs, "timed runs after one warm-up (median)",
+      NULL },
+    { "idle", 0, 0, G_OPTION_ARG_INT, &choice->idle_ms,
+      "milliseconds to pause before each timed run, as between a user's applies", NULL },
+    { "plot", 0, 0, G_OPTION_ARG_FILENAME, plot_path, "PNG plot to write", NULL },
+    { NULL }
+  };
+  g_autoptr (GOptionContext) options = g_option_context_new ("- time Gaussian blurs");
+  g_autoptr (GError)         error = NULL;
+
+  g_option_context_add_main_entries (options, entries, NULL);
+  g_option_context_set_description (options, "Interactive methods: --interactive drag,paint "
+                                    "--view-image WxH --levels 0,1 --sweep FROM:TO:STEP "
+                                    "--paint-radii R,... --dabs N --frames");
+  if (!g_option_context_parse (options, argc, argv, &error))
+    {
+      g_printerr ("%s\n", error->message);
+      return FALSE;
+    }
+  choice->runs = MAX (choice->runs, 1);
+  choice->radii = g_strsplit (radii_arg, ",", -1);
+  choice->methods = methods_arg != NULL ? g_strsplit (methods_arg, ",", -1) : NULL;
+  choice->routes = g_strsplit (routes_arg, ",", -1);
+  return TRUE;
+}
+
 gint
 main (gint    argc,
       gchar **argv)
 {
   g_autofree gchar *sizes_arg = g_strdup ("1024x1024,3840x2160,7680x4320");
-  g_autofree gchar *radii_arg = g_strdup ("3,15,30,150,600");
-  g_autofree gchar *methods_arg = NULL;
-  g_autofree gchar *routes_arg = g_strdup ("sink-float,write-u8,blit-u8,write-float,blit-float");
   g_autofree gchar *plot_path = g_strdup ("cblur-bench.png");
   Choice            choice = { NULL, NULL, NULL, 5, 0 };
-  GOptionEntry      entries[] = {
-    { "sizes", 0, 0, G_OPTION_ARG_STRING, &sizes_arg, "image sizes, WxH,...", NULL },
-    { "radii", 0, 0, G_OPTION_ARG_STRING, &radii_arg, "radii in pixels, ...", NULL },
-    { "methods", 0, 0, G_OPTION_ARG_STRING, &methods_arg, "methods to time (default all)", NULL },
-    { "routes", 0, 0, G_OPTION_ARG_STRING, &routes_arg, "sources and destinations, ...", NULL },
-    { "runs", 0, 0, G_OPTION_ARG_INT, &choice.runs, "timed runs after one warm-up (median)",
-      NULL },
-    { "idle", 0, 0, G_OPTION_ARG_INT, &choice.idle_ms,
-      "milliseconds to pause before each timed run, as between a user's applies", NULL },
-    { "plot", 0, 0, G_OPTION_ARG_FILENAME, &plot_path, "PNG plot to write", NULL },
-    { NULL }
-  };
-  g_autoptr (GOptionContext) options = g_option_context_new ("- time Gaussian blurs");
-  g_autoptr (GError)         error = NULL;
-  g_auto (GStrv)             sizes = NULL;
-  BenchTable                *table;
-  const gchar               *missing;
-  gint                       s;
+  Interactive       interactive = { NULL };
+  g_auto (GStrv)    sizes = NULL;
+  BenchTable       *table;
+  const gchar      *missing;
+  gint              s;
 
-  g_option_context_add_main_entries (options, entries, NULL);
-  if (!g_option_context_parse (options, &argc, &argv, &error))
-    {
-      g_printerr ("%s\n", error->message);
-      return 2;
-    }
-  choice.runs = MAX (choice.runs, 1);
+  if (!parse_interactive (&argc, &argv, &interactive) ||
+      !parse_options (&argc, &argv, &choice, &sizes_arg, &plot_path))
+    return 2;
+  /* the interactive methods render a view at scale 0.5 at mipmap level 1 */
+  g_setenv ("GEGL_MIPMAP_RENDERING", "1", FALSE);
   gegl_init (&argc, &argv);
   bench_report_init ();
   missing = missing_operation (needed_operations);
@@ -472,19 +541,21 @@ main (gint    argc,
     }
 
   sizes = g_strsplit (sizes_arg, ",", -1);
-  choice.radii = g_strsplit (radii_arg, ",", -1);
-  choice.methods = methods_arg != NULL ? g_strsplit (methods_arg, ",", -1) : NULL;
-  choice.routes = g_strsplit (routes_arg, ",", -1);
   table = bench_table_new ();
   for (s = 0; sizes[s]; s++)
     if (!time_size (table, sizes[s], &choice))
       return 2;
-
-  bench_table_print_markdown (table);
+  if (bench_table_size (table) > 0)
+    {
+      bench_table_print_markdown (table);
+      write_plot (table, plot_path);
+    }
+  if (!time_interactive (&interactive, choice.methods))
+    return 2;
   print_peak_memory ();
-  write_plot (table, plot_path);
 
   bench_table_free (table);
+  interactive_clear (&interactive);
   g_strfreev (choice.radii);
   g_strfreev (choice.methods);
   g_strfreev (choice.routes);

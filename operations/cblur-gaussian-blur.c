@@ -98,6 +98,10 @@ typedef struct
   /* halo pixels blurred for regions on their own since the graph last
    * changed, to weigh against blurring the whole image once */
   gsize            halo_pixels;
+  GMutex           lock;                /* guards dirty */
+  /* the output that changes of the input alone invalidated since a
+   * region last took it (a host's brush under the blur) */
+  GeglRectangle    dirty;
 } State;
 
 /* GEGL renders in chunks, each with its own halo.  The GPU pays for that
@@ -149,7 +153,10 @@ prepare (GeglOperation *operation)
   gint                     reach;
 
   if (state == NULL)
-    o->user_data = state = g_new0 (State, 1);
+    {
+      o->user_data = state = g_new0 (State, 1);
+      g_mutex_init (&state->lock);
+    }
   state->backend = cblur_backend_preferred ();
   state->whole_image_pixels = cblur_backend_whole_image_pixels (state->backend);
   g_atomic_pointer_set (&state->halo_pixels, 0);
@@ -165,7 +172,10 @@ static void
 finalize (GObject *object)
 {
   GeglProperties *o = GEGL_PROPERTIES (object);
+  State          *state = o->user_data;
 
+  if (state != NULL)
+    g_mutex_clear (&state->lock);
   g_clear_pointer (&o->user_data, g_free);
   G_OBJECT_CLASS (gegl_op_parent_class)->finalize (object);
 }
@@ -250,6 +260,64 @@ region_takes_whole_image (State               *state,
   return FALSE;
 }
 
+/* GEGL's cache of the output keeps all but what changes of the input
+ * invalidate, such as a brush's dabs under the blur; that is noted here
+ * for get_cached_region, grown to whole tiles of GEGL's, which its cache
+ * lets go of whole. */
+static GeglRectangle
+get_invalidated_by_change (GeglOperation       *operation,
+                           const gchar         *input_pad,
+                           const GeglRectangle *input_region)
+{
+  GeglOperationClass *parent = GEGL_OPERATION_CLASS (gegl_op_parent_class);
+  State              *state = GEGL_PROPERTIES (operation)->user_data;
+  GeglRectangle       changed = parent->get_invalidated_by_change (operation, input_pad,
+                                                                   input_region);
+  GeglRectangle       tiles;
+  gint                tile_width, tile_height;
+
+  if (state == NULL)
+    return changed;
+  g_object_get (gegl_config (), "tile-width", &tile_width, "tile-height", &tile_height, NULL);
+  gegl_rectangle_align (&tiles, &changed, GEGL_RECTANGLE (0, 0, tile_width, tile_height),
+                        GEGL_RECTANGLE_ALIGNMENT_SUPERSET);
+  g_mutex_lock (&state->lock);
+  gegl_rectangle_bounding_box (&state->dirty, &state->dirty, &tiles);
+  g_mutex_unlock (&state->lock);
+  return changed;
+}
+
+/* Where region meets what changes of the input invalidated and all of
+ * that is a small part of the image, *take gets it all with region,
+ * inside whole: a host renders it again in small chunks, each of which
+ * would pay its halo on its own or, under the whole-image rules, blur the
+ * whole image again, while GEGL's cache still holds the rest.  The CPU
+ * blurs any part of an image to the same bits; GL's box tiles meet
+ * within float rounding, so GL keeps to the whole image. */
+static gboolean
+takes_dirty (State               *state,
+             const GeglRectangle *region,
+             const GeglRectangle *whole,
+             gint                 reach,
+             GeglRectangle       *take)
+{
+  gboolean small = FALSE;
+
+  if (state->backend != CBLUR_BACKEND_CPU)
+    return FALSE;
+  g_mutex_lock (&state->lock);
+  if (gegl_rectangle_intersect (NULL, &state->dirty, region))
+    {
+      gegl_rectangle_bounding_box (take, &state->dirty, region);
+      gegl_rectangle_intersect (take, take, whole);
+      small = 2 * pixels_with_halo (take, reach) <= pixels_with_halo (whole, reach);
+      if (small)
+        state->dirty = *GEGL_RECTANGLE (0, 0, 0, 0);
+    }
+  g_mutex_unlock (&state->lock);
+  return small;
+}
+
 static GeglRectangle
 get_cached_region (GeglOperation       *operation,
                    const GeglRectangle *roi)
@@ -261,15 +329,26 @@ get_cached_region (GeglOperation       *operation,
     gegl_operation_source_get_bounding_box (operation, "input");
   GeglRectangle            whole;
   GeglRectangle            region;
+  GeglRectangle            dirty;
 
   if (state == NULL || in_rect == NULL || gegl_rectangle_is_infinite_plane (in_rect) ||
       !renders_whole_images (state->backend, mode_at_level (o, 0), area->left))
     return *roi;
 
   whole = get_bounding_box (operation);
-  if (!gegl_rectangle_intersect (&region, roi, &whole) ||
-      !region_takes_whole_image (state, &region, &whole, area->left))
+  if (!gegl_rectangle_intersect (&region, roi, &whole))
     return *roi;
+  if (takes_dirty (state, &region, &whole, area->left, &dirty))
+    {
+      if (!gegl_rectangle_equal (&region, &dirty))
+        cblur_cache_on_node (operation);
+      return dirty;
+    }
+  if (!region_takes_whole_image (state, &region, &whole, area->left))
+    return *roi;
+  g_mutex_lock (&state->lock);
+  state->dirty = *GEGL_RECTANGLE (0, 0, 0, 0);
+  g_mutex_unlock (&state->lock);
   if (!gegl_rectangle_equal (&region, &whole))
     cblur_cache_on_node (operation);
   return whole;
@@ -300,6 +379,16 @@ operation_process (GeglOperation        *operation,
     }
 
   return parent->process (operation, context, output_prop, result, level);
+}
+
+/* GEGL's abyss at a mipmap level: the pixels whole inside the image */
+static GeglRectangle
+abyss_at_level (const GeglRectangle *abyss,
+                gint                 level)
+{
+  if (gegl_rectangle_is_infinite_plane (abyss))
+    return *abyss;
+  return cblur_rectangle_at_level (abyss, level);
 }
 
 static void
@@ -446,12 +535,13 @@ process (GeglOperation       *operation,
   kernel = cblur_kernel_new (o->radius / (1 << level), (CblurMode) o->mode, o->iterations);
   g_object_get (output, "tile-width", &stream.tile_width,
                 "tile-height", &stream.tile_height, NULL);
-  /* at other levels GEGL's abyss is that of a mipmap */
-  if (level == 0)
-    {
-      stream.inside = *gegl_buffer_get_abyss (input);
-      stream.abyss = o->abyss_policy;
-    }
+  /* The backends make the abyss beyond the input at every level, so that
+   * a band holds only the input's pixels and its size does not change
+   * with the reach, and GEGL reads only rectangles inside its mipmap:
+   * those across the edge take another path there, whose pixels depend
+   * on the rectangle. */
+  stream.inside = abyss_at_level (gegl_buffer_get_abyss (input), level);
+  stream.abyss = o->abyss_policy;
   /* A source in a covered format GEGL copies as it is, and the op
    * converts it, the backend premultiplying it on the way in: babl
    * converting it on GEGL's threads took 2-3 times as long as the copy
@@ -511,6 +601,7 @@ gegl_op_class_init (GeglOpClass *klass)
   operation_class->process = operation_process;
   operation_class->get_bounding_box = get_bounding_box;
   operation_class->get_cached_region = get_cached_region;
+  operation_class->get_invalidated_by_change = get_invalidated_by_change;
   /* the backends thread (CPU) or serialize (GL) the work themselves */
   operation_class->threaded = FALSE;
   operation_class->cache_policy = GEGL_CACHE_POLICY_NEVER;

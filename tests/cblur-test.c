@@ -1,5 +1,7 @@
 #include "cblur-test.h"
 
+#include "cblur-settings.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -63,6 +65,18 @@ test_init (gint    *argc,
   g_test_init (argc, argv, NULL);
   gegl_init (argc, argv);
   g_log_set_handler ("cblur", G_LOG_LEVEL_DEBUG, count_backends, NULL);
+}
+
+void
+test_run_without_whole_images (gconstpointer data)
+{
+  GTestFunc test = (GTestFunc) data;
+
+  g_setenv ("CBLUR_WHOLE_IMAGE_PIXELS", "1", TRUE);
+  cblur_settings_reload ();
+  test ();
+  g_unsetenv ("CBLUR_WHOLE_IMAGE_PIXELS");
+  cblur_settings_reload ();
 }
 
 gboolean

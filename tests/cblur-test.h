@@ -39,6 +39,10 @@ gfloat     *test_render_chunked (GeglBuffer          *input,
 GeglNode   *test_blur_graph    (GeglNode             *parent,
                                 GeglBuffer           *input,
                                 GeglNode            **blur);
+/* Runs data, a GTestFunc, under CBLUR_WHOLE_IMAGE_PIXELS=1: the rules
+ * for images larger than the backend blurs whole, on small ones.  For
+ * g_test_add_data_func(). */
+void        test_run_without_whole_images (gconstpointer data);
 /* CBLUR_BACKEND=gl: the tests run on GL and must not fall back */
 gboolean    test_backend_is_gl (void);
 /* every blur since the last call ran on the backend under test */

@@ -70,7 +70,7 @@ tested_backend (void)
 
 /* whether the backend blurs an image of `extent` whole for any region:
  * on the CPU and a GPU, not on llvmpipe, nor under
- * CBLUR_WHOLE_IMAGE_PIXELS=1 (run_without_whole_images) */
+ * CBLUR_WHOLE_IMAGE_PIXELS=1 (test_run_without_whole_images) */
 static gboolean
 takes_whole (const GeglRectangle *extent,
              gint                 reach)
@@ -272,20 +272,6 @@ static const RegionTest region_tests[] = {
   { "rest-of-image-blurs-only-itself", test_rest_of_image_blurs_only_itself },
 };
 
-/* The rules for images larger than the backend blurs whole, on these
- * small ones. */
-static void
-run_without_whole_images (gconstpointer data)
-{
-  const RegionTest *test = data;
-
-  g_setenv ("CBLUR_WHOLE_IMAGE_PIXELS", "1", TRUE);
-  cblur_settings_reload ();
-  test->func ();
-  g_unsetenv ("CBLUR_WHOLE_IMAGE_PIXELS");
-  cblur_settings_reload ();
-}
-
 gint
 main (gint    argc,
       gchar **argv)
@@ -302,7 +288,8 @@ main (gint    argc,
 
       g_test_add_func (path, region_tests[t].func);
       if (cblur_backend_whole_image_pixels (tested_backend ()) > 0)
-        g_test_add_data_func (without, &region_tests[t], run_without_whole_images);
+        g_test_add_data_func (without, (gconstpointer) region_tests[t].func,
+                              test_run_without_whole_images);
     }
 
   return g_test_run ();

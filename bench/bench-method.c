@@ -1,0 +1,72 @@
+#include "bench-method.h"
+
+#include "cblur-settings.h"
+
+const BenchMethod bench_methods[] = {
+  { "cpu-direct",  "cblur:gaussian-blur", "cpu", "direct" },
+  { "cpu-box",     "cblur:gaussian-blur", "cpu", "box" },
+  { "cpu-auto",    "cblur:gaussian-blur", "cpu", "auto" },
+  { "gl-direct",   "cblur:gaussian-blur", "gl",  "direct" },
+  { "gl-box",      "cblur:gaussian-blur", "gl",  "box" },
+  { "gl-auto",     "cblur:gaussian-blur", "gl",  "auto" },
+  { "gegl-iir",    "gegl:gaussian-blur",  NULL,  "iir" },
+  { "gegl-fir",    "gegl:gaussian-blur",  NULL,  "fir" },
+  { "cpu-variable", "cblur:variable-blur", "cpu", NULL },
+  { "gegl-variable", "gegl:variable-blur", NULL, NULL },
+  { "gegl-io",     "gegl:convert-format", NULL,  NULL },
+  { "gegl-invert", "gegl:invert-linear",  NULL,  NULL },
+};
+
+const gsize bench_n_methods = G_N_ELEMENTS (bench_methods);
+
+gboolean
+bench_method_is_gegl (const BenchMethod *method)
+{
+  return method->backend == NULL;
+}
+
+static void
+set_enum (GeglNode    *node,
+          const gchar *property,
+          const gchar *nick)
+{
+  GParamSpec           *spec = gegl_node_find_property (node, property);
+  g_autoptr (GEnumClass) enums = g_type_class_ref (G_PARAM_SPEC_VALUE_TYPE (spec));
+  GEnumValue           *value = g_enum_get_value_by_nick (enums, nick);
+
+  g_assert (value != NULL);
+  gegl_node_set (node, property, value->value, NULL);
+}
+
+void
+bench_method_set_radius (GeglNode          *node,
+                         const BenchMethod *method,
+                         gdouble            radius)
+{
+  if (g_str_equal (method->operation, "gegl:gaussian-blur"))
+    gegl_node_set (node, "std-dev-x", radius / 3.0, "std-dev-y", radius / 3.0, NULL);
+  else if (method->backend != NULL || g_str_equal (method->operation, "gegl:variable-blur"))
+    gegl_node_set (node, "radius", radius, NULL);
+}
+
+GeglNode *
+bench_method_node (GeglNode          *graph,
+                   const BenchMethod *method,
+                   gdouble            radius)
+{
+  GeglNode *node = gegl_node_new_child (graph, "operation", method->operation, NULL);
+
+  if (g_str_equal (method->operation, "gegl:convert-format"))
+    gegl_node_set (node, "format", babl_format ("RaGaBaA float"), NULL);
+  else if (g_str_equal (method->operation, "gegl:gaussian-blur"))
+    set_enum (node, "filter", method->mode);
+  else if (method->backend != NULL)
+    {
+      g_setenv ("CBLUR_BACKEND", method->backend, TRUE);
+      cblur_settings_reload ();
+      if (method->mode != NULL)
+        set_enum (node, "mode", method->mode);
+    }
+  bench_method_set_radius (node, method, radius);
+  return node;
+}

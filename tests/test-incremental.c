@@ -1,0 +1,345 @@
+/* A view kept up to date as GIMP keeps its canvas during a live preview:
+ * rendered in chunks through one graph whose radius moves, whose source
+ * is painted on, and which is shown at other mipmap levels, each time
+ * only the area GEGL invalidates rendered again.  After every step the
+ * whole view is what a fresh graph renders of the same source, on the
+ * backend CBLUR_BACKEND names, with and without whole images. */
+#include <string.h>
+
+#include "cblur-kernel.h"
+#include "cblur-backend.h"
+#include "cblur-settings.h"
+#include "cblur-test.h"
+
+#define WIDTH        321
+#define HEIGHT       201
+#define CHUNK_WIDTH  64
+#define CHUNK_HEIGHT 32
+#define FORMAT       "R'G'B'A u8"
+
+typedef struct
+{
+  GeglNode     *graph;
+  GeglNode     *blur;
+  gint          level;
+  GeglRectangle rect;          /* display pixels, at the level's scale */
+  guchar       *pixels;
+  GeglRectangle invalidated;   /* image pixels GEGL said changed */
+} View;
+
+static void
+on_invalidated (GeglNode            *node,
+                const GeglRectangle *rect,
+                gpointer             user_data)
+{
+  View *view = user_data;
+
+  gegl_rectangle_bounding_box (&view->invalidated, &view->invalidated, rect);
+}
+
+static gdouble
+level_scale (gint level)
+{
+  return 1.0 / (1 << level);
+}
+
+/* area (display pixels, inside the view) in a host's chunks */
+static void
+render (GeglNode            *blur,
+        gint                 level,
+        const GeglRectangle *view,
+        guchar              *pixels,
+        const GeglRectangle *area)
+{
+  gint x, y;
+
+  for (y = area->y; y < area->y + area->height; y += CHUNK_HEIGHT)
+    for (x = area->x; x < area->x + area->width; x += CHUNK_WIDTH)
+      {
+        GeglRectangle chunk = { x, y, MIN (CHUNK_WIDTH, area->x + area->width - x),
+                                MIN (CHUNK_HEIGHT, area->y + area->height - y) };
+
+        gegl_node_blit (blur, level_scale (level), &chunk, babl_format (FORMAT),
+                        pixels + ((gsize) (y - view->y) * view->width + (x - view->x)) * 4,
+                        view->width * 4, GEGL_BLIT_DEFAULT);
+      }
+}
+
+/* the view of `level`: all of the image at level 1, a part off its
+ * corner at level 0 */
+static GeglRectangle
+view_rect (gint level)
+{
+  return level == 0 ? *GEGL_RECTANGLE (70, 40, 200, 130)
+                    : *GEGL_RECTANGLE (0, 0, WIDTH >> level, HEIGHT >> level);
+}
+
+static void
+view_init (View       *view,
+           GeglBuffer *source,
+           gdouble     radius)
+{
+  GeglNode *input;
+
+  view->graph = gegl_node_new ();
+  input = gegl_node_new_child (view->graph, "operation", "gegl:buffer-source",
+                               "buffer", source, NULL);
+  view->blur = gegl_node_new_child (view->graph, "operation", "cblur:gaussian-blur",
+                                    "radius", radius, NULL);
+  gegl_node_link (input, view->blur);
+  g_signal_connect (view->blur, "invalidated", G_CALLBACK (on_invalidated), view);
+  view->level = -1;
+  view->pixels = NULL;
+}
+
+/* shows the view at level, all of it rendered */
+static void
+view_show (View *view,
+           gint  level)
+{
+  view->level = level;
+  view->rect = view_rect (level);
+  g_free (view->pixels);
+  view->pixels = g_new (guchar, (gsize) view->rect.width * view->rect.height * 4);
+  render (view->blur, level, &view->rect, view->pixels, &view->rect);
+  view->invalidated = *GEGL_RECTANGLE (0, 0, 0, 0);
+}
+
+/* renders what GEGL invalidated since, in display pixels */
+static void
+view_update (View *view)
+{
+  GeglRectangle *changed = &view->invalidated;
+  gint           x0 = changed->x >> view->level, y0 = changed->y >> view->level;
+  gint           x1 = (changed->x + changed->width + (1 << view->level) - 1) >> view->level;
+  gint           y1 = (changed->y + changed->height + (1 << view->level) - 1) >> view->level;
+  GeglRectangle  area;
+
+  if (gegl_rectangle_intersect (&area, GEGL_RECTANGLE (x0, y0, x1 - x0, y1 - y0), &view->rect))
+    render (view->blur, view->level, &view->rect, view->pixels, &area);
+  *changed = *GEGL_RECTANGLE (0, 0, 0, 0);
+}
+
+static void
+view_clear (View *view)
+{
+  g_clear_object (&view->graph);
+  g_clear_pointer (&view->pixels, g_free);
+}
+
+/* The view against a fresh graph's render of it in one piece.  GL's box
+ * tiles meet within float rounding, a code of 8 bits at most. */
+static void
+assert_fresh (const View *view,
+              GeglBuffer *source,
+              gdouble     radius)
+{
+  gsize              n = (gsize) view->rect.width * view->rect.height * 4;
+  g_autofree guchar *fresh = g_new (guchar, n);
+  GeglNode          *graph = gegl_node_new ();
+  GeglNode          *input = gegl_node_new_child (graph, "operation", "gegl:buffer-source",
+                                                  "buffer", source, NULL);
+  GeglNode          *blur = gegl_node_new_child (graph, "operation", "cblur:gaussian-blur",
+                                                 "radius", radius, NULL);
+  gsize              i;
+  gint               worst = 0;
+
+  gegl_node_link (input, blur);
+  gegl_node_blit (blur, level_scale (view->level), &view->rect, babl_format (FORMAT), fresh,
+                  GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
+  g_object_unref (graph);
+  for (i = 0; i < n; i++)
+    worst = MAX (worst, ABS ((gint) fresh[i] - (gint) view->pixels[i]));
+  g_assert_cmpint (worst, <=, test_backend_is_gl () ? 1 : 0);
+}
+
+static GeglBuffer *
+test_image_sized (gint    width,
+                  gint    height,
+                  guint32 seed)
+{
+  g_autoptr (GeglBuffer) noise = test_random_buffer (width, height, seed);
+  GeglBuffer            *image = gegl_buffer_new (gegl_buffer_get_extent (noise),
+                                                  babl_format (FORMAT));
+
+  gegl_buffer_copy (noise, NULL, GEGL_ABYSS_NONE, image, NULL);
+  return image;
+}
+
+static GeglBuffer *
+test_image (guint32 seed)
+{
+  return test_image_sized (WIDTH, HEIGHT, seed);
+}
+
+/* a brush's dab: a square of one colour at x, y */
+static void
+paint_dab (GeglBuffer *image,
+           gint        x,
+           gint        y,
+           gint        i)
+{
+  guchar pixels[24 * 24 * 4];
+  gint   p;
+
+  for (p = 0; p < 24 * 24; p++)
+    {
+      pixels[p * 4] = (guchar) (i * 71);
+      pixels[p * 4 + 1] = (guchar) (200 - i * 13);
+      pixels[p * 4 + 2] = (guchar) (i * 37);
+      pixels[p * 4 + 3] = (guchar) (128 + i * 19);
+    }
+  gegl_buffer_set (image, GEGL_RECTANGLE (x, y, 24, 24), 0, babl_format (FORMAT), pixels,
+                   GEGL_AUTO_ROWSTRIDE);
+}
+
+/* Slider moves: each a property change, across direct and box (auto at
+ * 25), to radius 0 (the input handed on) and back. */
+static void
+test_slider (void)
+{
+  static const gdouble   radii[] = { 2.0, 6.5, 7.0, 30.0, 12.5, 0.0, 45.0, 3.0 };
+  g_autoptr (GeglBuffer) image = test_image (3);
+  View                   view;
+  gsize                  i;
+
+  view_init (&view, image, radii[0]);
+  view_show (&view, 0);
+  assert_fresh (&view, image, radii[0]);
+  for (i = 1; i < G_N_ELEMENTS (radii); i++)
+    {
+      gegl_node_set (view.blur, "radius", radii[i], NULL);
+      view_update (&view);
+      assert_fresh (&view, image, radii[i]);
+    }
+  view_clear (&view);
+  test_assert_ran_on_backend ();
+}
+
+/* Dabs into the source under a live blur, in view, at its edges and at
+ * the image's, and out of view but within the blur's reach of it. */
+static void
+test_dabs (void)
+{
+  static const gdouble   radii[] = { 9.0, 40.0 };
+  static const gint      dabs[][2] = { { 150, 90 }, { 60, 30 }, { 0, 0 }, { 296, 176 },
+                                       { 280, 100 }, { 100, 170 }, { 160, 95 } };
+  gsize                  r, d;
+
+  for (r = 0; r < G_N_ELEMENTS (radii); r++)
+    {
+      g_autoptr (GeglBuffer) image = test_image (5 + r);
+      View                   view;
+
+      view_init (&view, image, radii[r]);
+      view_show (&view, 0);
+      for (d = 0; d < G_N_ELEMENTS (dabs); d++)
+        {
+          paint_dab (image, dabs[d][0], dabs[d][1], (gint) d);
+          view_update (&view);
+          assert_fresh (&view, image, radii[r]);
+        }
+      view_clear (&view);
+    }
+  test_assert_ran_on_backend ();
+}
+
+/* A dab under a blur of a larger image, which the CPU blurs whole for
+ * the first view: what the dab invalidated is blurred again, not the
+ * whole image, and the view is still a fresh render. */
+static void
+test_dab_blurs_its_area (void)
+{
+  const gint             width = 1024, height = 640;
+  const gdouble          radius = 40.0;
+  g_autoptr (GeglBuffer) image = test_image_sized (width, height, 17);
+  View                   view;
+  gint                   d;
+
+  view_init (&view, image, radius);
+  view_show (&view, 0);
+  for (d = 0; d < 3; d++)
+    {
+      TestBlurred blurred;
+
+      test_take_blurred ();
+      paint_dab (image, 90 + 50 * d, 60 + 30 * d, d);
+      view_update (&view);
+      blurred = test_take_blurred ();
+      g_test_message ("dab %d: blurred %" G_GINT64_FORMAT " pixels", d, blurred.pixels);
+      g_assert_cmpint (blurred.pixels, >, 0);
+      if (!test_backend_is_gl ())
+        g_assert_cmpint (blurred.pixels, <, (gint64) width * height / 8);
+      assert_fresh (&view, image, radius);
+    }
+  view_clear (&view);
+  test_assert_ran_on_backend ();
+}
+
+/* The view zoomed between mipmap levels 1 and 0, with slider moves and
+ * dabs at each. */
+static void
+test_levels (void)
+{
+  g_autoptr (GeglBuffer) image = test_image (9);
+  View                   view;
+
+  view_init (&view, image, 20.0);
+  view_show (&view, 1);
+  assert_fresh (&view, image, 20.0);
+  view_show (&view, 0);
+  assert_fresh (&view, image, 20.0);
+
+  gegl_node_set (view.blur, "radius", 33.0, NULL);
+  view_show (&view, 1);
+  assert_fresh (&view, image, 33.0);
+  paint_dab (image, 120, 80, 1);
+  view_update (&view);
+  assert_fresh (&view, image, 33.0);
+  view_show (&view, 0);
+  assert_fresh (&view, image, 33.0);
+
+  gegl_node_set (view.blur, "radius", 5.5, NULL);
+  view_update (&view);
+  assert_fresh (&view, image, 5.5);
+  view_show (&view, 1);
+  assert_fresh (&view, image, 5.5);
+  view_clear (&view);
+  test_assert_ran_on_backend ();
+}
+
+gint
+main (gint    argc,
+      gchar **argv)
+{
+  static const struct
+  {
+    const gchar *name;
+    GTestFunc    func;
+    gboolean     without_whole_images;
+  } tests[] = {
+    { "slider", test_slider, TRUE },
+    { "dabs", test_dabs, TRUE },
+    { "levels", test_levels, TRUE },
+    /* a dab's area is blurred on its own either way */
+    { "dab-blurs-its-area", test_dab_blurs_its_area, FALSE },
+  };
+  gsize t;
+
+  /* gegl_node_blit() at scale 0.5 renders at mipmap level 1, as a host's
+   * zoomed-out view does, only with this */
+  g_setenv ("GEGL_MIPMAP_RENDERING", "1", TRUE);
+  test_init (&argc, &argv);
+  for (t = 0; t < G_N_ELEMENTS (tests); t++)
+    {
+      g_autofree gchar *path = g_strconcat ("/incremental/", tests[t].name, NULL);
+      g_autofree gchar *without = g_strconcat ("/incremental/without-whole-images/",
+                                               tests[t].name, NULL);
+
+      g_test_add_func (path, tests[t].func);
+      if (tests[t].without_whole_images)
+        g_test_add_data_func (without, (gconstpointer) tests[t].func,
+                              test_run_without_whole_images);
+    }
+  return g_test_run ();
+}
