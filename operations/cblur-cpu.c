@@ -8,6 +8,7 @@
 
 #include "cblur-cpu-line.h"
 #include "cblur-memory.h"
+#include "cblur-parallel.h"
 #include "cblur-pixel.h"
 
 typedef struct
@@ -563,13 +564,13 @@ cblur_cpu_blur_stream (const CblurKernel *kernel,
 
   /* a row costs about one pixel-window per output pixel; splitting is
    * worth it once a thread has a few thousand of those to do */
-  gegl_parallel_distribute_range ((job.bottom - job.top + CBLUR_ROW_GROUP - 1) / CBLUR_ROW_GROUP,
-                                  4096.0 / (CBLUR_ROW_GROUP * (gsize) dst->width + 1),
-                                  horizontal_rows, &job);
+  cblur_parallel_distribute_range ((job.bottom - job.top + CBLUR_ROW_GROUP - 1) / CBLUR_ROW_GROUP,
+                                   4096.0 / (CBLUR_ROW_GROUP * (gsize) dst->width + 1),
+                                   horizontal_rows, &job);
 
-  gegl_parallel_distribute_range ((job.lead + dst->width + job.chunk - 1) / job.chunk,
-                                  4096.0 / ((gsize) job.chunk * dst->height + 1),
-                                  vertical_chunks, &job);
+  cblur_parallel_distribute_range ((job.lead + dst->width + job.chunk - 1) / job.chunk,
+                                   4096.0 / ((gsize) job.chunk * dst->height + 1),
+                                   vertical_chunks, &job);
 
   cblur_pixels_free (job.between);
   g_clear_pointer (&job.made_row, gegl_free);

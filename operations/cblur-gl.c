@@ -7,6 +7,7 @@
  * copied back, all without the CPU waiting until the band is done. */
 #include "cblur-gl-private.h"
 #include "cblur-cpu.h"
+#include "cblur-parallel.h"
 #include "cblur-stream.h"
 
 #include <string.h>
@@ -49,8 +50,8 @@ copy_image (const CblurImage *to,
                 (const guchar *) from->data, from->stride * sizeof (gfloat),
                 to->width * cblur_image_pixel_bytes (to) };
 
-  gegl_parallel_distribute_range (to->height, COPY_BYTES_PER_THREAD / copy.row_bytes,
-                                  copy_row_range, &copy);
+  cblur_parallel_distribute_range (to->height, COPY_BYTES_PER_THREAD / copy.row_bytes,
+                                   copy_row_range, &copy);
 }
 
 /* Where each tile can make its abyss on the GPU, only the part of source

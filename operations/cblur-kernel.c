@@ -1,5 +1,6 @@
 #include "cblur-kernel.h"
 
+#include <float.h>
 #include <math.h>
 
 static gdouble
@@ -54,6 +55,42 @@ clamp_iterations (gint iterations)
   return CLAMP (iterations, CBLUR_ITERATIONS_MIN, CBLUR_ITERATIONS_MAX);
 }
 
+/* the weight of direct's tap i before normalizing, the outermost one
+ * faded by the radius' fraction */
+static gdouble
+direct_tap (gdouble radius,
+            gdouble sigma,
+            gint    i)
+{
+  gdouble x = i / sigma;
+
+  return exp (-0.5 * x * x) * MIN (1.0, radius + 1.0 - i);
+}
+
+/* The radius as it blurs: 0 where it is too small to blur, every weight
+ * but the centre's below float's smallest normal number (which a GPU
+ * may flush to 0).  A tiny radius' σ can itself round to 0, and its
+ * weights to 0/0.  Below a radius of 1 direct weighs one pixel each
+ * side and box's passes a fraction of one. */
+static gdouble
+blurring_radius (gdouble   radius,
+                 CblurMode mode,
+                 gint      iterations)
+{
+  gdouble sigma, nearest;
+  gint    half;
+
+  radius = sanitize_radius (radius);
+  if (radius == 0.0 || radius >= 1.0)
+    return radius;
+  sigma = cblur_sigma_for_radius (radius);
+  if (cblur_kernel_resolve_mode (radius, mode) == CBLUR_MODE_DIRECT)
+    nearest = direct_tap (radius, sigma, 1) / (1.0 + 2.0 * direct_tap (radius, sigma, 1));
+  else
+    cblur_box_geometry (sigma, clamp_iterations (iterations), &half, &nearest);
+  return (gfloat) nearest >= FLT_MIN ? radius : 0.0;
+}
+
 gint
 cblur_kernel_reach (gdouble   radius,
                     CblurMode mode,
@@ -62,7 +99,7 @@ cblur_kernel_reach (gdouble   radius,
   gint    half;
   gdouble fraction;
 
-  radius = sanitize_radius (radius);
+  radius = blurring_radius (radius, mode, iterations);
   if (radius == 0.0)
     return 0;
 
@@ -85,9 +122,7 @@ direct_weights (CblurKernel *kernel)
 
   for (i = 0; i <= kernel->half_width; i++)
     {
-      gdouble x = i / kernel->sigma;
-
-      taps[i] = exp (-0.5 * x * x) * MIN (1.0, kernel->radius + 1.0 - i);
+      taps[i] = direct_tap (kernel->radius, kernel->sigma, i);
       sum += i == 0 ? taps[i] : 2.0 * taps[i];
     }
 
@@ -105,7 +140,7 @@ cblur_kernel_new (gdouble   radius,
 {
   CblurKernel *kernel = g_new0 (CblurKernel, 1);
 
-  kernel->radius = sanitize_radius (radius);
+  kernel->radius = blurring_radius (radius, mode, iterations);
   kernel->sigma = cblur_sigma_for_radius (kernel->radius);
   kernel->mode = cblur_kernel_resolve_mode (kernel->radius, mode);
   kernel->iterations = clamp_iterations (iterations);

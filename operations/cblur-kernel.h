@@ -67,6 +67,7 @@ CblurKernel *cblur_kernel_new          (gdouble            radius,
                                         CblurMode          mode,
                                         gint               iterations);
 void         cblur_kernel_free         (CblurKernel       *kernel);
+/* a radius of 0, or one too small to blur: the input untouched */
 gboolean     cblur_kernel_is_identity  (const CblurKernel *kernel);
 const gchar *cblur_mode_name           (CblurMode          mode);
 

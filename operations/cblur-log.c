@@ -2,7 +2,10 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <glib/gi18n-lib.h>
 #include "cblur-i18n.h"
@@ -10,7 +13,12 @@
 #include "cblur-gl.h"
 #include "cblur-settings.h"
 
-/* CBLUR_LOG, read once: "stderr", or a file to append to; -1 for neither */
+/* CBLUR_LOG as read, once */
+static const gchar *log_where;
+
+/* CBLUR_LOG, read once: "stderr" in any case, or a file to append to; -1
+ * for neither.  Opened without blocking: a FIFO that no one reads fails
+ * to open rather than hold the host's blur until someone does. */
 static gint
 log_fd (void)
 {
@@ -21,11 +29,13 @@ log_fd (void)
     {
       const gchar *where = g_getenv ("CBLUR_LOG");
 
-      if (g_strcmp0 (where, "stderr") == 0)
+      log_where = g_strdup (where);
+      if (where != NULL && g_ascii_strcasecmp (where, "stderr") == 0)
         fd = STDERR_FILENO;
       else if (where != NULL && *where != '\0')
         {
-          fd = open (where, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+          fd = open (where, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOCTTY | O_NONBLOCK,
+                     0644);
           if (fd < 0)
             g_warning (_("CBLUR_LOG=%s cannot be opened (%s); nothing is logged there"),
                        where, g_strerror (errno));
@@ -35,26 +45,72 @@ log_fd (void)
   return fd;
 }
 
-/* one write() a line, so that lines from several threads or processes
- * sharing the file never interleave */
-static void
-write_line (gint         fd,
-            const gchar *message)
+static gboolean
+write_all (gint         fd,
+           const gchar *bytes,
+           gsize        left)
 {
-  g_autofree gchar *line = g_strconcat ("cblur: ", message, "\n", NULL);
-  const gchar      *rest = line;
-  gsize             left = strlen (line);
-
   while (left > 0)
     {
-      gssize written = write (fd, rest, left);
+      gssize written = write (fd, bytes, left);
 
       if (written < 0 && errno == EINTR)
         continue;
       if (written <= 0)
-        return;
-      rest += written;
+        return FALSE;
+      bytes += written;
       left -= written;
+    }
+  return TRUE;
+}
+
+/* A pipe whose reader has gone raises SIGPIPE in the writing thread,
+ * which by default ends the host: it is held back while writing, and
+ * where the write raised it, taken back unseen. */
+static gboolean
+write_without_sigpipe (gint         fd,
+                       const gchar *bytes,
+                       gsize        size)
+{
+  const struct timespec now = { 0, 0 };
+  sigset_t              sigpipe, held, pending;
+  gboolean              was_pending, written;
+  gint                  error;
+
+  sigemptyset (&sigpipe);
+  sigaddset (&sigpipe, SIGPIPE);
+  pthread_sigmask (SIG_BLOCK, &sigpipe, &held);
+  sigpending (&pending);
+  was_pending = sigismember (&pending, SIGPIPE);
+  written = write_all (fd, bytes, size);
+  error = errno;
+  if (!written && error == EPIPE && !was_pending)
+    sigtimedwait (&sigpipe, NULL, &now);
+  pthread_sigmask (SIG_SETMASK, &held, NULL);
+  errno = error;
+  return written;
+}
+
+/* One write() a line, so that lines from several threads or processes
+ * sharing the file never interleave.  A full pipe loses the line rather
+ * than wait.  The first line lost says so, once: not where the log is
+ * stderr, which that warning could not reach either. */
+static void
+write_line (gint         fd,
+            const gchar *message)
+{
+  static gsize      warned = 0;
+  g_autofree gchar *line = g_strconcat ("cblur: ", message, "\n", NULL);
+  gint              error;
+
+  if (write_without_sigpipe (fd, line, strlen (line)) || fd == STDERR_FILENO)
+    return;
+  error = errno;
+  if (g_once_init_enter (&warned))
+    {
+      g_warning (_("CBLUR_LOG=%s cannot be written (%s); its lines are lost"),
+                 log_where, g_strerror (error));
+      g_once_init_leave (&warned, 1);
     }
 }
 

@@ -1,5 +1,6 @@
 #include "cblur-memory.h"
 
+#include <pthread.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <glib/gi18n-lib.h>
@@ -103,6 +104,28 @@ start_advising (gpointer data)
   return g_thread_new ("cblur-advise", advise_idle, NULL);
 }
 
+/* A fork while another thread holds the cache's lock would leave it held
+ * for good in the child, which has that thread no more: the lock is taken
+ * around fork(), and the child starts an advising thread of its own. */
+static void
+lock_for_fork (void)
+{
+  g_mutex_lock (&cache_lock);
+}
+
+static void
+unlock_in_parent (void)
+{
+  g_mutex_unlock (&cache_lock);
+}
+
+static void
+unlock_in_child (void)
+{
+  advising = (GOnce) G_ONCE_INIT;
+  g_mutex_unlock (&cache_lock);
+}
+
 /* The smallest cached block that fits without wasting more than the band,
  * whole: bands of nearly one size (a region's first and last have less
  * halo) then reuse each other's blocks. */
@@ -128,8 +151,14 @@ take_cached (gsize size)
 gpointer
 cblur_pixels_alloc (gsize bytes)
 {
-  Block block;
+  static gsize fork_watched = 0;
+  Block        block;
 
+  if (g_once_init_enter (&fork_watched))
+    {
+      pthread_atfork (lock_for_fork, unlock_in_parent, unlock_in_child);
+      g_once_init_leave (&fork_watched, 1);
+    }
   g_mutex_lock (&cache_lock);
   block = take_cached (mapped_size (bytes));
   g_mutex_unlock (&cache_lock);

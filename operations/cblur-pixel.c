@@ -3,6 +3,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "cblur-parallel.h"
+
 void
 cblur_premultiply_pixels (gfloat *pixels,
                           gsize   n_pixels)
@@ -36,8 +38,8 @@ void
 cblur_premultiply (const CblurImage *image)
 {
   /* a thread is worth a few thousand pixels */
-  gegl_parallel_distribute_range (image->height, 4096.0 / (image->width + 1),
-                                  premultiply_rows, (gpointer) image);
+  cblur_parallel_distribute_range (image->height, 4096.0 / (image->width + 1),
+                                   premultiply_rows, (gpointer) image);
 }
 
 void

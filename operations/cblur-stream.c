@@ -9,6 +9,8 @@
 
 #include <gegl.h>
 
+#include "cblur-parallel.h"
+
 /* An image cut along GEGL's tile grid into bands of one tile row, and
  * the bands into pieces of whole tiles: enough of them for every thread
  * to take several, since the last to finish decides when all are done. */
@@ -61,15 +63,6 @@ ceil_div (gint value,
   return (value + step - 1) / step;
 }
 
-static gint
-n_threads (void)
-{
-  gint threads = 1;
-
-  g_object_get (gegl_config (), "threads", &threads, NULL);
-  return MAX (threads, 1);
-}
-
 static void
 grid_init (Grid              *grid,
            const CblurStream *stream,
@@ -84,7 +77,8 @@ grid_init (Grid              *grid,
   grid->n_bands = ceil_div (image->y + image->height - grid->top, grid->band_rows);
   grid->left = floor_to (image->x, tile_width);
   tiles_across = ceil_div (image->x + image->width - grid->left, tile_width);
-  columns = CLAMP (ceil_div (8 * n_threads (), MAX (grid->n_bands, 1)), 1, MAX (tiles_across, 1));
+  columns = CLAMP (ceil_div (8 * cblur_parallel_threads (), MAX (grid->n_bands, 1)), 1,
+                   MAX (tiles_across, 1));
   grid->piece_columns = ceil_div (tiles_across, columns) * tile_width;
   grid->n_columns = ceil_div (image->x + image->width - grid->left, grid->piece_columns);
 }
@@ -199,7 +193,7 @@ work (gint     i,
 static gpointer
 run_thread (gpointer user_data)
 {
-  gegl_parallel_distribute (n_threads (), work, user_data);
+  cblur_parallel_distribute (cblur_parallel_threads (), work, user_data);
   return NULL;
 }
 
@@ -298,7 +292,8 @@ transfer_all (CblurStream      *stream,
   gint64    started = g_get_monotonic_time ();
 
   grid_init (&all.grid, stream, image);
-  gegl_parallel_distribute (MIN (n_threads (), n_pieces (&all.grid)), transfer_pieces, &all);
+  cblur_parallel_distribute (MIN (cblur_parallel_threads (), n_pieces (&all.grid)),
+                             transfer_pieces, &all);
   return (g_get_monotonic_time () - started) / 1000.0;
 }
 

@@ -3,8 +3,10 @@
 #include "cblur-settings.h"
 
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
 
 static struct
 {
@@ -294,4 +296,25 @@ test_max_abs_diff (const gfloat *a,
         worst = isnan (d) ? INFINITY : d;
     }
   return worst;
+}
+
+gint
+test_wait_child (GPid   child,
+                 gint64 within_us)
+{
+  gint64 until = g_get_monotonic_time () + within_us;
+  gint   status = 0;
+
+  while (waitpid (child, &status, WNOHANG) == 0)
+    {
+      if (g_get_monotonic_time () > until)
+        {
+          kill (child, SIGKILL);
+          waitpid (child, &status, 0);
+          g_test_message ("the forked child hung");
+          return -1;
+        }
+      g_usleep (10000);
+    }
+  return status;
 }

@@ -64,4 +64,9 @@ gdouble     test_max_abs_diff  (const gfloat         *a,
                                 const gfloat         *b,
                                 gsize                 n);
 
+/* A forked child's wait status, once it has finished; -1 where it had
+ * not within within_us (it hung), when it is killed. */
+gint        test_wait_child    (GPid                  child,
+                                gint64                within_us);
+
 #endif

@@ -1,15 +1,16 @@
 #!/bin/sh
 # CBLUR_LOG writes the per-band line past GLib's log handlers: appended to
 # a file, or to stderr, with why GL was not used where it was not; and
-# G_MESSAGES_DEBUG=cblur still shows it through GLib.
+# G_MESSAGES_DEBUG=cblur still shows it through GLib; a log that cannot
+# be written never holds the host (tests/test-log.c has the other cases).
 set -eu
-photo=$(dirname "$0")/data/coffee.png
+photo=$(cd "$(dirname "$0")" && pwd)/data/coffee.png
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
 blur ()
 {
-  env -u G_MESSAGES_DEBUG "$@" gegl "$photo" -o "$tmp/out.png" -- \
+  timeout 120 env -u G_MESSAGES_DEBUG "$@" gegl "$photo" -o "$tmp/out.png" -- \
     cblur:gaussian-blur radius=5 >"$tmp/stdout" 2>"$tmp/stderr"
 }
 
@@ -33,3 +34,15 @@ expect "$tmp/stderr" '^cblur: backend=gl mode=direct .* renderer=.* total=[0-9.]
 blur CBLUR_BACKEND=cpu G_MESSAGES_DEBUG=cblur
 expect "$tmp/stdout" 'cblur-DEBUG.*: backend=cpu .* fallback="CBLUR_BACKEND=cpu"$'
 ! grep -q '^cblur: ' "$tmp/stdout" "$tmp/stderr"
+
+# "STDERR" is stderr, not a file in the current folder
+(cd "$tmp" && blur CBLUR_BACKEND=cpu CBLUR_LOG=STDERR)
+expect "$tmp/stderr" '^cblur: backend=cpu '
+[ ! -e "$tmp/STDERR" ]
+
+# a FIFO that no one reads is not opened, and the blur goes on
+mkfifo "$tmp/fifo"
+rm -f "$tmp/out.png"
+blur CBLUR_BACKEND=cpu CBLUR_LOG="$tmp/fifo"
+expect "$tmp/stderr" "CBLUR_LOG=$tmp/fifo cannot be opened"
+[ -s "$tmp/out.png" ]

@@ -1,5 +1,6 @@
 /* The kernel math both backends share, and the CPU backend's impulse
  * responses against the analytic Gaussian. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
 
@@ -110,6 +111,47 @@ test_auto_mode_and_identity (void)
   g_assert_true (cblur_kernel_is_identity (nan));
   g_assert_cmpfloat (huge->radius, ==, CBLUR_RADIUS_MAX);
   g_assert_cmpint (huge->iterations, ==, CBLUR_ITERATIONS_MAX);
+}
+
+/* Every power of two from the smallest subnormal double to 1/2, with the
+ * smallest doubles themselves and their neighbours, in every mode: a
+ * radius either blurs, with finite weights of which the centre's
+ * neighbours' are normal floats, or is too small to and is the identity,
+ * as every subnormal radius and the smallest normal ones are. */
+static void
+test_tiny_radii (void)
+{
+  static const CblurMode modes[] = { CBLUR_MODE_AUTO, CBLUR_MODE_DIRECT, CBLUR_MODE_BOX };
+  gint                   e, m, n, identities = 0;
+
+  for (m = 0; m < (gint) G_N_ELEMENTS (modes); m++)
+    for (e = -1074; e <= 0; e++)
+      for (n = 1; n <= 3; n++)
+        {
+          gdouble                 radius = e < 0 ? n * ldexp (1.0, e) : 0.0;
+          g_autoptr (CblurKernel) k = cblur_kernel_new (radius, modes[m], 4);
+          gint                    reach = cblur_kernel_reach (radius, modes[m], 4);
+
+          g_assert_cmpint (reach, ==, k->reach);
+          if (radius < 1e-20)
+            g_assert_true (cblur_kernel_is_identity (k));
+          if (cblur_kernel_is_identity (k))
+            {
+              identities++;
+              continue;
+            }
+          if (k->mode == CBLUR_MODE_DIRECT)
+            {
+              g_assert_true (isfinite (k->weights[0]));
+              g_assert_cmpfloat (k->weights[1], >=, FLT_MIN);
+            }
+          else
+            {
+              g_assert_cmpfloat (k->box_fraction, >=, FLT_MIN);
+              g_assert_true (isfinite (k->box_scale));
+            }
+        }
+  g_test_message ("%d of %d tiny radii are the identity", identities, 3 * 1075 * 3);
 }
 
 /* The 2-D response of the CPU backend to a unit impulse. */
@@ -436,6 +478,7 @@ main (gint    argc,
   g_test_add_func ("/kernel/direct/continuous-in-radius", test_direct_weights_continuous);
   g_test_add_func ("/kernel/box/variance-exact", test_box_variance_exact);
   g_test_add_func ("/kernel/auto-mode-and-identity", test_auto_mode_and_identity);
+  g_test_add_func ("/kernel/tiny-radii", test_tiny_radii);
   g_test_add_func ("/cpu/impulse/direct", test_impulse_direct);
   g_test_add_func ("/cpu/impulse/box", test_impulse_box);
   g_test_add_func ("/cpu/regions-bit-identical", test_regions_bit_identical);

@@ -69,8 +69,11 @@ run_case (GRand *rand,
         g_assert_cmpmem (a, part.width * 4 * sizeof (gfloat), b, part.width * 4 * sizeof (gfloat));
     }
 
-  if (radius > 0.0)
+  /* a radius too small to blur passes the input on, on no backend */
+  if (cblur_kernel_reach (radius, mode, iterations) > 0)
     test_assert_ran_on_backend ();
+  else
+    test_forget_backends ();
 }
 
 static void

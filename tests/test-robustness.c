@@ -2,8 +2,11 @@
  * degenerate image shapes, other pixel formats, NaN and Inf pixels, empty
  * regions, transparent images, many blurs in a row and from many threads.
  * Runs on whichever backend CBLUR_BACKEND names. */
+#include <float.h>
 #include <math.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cblur-kernel.h"
 #include "cblur-test.h"
@@ -93,6 +96,39 @@ test_wild_radii (void)
             g_assert_cmpfloat (out[i], <=, 1.0f + 1e-6f);
           }
       }
+}
+
+/* Radii too small to blur, the smallest doubles and subnormals among them,
+ * leave the input untouched in every mode, as radius 0 does; a radius
+ * just large enough to blur gives finite pixels. */
+static void
+test_tiny_radii (void)
+{
+  static const CblurMode modes[] = { CBLUR_MODE_AUTO, CBLUR_MODE_DIRECT, CBLUR_MODE_BOX };
+  static const gdouble   radii[] = { 4.9406564584124654e-324, 1e-323, 1.5e-323, 1e-320,
+                                     1e-310, DBL_MIN / 2.0, DBL_MIN, 1e-300, 1e-30, 0.1,
+                                     0.3 };
+  g_autoptr (GeglBuffer) input = test_random_buffer (23, 17, 18);
+  GeglRectangle          rect = { 0, 0, 23, 17 };
+  g_autofree gfloat     *original = test_read (input, &rect);
+  gsize                  m, r, i;
+
+  for (m = 0; m < G_N_ELEMENTS (modes); m++)
+    for (r = 0; r < G_N_ELEMENTS (radii); r++)
+      {
+        g_autoptr (CblurKernel) kernel = cblur_kernel_new (radii[r], modes[m], 4);
+        g_autofree gfloat      *out = test_blur (input, &rect, "radius", radii[r],
+                                                 "mode", modes[m], NULL);
+
+        g_test_message ("%s radius %g: %s", cblur_mode_name (modes[m]), radii[r],
+                        cblur_kernel_is_identity (kernel) ? "identity" : "blurs");
+        for (i = 0; i < 23 * 17 * 4; i++)
+          g_assert_true (isfinite (out[i]));
+        if (radii[r] < DBL_MIN * 2.0 || cblur_kernel_is_identity (kernel))
+          g_assert_cmpmem (out, 23 * 17 * 4 * sizeof (gfloat),
+                           original, 23 * 17 * 4 * sizeof (gfloat));
+      }
+  test_assert_ran_on_backend ();
 }
 
 static void
@@ -348,6 +384,68 @@ test_concurrent_graphs (void)
     }
 }
 
+/* a forked child that has not finished by then has hung */
+#define CHILD_TIMEOUT_US (60 * G_USEC_PER_SEC)
+
+/* In a forked child, the op's blur of input (whole) matches the reference */
+static gboolean
+child_blurs (GeglBuffer *input)
+{
+  const GeglRectangle *extent = gegl_buffer_get_extent (input);
+  g_autofree gfloat   *pixels = test_read (input, extent);
+  g_autoptr (RefImage) src = ref_image_from_floats (pixels, extent->width, extent->height);
+  g_autoptr (RefImage) expected = ref_blur_direct (src, 5.0);
+  g_autofree gfloat   *out = test_blur (input, extent, "radius", 5.0, "mode",
+                                        CBLUR_MODE_DIRECT, NULL);
+  gdouble              max_abs, rms;
+
+  ref_compare_floats (expected, out, &max_abs, &rms);
+  return max_abs <= 1e-5;
+}
+
+/* A host that forks after blurring (Python's multiprocessing does) has a
+ * child without GEGL's worker threads or the GL driver's: at GEGL's
+ * default thread count the child still blurs images small and large, on
+ * the CPU, and right.  In a process of its own, which blurs first. */
+static void
+test_fork_then_blur (void)
+{
+  static const gint   sizes[][2] = { { 8, 8 }, { 64, 64 }, { 1000, 700 } };
+  GeglBuffer         *inputs[G_N_ELEMENTS (sizes)];
+  GeglRectangle       small = { 0, 0, 8, 8 };
+  gsize               i;
+  GPid                child;
+  gint                status;
+
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+  for (i = 0; i < G_N_ELEMENTS (sizes); i++)
+    inputs[i] = test_random_buffer (sizes[i][0], sizes[i][1], 17 + i);
+  g_free (test_blur (inputs[0], &small, "radius", 5.0, NULL));
+  test_assert_ran_on_backend ();
+
+  child = fork ();
+  if (child == 0)
+    {
+      gboolean right = TRUE;
+
+      /* GL's refusal in the child is the one warning of a fallback */
+      g_log_set_always_fatal (G_LOG_FATAL_MASK);
+      for (i = 0; i < G_N_ELEMENTS (sizes); i++)
+        right = child_blurs (inputs[i]) && right;
+      _exit (right ? 0 : 3);
+    }
+  status = test_wait_child (child, CHILD_TIMEOUT_US);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+  for (i = 0; i < G_N_ELEMENTS (sizes); i++)
+    g_object_unref (inputs[i]);
+}
+
 gint
 main (gint    argc,
       gchar **argv)
@@ -355,6 +453,7 @@ main (gint    argc,
   test_init (&argc, &argv);
 
   g_test_add_func ("/robustness/wild-radii", test_wild_radii);
+  g_test_add_func ("/robustness/tiny-radii", test_tiny_radii);
   g_test_add_func ("/robustness/degenerate-shapes", test_degenerate_shapes);
   g_test_add_func ("/robustness/empty-region", test_empty_region);
   g_test_add_func ("/robustness/other-formats", test_other_formats);
@@ -362,6 +461,7 @@ main (gint    argc,
   g_test_add_func ("/robustness/transparent-image-stays-empty", test_transparent_image_stays_empty);
   g_test_add_func ("/robustness/many-small-blurs", test_many_small_blurs);
   g_test_add_func ("/robustness/concurrent-graphs", test_concurrent_graphs);
+  g_test_add_func ("/robustness/fork-then-blur", test_fork_then_blur);
 
   return g_test_run ();
 }

@@ -216,6 +216,73 @@ test_auto_same_on_both (void)
     }
 }
 
+/* rect of input at a mipmap level, blurred on backend into `out`, in the
+ * input's format */
+static void
+blit_at_level (GeglBuffer          *input,
+               const GeglRectangle *rect,
+               gint                 level,
+               CblurMode            mode,
+               gdouble              radius,
+               const gchar         *backend,
+               guint8              *out)
+{
+  GeglNode *graph = gegl_node_new ();
+  GeglNode *blur;
+
+  gl_test_set ("CBLUR_BACKEND", backend);
+  test_blur_graph (graph, input, &blur);
+  gegl_node_set (blur, "radius", radius, "mode", mode, NULL);
+  gegl_node_blit (blur, 1.0 / (1 << level), rect, gegl_buffer_get_format (input), out,
+                  GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
+  g_object_unref (graph);
+  test_assert_ran_on_backend ();
+  gl_test_set ("CBLUR_BACKEND", NULL);
+}
+
+/* GIMP's previews: a photograph in R'G'B'A u8 blurred at mipmap levels 1
+ * to 3 (GEGL's scales 1/2 to 1/8) into its own format, whole and in the
+ * top left tile, edges included: GL gives the CPU's bytes in direct mode
+ * and differs by a step at most in box mode, whose sums round otherwise. */
+static void
+test_mipmap_levels_same_on_both (void)
+{
+  const Babl            *format = babl_format ("R'G'B'A u8");
+  g_autoptr (GeglBuffer) photo = test_load_photo ("coffee.png");
+  const GeglRectangle   *extent = gegl_buffer_get_extent (photo);
+  g_autoptr (GeglBuffer) input = gegl_buffer_new (extent, format);
+  gint                   level, m, r;
+
+  gegl_buffer_copy (photo, NULL, GEGL_ABYSS_NONE, input, NULL);
+  for (level = 1; level <= 3; level++)
+    for (m = 0; m < 2; m++)
+      for (r = 0; r < 2; r++)
+        {
+          CblurMode          mode = m == 0 ? CBLUR_MODE_DIRECT : CBLUR_MODE_BOX;
+          GeglRectangle      whole = { 0, 0, extent->width >> level, extent->height >> level };
+          GeglRectangle      corner = { 0, 0, MIN (whole.width, 128), MIN (whole.height, 64) };
+          GeglRectangle     *rect = r == 0 ? &whole : &corner;
+          gsize              n = (gsize) rect->width * rect->height * 4;
+          g_autofree guint8 *on_gl = g_malloc (n);
+          g_autofree guint8 *on_cpu = g_malloc (n);
+          gsize              i, n_off = 0;
+          gint               worst = 0;
+
+          if (rect == &corner && gegl_rectangle_equal (&corner, &whole))
+            continue;
+          blit_at_level (input, rect, level, mode, 12.0, "gl", on_gl);
+          blit_at_level (input, rect, level, mode, 12.0, "cpu", on_cpu);
+          for (i = 0; i < n; i++)
+            {
+              n_off += on_gl[i] != on_cpu[i];
+              worst = MAX (worst, ABS (on_gl[i] - on_cpu[i]));
+            }
+          g_test_message ("level %d %s %dx%d: %zu of %zu values differ, by up to %d", level,
+                          cblur_mode_name (mode), rect->width, rect->height, n_off, n, worst);
+          g_assert_cmpint (worst, <=, mode == CBLUR_MODE_DIRECT ? 0 : 1);
+        }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -231,5 +298,6 @@ main (int    argc,
   g_test_add_func ("/gl/identity", test_identity);
   g_test_add_func ("/gl/threads", test_threads);
   g_test_add_func ("/gl/auto-same-on-both", test_auto_same_on_both);
+  g_test_add_func ("/gl/mipmap-levels-same-on-both", test_mipmap_levels_same_on_both);
   return gl_test_run ();
 }

@@ -1,0 +1,195 @@
+/* CBLUR_LOG never harms the host: a pipe whose reader has gone does not
+ * end it, a FIFO that no one reads or a full pipe does not hold it, a log
+ * that cannot be written says so once, and "stderr" is stderr in any
+ * case.  The log is opened once a process, so each case runs in a process
+ * of its own (this program again), whose passing is the assertion. */
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <glib/gstdio.h>
+
+#include "cblur-log.h"
+#include "cblur-test.h"
+
+/* what a process of its own may take; one that blocks takes longer */
+#define CASE_TIMEOUT_US (30 * G_USEC_PER_SEC)
+
+#define LOST "*CBLUR_LOG=* cannot be written*"
+
+/* In the parent, runs the case in a process of its own, which must pass;
+ * TRUE in that process. */
+static gboolean
+in_own_process (void)
+{
+  if (g_test_subprocess ())
+    return TRUE;
+  g_test_trap_subprocess (NULL, CASE_TIMEOUT_US, G_TEST_SUBPROCESS_DEFAULT);
+  g_test_trap_assert_passed ();
+  return FALSE;
+}
+
+/* n lines of a band that ran on GL, each about `length` bytes long */
+static void
+log_lines (gint n,
+           gint length)
+{
+  CblurRunReport    report = { .ran_on = CBLUR_BACKEND_GL };
+  g_autofree gchar *padding = g_strnfill (MAX (length - 20, 0), 'x');
+  gint              i;
+
+  for (i = 0; i < n; i++)
+    cblur_log_band (&report, "backend=gl line=%d %s", i, padding);
+}
+
+static void
+log_to (const gchar *where)
+{
+  g_setenv ("CBLUR_LOG", where, TRUE);
+}
+
+/* The reader of a pipe reads the first line and goes: the next lines are
+ * lost, with one warning, and no SIGPIPE. */
+static void
+test_reader_gone (void)
+{
+  gint              fds[2];
+  g_autofree gchar *where = NULL;
+  gchar             first[64] = "";
+
+  if (!in_own_process ())
+    return;
+  g_assert_cmpint (pipe (fds), ==, 0);
+  where = g_strdup_printf ("/dev/fd/%d", fds[1]);
+  log_to (where);
+  log_lines (1, 30);
+  g_assert_cmpint (read (fds[0], first, sizeof first - 1), >, 0);
+  g_assert_true (g_str_has_prefix (first, "cblur: backend=gl line=0 "));
+  close (fds[0]);
+
+  g_test_expect_message ("cblur", G_LOG_LEVEL_WARNING, LOST);
+  log_lines (3, 30);
+  g_test_assert_expected_messages ();
+}
+
+/* stderr as the log, its reader gone: no SIGPIPE, and no warning, which
+ * would go where the lines could not */
+static void
+test_stderr_reader_gone (void)
+{
+  gint fds[2];
+
+  if (!in_own_process ())
+    return;
+  g_assert_cmpint (pipe (fds), ==, 0);
+  log_to ("stderr");
+  g_assert_cmpint (dup2 (fds[1], STDERR_FILENO), ==, STDERR_FILENO);
+  close (fds[0]);
+  log_lines (3, 30);
+}
+
+/* a FIFO in a new folder, *dir */
+static gchar *
+make_fifo (gchar **dir)
+{
+  gchar *fifo;
+
+  *dir = g_dir_make_tmp ("cblur-log-XXXXXX", NULL);
+  g_assert_nonnull (*dir);
+  fifo = g_build_filename (*dir, "fifo", NULL);
+  g_assert_cmpint (mkfifo (fifo, 0600), ==, 0);
+  return fifo;
+}
+
+/* A FIFO that no one reads is not opened: the blur goes on, unlogged. */
+static void
+test_fifo_without_reader (void)
+{
+  g_autofree gchar *dir = NULL;
+  g_autofree gchar *fifo = NULL;
+
+  if (!in_own_process ())
+    return;
+  fifo = make_fifo (&dir);
+  log_to (fifo);
+  g_test_expect_message ("cblur", G_LOG_LEVEL_WARNING, "*CBLUR_LOG=* cannot be opened*");
+  log_lines (2, 30);
+  g_test_assert_expected_messages ();
+  g_unlink (fifo);
+  g_rmdir (dir);
+}
+
+/* A FIFO whose reader does not read fills up: the lines beyond are lost,
+ * with one warning, rather than wait; those in it are whole. */
+static void
+test_fifo_full (void)
+{
+  g_autofree gchar *dir = NULL;
+  g_autofree gchar *fifo = NULL;
+  gchar             first[64] = "";
+  gint              reader;
+
+  if (!in_own_process ())
+    return;
+  fifo = make_fifo (&dir);
+  reader = open (fifo, O_RDONLY | O_NONBLOCK);
+  g_assert_cmpint (reader, >=, 0);
+  log_to (fifo);
+  g_test_expect_message ("cblur", G_LOG_LEVEL_WARNING, LOST);
+  /* a pipe holds 64 KiB unless the system says otherwise */
+  log_lines (2000, 200);
+  g_test_assert_expected_messages ();
+  g_assert_cmpint (read (reader, first, sizeof first - 1), >, 0);
+  g_assert_true (g_str_has_prefix (first, "cblur: backend=gl line=0 "));
+  close (reader);
+  g_unlink (fifo);
+  g_rmdir (dir);
+}
+
+/* Every write fails: one warning for them all. */
+static void
+test_full_device (void)
+{
+  if (!in_own_process ())
+    return;
+  log_to ("/dev/full");
+  g_test_expect_message ("cblur", G_LOG_LEVEL_WARNING, LOST);
+  log_lines (5, 30);
+  g_test_assert_expected_messages ();
+}
+
+/* "STDERR" is stderr, not a file of that name in the current folder. */
+static void
+test_stderr_any_case (void)
+{
+  g_autofree gchar *dir = NULL;
+
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, CASE_TIMEOUT_US, G_TEST_SUBPROCESS_DEFAULT);
+      g_test_trap_assert_passed ();
+      g_test_trap_assert_stderr ("*cblur: backend=gl line=0 *");
+      return;
+    }
+  dir = g_dir_make_tmp ("cblur-log-XXXXXX", NULL);
+  g_assert_nonnull (dir);
+  g_assert_cmpint (chdir (dir), ==, 0);
+  log_to ("STDERR");
+  log_lines (1, 30);
+  g_assert_false (g_file_test ("STDERR", G_FILE_TEST_EXISTS));
+  g_rmdir (dir);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/log/reader-gone", test_reader_gone);
+  g_test_add_func ("/log/stderr-reader-gone", test_stderr_reader_gone);
+  g_test_add_func ("/log/fifo-without-reader", test_fifo_without_reader);
+  g_test_add_func ("/log/fifo-full", test_fifo_full);
+  g_test_add_func ("/log/full-device", test_full_device);
+  g_test_add_func ("/log/stderr-any-case", test_stderr_any_case);
+  return g_test_run ();
+}
