@@ -9,8 +9,7 @@ cblur_backend_variable_blur (CblurBackendKind     backend,
                              const CblurVariable *variable,
                              const CblurImage    *src,
                              const CblurBoxWidth *widths,
-                             gint                 top,
-                             gint                 bottom,
+                             GeglAbyssPolicy      abyss,
                              const CblurImage    *dst,
                              CblurRunReport      *report)
 {
@@ -18,5 +17,5 @@ cblur_backend_variable_blur (CblurBackendKind     backend,
   report->ran_on = CBLUR_BACKEND_CPU;
   if (backend == CBLUR_BACKEND_GL)
     report->gl_failure = g_strdup ("the variable blur has no GL path yet");
-  cblur_cpu_variable_blur (variable, src, widths, top, bottom, dst);
+  cblur_cpu_variable_blur (variable, src, widths, abyss, dst);
 }

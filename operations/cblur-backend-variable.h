@@ -9,17 +9,16 @@
 
 G_BEGIN_DECLS
 
-/* Blurs src into dst with the boxes in widths (cblur_cpu_variable_blur
- * says what each holds, and top and bottom) on the backend, or on the CPU where the backend
- * has no variable blur; report says where it ran, and why not on GL
- * (cblur_run_report_clear frees it).  Call from one thread
- * at a time per dst. */
+/* Blurs src into dst with the boxes in widths, the rest made under abyss
+ * (cblur_cpu_variable_blur says what each holds), on the backend, or on
+ * the CPU where the backend has no variable blur; report says where it
+ * ran, and why not on GL (cblur_run_report_clear frees it).  Call from
+ * one thread at a time per dst. */
 void cblur_backend_variable_blur (CblurBackendKind     backend,
                                   const CblurVariable *variable,
                                   const CblurImage    *src,
                                   const CblurBoxWidth *widths,
-                                  gint                 top,
-                                  gint                 bottom,
+                                  GeglAbyssPolicy      abyss,
                                   const CblurImage    *dst,
                                   CblurRunReport      *report);
 

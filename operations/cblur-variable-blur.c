@@ -141,19 +141,19 @@ get_invalidated_by_change (GeglOperation       *operation,
   return grown_by_reach (operation, input_region);
 }
 
-/* A region's halo costs as much as its own pixels, and GEGL renders in
- * chunks, each with its own: the whole image at once, where it fits the
- * CPU's memory, pays it once, and GEGL's cache serves the other chunks. */
+/* A region's halo inside the input costs as much as its own pixels, and
+ * GEGL renders in chunks, each with its own: the whole image at once,
+ * which reads only itself, where it fits the CPU's memory, pays it once,
+ * and GEGL's cache serves the other chunks. */
 static GeglRectangle
 get_cached_region (GeglOperation       *operation,
                    const GeglRectangle *roi)
 {
-  State               *state = GEGL_PROPERTIES (operation)->user_data;
-  GeglRectangle        whole = get_bounding_box (operation);
-  GeglRectangle        grown = grown_by_reach (operation, &whole);
+  State         *state = GEGL_PROPERTIES (operation)->user_data;
+  GeglRectangle  whole = get_bounding_box (operation);
 
   if (state == NULL || gegl_rectangle_is_infinite_plane (&whole) ||
-      (gdouble) grown.width * grown.height > (gdouble) state->whole_image_pixels)
+      (gdouble) whole.width * whole.height > (gdouble) state->whole_image_pixels)
     return *roi;
   if (!gegl_rectangle_equal (roi, &whole))
     cblur_cache_on_node (operation);
@@ -189,8 +189,9 @@ operation_process (GeglOperation        *operation,
  * them, and these threads convert them (as the Gaussian blur's do). */
 typedef struct
 {
-  /* both bounded by the input's extent, beyond which GEGL makes the
-   * input's abyss under the policy and the mask's by its edge pixels */
+  /* both bounded by the input's extent: what is read lies inside it, but
+   * for loop's abyss on a part of the input, which GEGL makes beyond it
+   * (the mask's by its edge pixels) */
   GeglBuffer          *input;
   GeglBuffer          *aux;
   GeglBuffer          *output;
@@ -330,11 +331,35 @@ band_rows (const CblurVariable *variable,
   return (gint) CLAMP (rows, MIN (roi->height, MAX (64, 2 * reach)), roi->height);
 }
 
-/* The band's source grown by the reach, with the boxes of its pixels,
- * through the backend, and its rows out.  Under clamp, rows beyond the
- * input's top and bottom repeat its edge rows, pixels and mask alike:
- * they are neither read nor blurred along their length.  inside: the
- * input's extent at the band's level. */
+/* What of the band's source, grown by the reach, is read: its rows
+ * inside the input, the rest the backend makes under the abyss, so that a
+ * tiny image at a huge radius costs its own pixels.  The columns beyond
+ * the input are read too, GEGL making their abyss, where they are not most
+ * of a row: a row then goes through the passes where it lies, not copied
+ * into a line with its abyss.  Loop's abyss repeats the far side of the
+ * input, which must be there: where the part is not the whole input, the
+ * grown source is read whole.  inside: the input's extent at the band's
+ * level. */
+static GeglRectangle
+read_part (GeglAbyssPolicy      abyss,
+           const GeglRectangle *grown,
+           const GeglRectangle *inside)
+{
+  GeglRectangle part;
+
+  if (!gegl_rectangle_intersect (&part, grown, inside) ||
+      (abyss == GEGL_ABYSS_LOOP && !gegl_rectangle_equal (&part, inside)))
+    return *grown;
+  if (grown->width <= 2 * part.width)
+    {
+      part.x = grown->x;
+      part.width = grown->width;
+    }
+  return part;
+}
+
+/* the band's source read, with the boxes of its pixels, blurred through
+ * the backend, and its rows out */
 static void
 blur_band (CblurBackendKind     backend,
            Io                  *io,
@@ -344,22 +369,18 @@ blur_band (CblurBackendKind     backend,
   gint           reach = io->variable->reach;
   GeglRectangle  grown = { band->x - reach, band->y - reach,
                            band->width + 2 * reach, band->height + 2 * reach };
-  CblurImage     src = image_new (&grown);
+  GeglRectangle  part = read_part (io->abyss, &grown, inside);
+  CblurImage     src = image_new (&part);
   CblurImage     dst = image_new (band);
-  gboolean       clamps = io->abyss == GEGL_ABYSS_CLAMP;
-  gint           top = clamps ? CLAMP (inside->y - grown.y, 0, grown.height - 1) : 0;
-  gint           bottom = clamps ? CLAMP (inside->y + inside->height - grown.y, top + 1,
-                                          grown.height)
-                                 : grown.height;
   CblurRunReport report = { 0 };
   gint64         started = g_get_monotonic_time ();
   gint64         read, blurred;
 
-  io->widths = cblur_pixels_take ((gsize) grown.width * grown.height * sizeof (CblurBoxWidth));
-  gegl_parallel_distribute_range (io_groups (io, &src, top, bottom), 1.0, read_rows, io);
+  io->widths = cblur_pixels_take ((gsize) part.width * part.height * sizeof (CblurBoxWidth));
+  gegl_parallel_distribute_range (io_groups (io, &src, 0, part.height), 1.0, read_rows, io);
   read = g_get_monotonic_time ();
 
-  cblur_backend_variable_blur (backend, io->variable, &src, io->widths, top, bottom, &dst,
+  cblur_backend_variable_blur (backend, io->variable, &src, io->widths, io->abyss, &dst,
                                &report);
   g_clear_pointer (&io->widths, cblur_pixels_free);
   cblur_pixels_free (src.data);
