@@ -468,12 +468,14 @@ gegl_op_class_init (GeglOpClass *klass)
   operation_class->cache_policy = GEGL_CACHE_POLICY_NEVER;
   composer_class->process = process;
 
+  /* the title and the menu say where the blur runs, as the Gaussian
+   * blur's do: on the CPU, whatever the backend, until it has a GL path */
   gegl_operation_class_set_keys (operation_class,
     "name",            "cblur:variable-blur",
-    "title",           _("Variable Blur (GPU)"),
+    "title",           _("Variable Blur (CPU)"),
     "categories",      "blur",
     "gimp:menu-path",  "<Image>/Filters/Blur",
-    "gimp:menu-label", _("Variable Blur (GPU)..."),
+    "gimp:menu-label", _("Variable Blur (CPU)..."),
     "description", _("Blurs each pixel by a Gaussian of its own standard "
                      "deviation: the radius times the mask's grey there "
                      "(aux input), through box filters of a width per pixel"),

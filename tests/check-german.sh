@@ -16,5 +16,5 @@ echo "$info" | grep -q "Halbe Breite der Weichzeichnung in Pixeln"
 info=$(env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 \
          gegl --info cblur:variable-blur)
 echo "$info" | head -3
-echo "$info" | grep -q "Variabler Weichzeichner (GPU)"
+echo "$info" | grep -q "Variabler Weichzeichner (CPU)"
 echo "$info" | grep -q "wahrnehmungsgetreues"
