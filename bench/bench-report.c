@@ -2,6 +2,8 @@
 
 #include <string.h>
 
+#include "cblur-log.h"
+
 static struct
 {
   GMutex     lock;
@@ -16,42 +18,30 @@ struct _BenchTable
   GArray *rows;
 };
 
-static gdouble
-field (const gchar *message,
-       const gchar *key)
-{
-  const gchar *at = strstr (message, key);
-
-  return at ? g_ascii_strtod (at + strlen (key), NULL) : 0.0;
-}
-
+/* each band's report, as the op logs it */
 static void
-on_cblur_debug (const gchar    *domain,
-                GLogLevelFlags  level,
-                const gchar    *message,
-                gpointer        user_data)
+on_report (const CblurRunReport *report,
+           const GeglRectangle  *band,
+           gpointer              user_data)
 {
   g_mutex_lock (&collected.lock);
-  if (strstr (message, "backend=gl"))
+  if (report->ran_on == CBLUR_BACKEND_GL)
     collected.saw_gl = TRUE;
-  else if (strstr (message, "backend=cpu"))
+  else
     collected.saw_cpu = TRUE;
-  collected.sum.read_ms += field (message, "read=");
-  collected.sum.upload_ms += field (message, "upload=");
-  collected.sum.compute_ms += field (message, "compute=");
-  collected.sum.download_ms += field (message, "download=");
-  collected.sum.write_ms += field (message, "write=");
-  collected.sum.process_ms += field (message, "total=");
+  collected.sum.read_ms += report->read_ms;
+  collected.sum.upload_ms += report->upload_ms;
+  collected.sum.compute_ms += report->compute_ms;
+  collected.sum.download_ms += report->download_ms;
+  collected.sum.write_ms += report->write_ms;
+  collected.sum.process_ms += report->total_ms;
   g_mutex_unlock (&collected.lock);
-
-  /* still shown under G_MESSAGES_DEBUG=cblur */
-  g_log_default_handler (domain, level, message, user_data);
 }
 
 void
 bench_report_init (void)
 {
-  g_log_set_handler ("cblur", G_LOG_LEVEL_DEBUG, on_cblur_debug, NULL);
+  cblur_log_watch (on_report, NULL);
 }
 
 void

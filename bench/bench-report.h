@@ -1,6 +1,6 @@
-/* What the benchmark collects: the op's own `cblur` debug lines (backend,
- * GEGL read/write, GL upload/compute/download and process() times) and
- * the table. */
+/* What the benchmark collects: the backend's report of each band the op
+ * blurs (backend, GEGL read/write, GL upload/compute/download and
+ * process() times) and the table. */
 #ifndef BENCH_REPORT_H
 #define BENCH_REPORT_H
 

@@ -16,6 +16,6 @@ cblur_backend_variable_blur (CblurBackendKind     backend,
   memset (report, 0, sizeof *report);
   report->ran_on = CBLUR_BACKEND_CPU;
   if (backend == CBLUR_BACKEND_GL)
-    report->gl_failure = g_strdup ("the variable blur has no GL path yet");
+    report->why_cpu = report->gl_failure = g_strdup ("the variable blur has no GL path yet");
   cblur_cpu_variable_blur (variable, src, widths, abyss, dst);
 }

@@ -12,8 +12,9 @@
 
 struct _CblurBand
 {
-  CblurGlStaged *staged;
-  CblurImage     heap[2];   /* src and dst where not staged */
+  CblurGlBandMemory *memory;
+  CblurImage         heap[2];   /* src and dst where not in the GPU's memory */
+  gdouble            made_ms;   /* time it took to make */
 };
 
 /* CBLUR_BACKEND=gl in a build without GL: said once, and the CPU blurs */
@@ -28,6 +29,13 @@ warn_no_gl (void)
                    "no GL (meson -Dgl=disabled); blurring on the CPU"));
       g_once_init_leave (&warned, 1);
     }
+}
+
+gboolean
+cblur_backend_does_nothing (const CblurKernel *kernel,
+                            const CblurImage  *dst)
+{
+  return cblur_kernel_is_identity (kernel) || dst->width <= 0 || dst->height <= 0;
 }
 
 CblurBackendKind
@@ -47,7 +55,34 @@ cblur_backend_preferred (void)
     }
 
   /* A software rasterizer is slower than the CPU path it would replace. */
-  if (cblur_gl_available (&is_software, NULL) && !is_software)
+  if (cblur_gpu_available (&is_software, NULL) && !is_software)
+    return CBLUR_BACKEND_GL;
+  return CBLUR_BACKEND_CPU;
+}
+
+/* a GPU's device node: NVIDIA's, or a DRM render node */
+static gboolean
+has_gpu_device (void)
+{
+  g_autoptr (GDir) dri = g_dir_open ("/dev/dri", 0, NULL);
+  const gchar     *name;
+
+  if (g_file_test ("/dev/nvidiactl", G_FILE_TEST_EXISTS))
+    return TRUE;
+  while (dri != NULL && (name = g_dir_read_name (dri)) != NULL)
+    if (g_str_has_prefix (name, "renderD"))
+      return TRUE;
+  return FALSE;
+}
+
+CblurBackendKind
+cblur_backend_likely (void)
+{
+  CblurBackendChoice choice = cblur_settings ()->backend;
+
+  if (choice == CBLUR_BACKEND_CHOICE_CPU || !CBLUR_HAVE_GL)
+    return CBLUR_BACKEND_CPU;
+  if (choice == CBLUR_BACKEND_CHOICE_GL || has_gpu_device ())
     return CBLUR_BACKEND_GL;
   return CBLUR_BACKEND_CPU;
 }
@@ -71,54 +106,177 @@ cblur_backend_whole_image_pixels (CblurBackendKind backend)
 
   if (backend == CBLUR_BACKEND_CPU)
     pixels = CPU_WHOLE_IMAGE_PIXELS;
-  else if (cblur_gl_available (&is_software, NULL) && !is_software)
+  else if (cblur_gpu_available (&is_software, NULL) && !is_software)
     pixels = GPU_WHOLE_IMAGE_PIXELS;
   else
     return 0;
   return cblur_setting_or (cblur_settings ()->whole_image_pixels, pixels);
 }
 
+/* What GEGL gives for a band, found once: src as the blur sees it (dst
+ * grown by the reach), the part GEGL reads, and how. */
+typedef struct
+{
+  CblurImage      halo;
+  CblurImage      inside;
+  gboolean        makes_abyss;   /* the backend makes what lies beyond `inside` */
+  const CblurImage *read;        /* what GEGL reads: inside, or all of src */
+  GeglAbyssPolicy abyss;
+  gboolean        straight;
+} Source;
+
+static void
+source_init (Source            *source,
+             const CblurStream *stream,
+             gint               reach,
+             const CblurImage  *src,
+             const CblurImage  *dst)
+{
+  source->makes_abyss = cblur_stream_band (stream, reach, src, dst, &source->halo,
+                                           &source->inside);
+  source->straight = cblur_stream_is_straight (stream);
+  source->read = source->makes_abyss ? &source->inside : src;
+  source->abyss = source->makes_abyss ? stream->abyss : GEGL_ABYSS_NONE;
+}
+
+/* TRUE where the GPU blurred src into dst and GEGL has its rows; else src
+ * is read, dst's released rows handed on, and report says why.  A band of
+ * one tile streams, its rows going up as GEGL reads them; any other is
+ * read whole first. */
+static gboolean
+blur_on_gl (const CblurBand   *band,
+            const CblurKernel *kernel,
+            const CblurImage  *src,
+            const CblurImage  *dst,
+            CblurStream       *stream,
+            const Source      *from,
+            CblurRunReport    *report)
+{
+  g_autoptr (GError) error = NULL;
+  CblurGlReport      gl = { 0 };
+  CblurGlSource      source = { stream != NULL ? stream->abyss : GEGL_ABYSS_NONE,
+                                from->straight, NULL, from->read };
+  gboolean           streams = band != NULL && band->memory != NULL && stream != NULL &&
+                               cblur_gl_band_memory_streams (band->memory);
+  gboolean           ok;
+
+  if (streams)
+    source.run = cblur_stream_start (stream, from->read, dst);
+  else
+    cblur_stream_read_all (stream, src);
+  ok = cblur_gl_blur (band != NULL ? band->memory : NULL, kernel, src, dst,
+                      stream != NULL ? &source : NULL, &gl, &error);
+  if (streams)
+    cblur_stream_finish (source.run);
+  else if (ok)
+    cblur_stream_write_all (stream, dst);
+
+  if (ok)
+    {
+      g_strlcpy (report->renderer, gl.renderer, sizeof report->renderer);
+      report->tiles = gl.tiles;
+      report->upload_ms = gl.upload_ms;
+      report->compute_ms = gl.compute_ms;
+      report->download_ms = gl.download_ms;
+    }
+  else if (!g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_EXITING))
+    report->gl_failure = g_strdup (error->message);
+  return ok;
+}
+
+/* Why CBLUR_BACKEND=auto chose the CPU: that is decided per process by
+ * what GL the machine has, so it is asked once. */
+static const gchar *
+why_auto_chose_cpu (void)
+{
+  static gsize  once = 0;
+  static gchar *why = NULL;
+
+  if (g_once_init_enter (&once))
+    {
+      g_autoptr (GError) error = NULL;
+      gboolean           is_software = FALSE;
+
+      if (!cblur_gpu_available (&is_software, &error))
+        why = g_strdup (error->message);
+      else if (is_software)
+        why = g_strdup (_("the only OpenGL is a software renderer, slower than "
+                          "the CPU (CBLUR_BACKEND=gl uses it)"));
+      g_once_init_leave (&once, 1);
+    }
+  return why;
+}
+
+static const gchar *
+why_cpu (CblurBackendKind      backend,
+         const CblurRunReport *report)
+{
+  if (report->gl_failure != NULL)
+    return report->gl_failure;
+  if (cblur_settings ()->backend == CBLUR_BACKEND_CHOICE_CPU)
+    return "CBLUR_BACKEND=cpu";
+  return backend == CBLUR_BACKEND_CPU ? why_auto_chose_cpu () : NULL;
+}
+
+/* A blur that changes nothing is a copy, on the CPU's threads, converted
+ * as the CPU converts, whichever backend was chosen. */
+static void
+blur (CblurBand         *band,
+      CblurBackendKind   backend,
+      const CblurKernel *kernel,
+      const CblurImage  *src,
+      const CblurImage  *dst,
+      CblurStream       *stream,
+      CblurRunReport    *report)
+{
+  gboolean copies = cblur_backend_does_nothing (kernel, dst);
+  Source   from;
+
+  source_init (&from, stream, kernel->reach, src, dst);
+  report->ran_on = backend;
+  if (backend == CBLUR_BACKEND_GL && !copies &&
+      blur_on_gl (band, kernel, src, dst, stream, &from, report))
+    return;
+
+  /* the GPU, where it failed, has read src, or at least its inside */
+  if (copies)
+    cblur_stream_read_all (stream, src);
+  else if (backend == CBLUR_BACKEND_CPU && src->data != NULL)
+    cblur_stream_read_all (stream, from.read);
+  if (!copies)
+    report->ran_on = CBLUR_BACKEND_CPU;
+  cblur_cpu_blur_stream (kernel, copies ? src : &from.halo,
+                         copies || !from.makes_abyss ? NULL : &from.inside,
+                         copies ? GEGL_ABYSS_NONE : from.abyss, from.straight, dst, stream);
+  if (dst->data != NULL)
+    cblur_stream_write_all (stream, dst);
+}
+
 void
-cblur_backend_blur (CblurBackendKind   backend,
+cblur_backend_blur (CblurBand         *band,
+                    CblurBackendKind   backend,
                     const CblurKernel *kernel,
                     const CblurImage  *src,
                     const CblurImage  *dst,
                     CblurStream       *stream,
                     CblurRunReport    *report)
 {
-  CblurImage halo;
-  CblurImage inside;
-  gboolean   makes_abyss = cblur_stream_band (stream, kernel->reach, src, dst, &halo, &inside);
+  gint64  started = g_get_monotonic_time ();
+  gdouble read_before = stream != NULL ? stream->read_ms : 0;
+  gdouble write_before = stream != NULL ? stream->write_ms : 0;
 
   memset (report, 0, sizeof *report);
-
-  if (backend == CBLUR_BACKEND_GL)
-    {
-      g_autoptr (GError) error = NULL;
-      CblurGlReport      gl = { 0 };
-
-      if (cblur_gl_blur (kernel, src, dst, stream, &gl, &error))
-        {
-          report->ran_on = CBLUR_BACKEND_GL;
-          g_snprintf (report->detail, sizeof report->detail,
-                      "renderer=\"%s\" tiles=%d upload=%.2fms compute=%.2fms download=%.2fms",
-                      gl.renderer, gl.tiles, gl.upload_ms, gl.compute_ms,
-                      gl.download_ms);
-          return;
-        }
-      /* which read src, or at least its inside */
-      if (!g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_EXITING))
-        report->gl_failure = g_strdup (error->message);
-    }
-  else if (src->data != NULL)
-    cblur_stream_read_all (stream, makes_abyss ? &inside : src);
-
-  report->ran_on = CBLUR_BACKEND_CPU;
-  cblur_cpu_blur_stream (kernel, &halo, makes_abyss ? &inside : NULL,
-                         makes_abyss ? stream->abyss : GEGL_ABYSS_NONE,
-                         cblur_stream_is_straight (stream), dst, stream);
-  if (dst->data != NULL)
-    cblur_stream_write_all (stream, dst);
+  report->modes[CBLUR_AXIS_X] = kernel->axes[CBLUR_AXIS_X].mode;
+  report->modes[CBLUR_AXIS_Y] = kernel->axes[CBLUR_AXIS_Y].mode;
+  report->radii[CBLUR_AXIS_X] = kernel->axes[CBLUR_AXIS_X].radius;
+  report->radii[CBLUR_AXIS_Y] = kernel->axes[CBLUR_AXIS_Y].radius;
+  blur (band, backend, kernel, src, dst, stream, report);
+  if (report->ran_on == CBLUR_BACKEND_CPU)
+    report->why_cpu = why_cpu (backend, report);
+  report->read_ms = stream != NULL ? stream->read_ms - read_before : 0;
+  report->write_ms = stream != NULL ? stream->write_ms - write_before : 0;
+  report->total_ms = (band != NULL ? band->made_ms : 0) +
+                     (g_get_monotonic_time () - started) / 1000.0;
 }
 
 void
@@ -155,7 +313,7 @@ reads_inside (const CblurKernel *kernel,
 {
   GeglRectangle all = { src->x, src->y, src->width, src->height };
 
-  return !cblur_kernel_is_identity (kernel) && dst->width > 0 && dst->height > 0 &&
+  return !cblur_backend_does_nothing (kernel, dst) &&
          cblur_stream_inside_rect (stream, &all, inside);
 }
 
@@ -166,25 +324,32 @@ cblur_band_new (CblurBackendKind   backend,
                 CblurImage        *src,
                 CblurImage        *dst)
 {
+  gint64                started = g_get_monotonic_time ();
   g_autoptr (CblurBand) band = g_new0 (CblurBand, 1);
   GeglRectangle         inside;
   gboolean              makes_abyss = reads_inside (kernel, stream, src, dst, &inside);
 
+  /* the CPU reads rows and writes columns as its passes go */
+  if (backend == CBLUR_BACKEND_CPU && !cblur_backend_does_nothing (kernel, dst))
+    return g_steal_pointer (&band);
+
   /* where staging fails, so will the blur, which reports why */
   if (backend == CBLUR_BACKEND_GL)
-    band->staged = cblur_gl_staged_new (kernel, makes_abyss ? stream : NULL, src, dst, NULL);
+    band->memory = cblur_gl_band_memory_new (kernel, makes_abyss ? stream : NULL, src, dst,
+                                             NULL);
   else if (makes_abyss)
     cblur_stream_shrink (src, &inside);
-  if (band->staged == NULL &&
+  if (band->memory == NULL &&
       !(heap_image (src, &band->heap[0]) && heap_image (dst, &band->heap[1])))
     return NULL;
+  band->made_ms = (g_get_monotonic_time () - started) / 1000.0;
   return g_steal_pointer (&band);
 }
 
 void
 cblur_band_free (CblurBand *band)
 {
-  g_clear_pointer (&band->staged, cblur_gl_staged_free);
+  g_clear_pointer (&band->memory, cblur_gl_band_memory_free);
   cblur_pixels_free (band->heap[0].data);
   cblur_pixels_free (band->heap[1].data);
   g_free (band);

@@ -1,4 +1,7 @@
-/* Which backend blurs a region, and the fallback from GL to the CPU. */
+/* Which backend blurs a region, the band's pixels, GEGL's reads and
+ * writes, and the fallback from GL to the CPU.  Any of GEGL's threads may
+ * call these at once, each with bands of its own: the GPU's work is
+ * serialized below (cblur-gl.h). */
 #ifndef CBLUR_BACKEND_H
 #define CBLUR_BACKEND_H
 
@@ -14,11 +17,26 @@ typedef enum
   CBLUR_BACKEND_GL
 } CblurBackendKind;
 
+/* What blurring a band did: filled by cblur_backend_blur(), read by the
+ * log line (cblur-log.h), the tests and the benchmark. */
 typedef struct
 {
   CblurBackendKind ran_on;
-  gchar            detail[256];   /* GL renderer, tiles and timings */
-  gchar           *gl_failure;    /* why GL was left for the CPU, or NULL */
+  CblurMode        modes[2];        /* by CblurAxis */
+  const gchar     *mode_name;       /* the log's mode where it is none of the kernel's
+                                     * ("variable"), or NULL */
+  gdouble          radii[2];        /* the radius each axis blurs at */
+  gchar            renderer[128];   /* the GPU's, where it ran there */
+  gint             tiles;           /* the GPU's tiles */
+  gdouble          upload_ms;       /* GPU time of the uploads, compute passes and downloads */
+  gdouble          compute_ms;
+  gdouble          download_ms;
+  gdouble          read_ms;         /* wall time from GEGL's first read to its last */
+  gdouble          write_ms;        /* ... write */
+  gdouble          total_ms;        /* of making the band and blurring it */
+  gchar           *gl_failure;      /* why GL was left for the CPU midway, or NULL */
+  const gchar     *why_cpu;         /* where it ran on the CPU, why: gl_failure, the
+                                     * setting, or what auto found; NULL if unknown */
 } CblurRunReport;
 
 /* Where a band's source and output pixels live: the GL backend's pinned
@@ -29,10 +47,16 @@ typedef struct _CblurBand CblurBand;
 /* From CBLUR_BACKEND (auto|gl|cpu): the backend this process should try. */
 CblurBackendKind cblur_backend_preferred (void);
 
+/* The backend cblur_backend_preferred() likely picks, told without
+ * opening GL, for words shown before any blur: under auto, GL where the
+ * machine shows a GPU's device node (NVIDIA's, or a DRM render node).
+ * Any thread. */
+CblurBackendKind cblur_backend_likely (void);
+
 /* What blurring a region on its own costs on backend beyond its pixels and
  * halo, in pixels' worth of blurring: on GL a call of its own (dispatches,
- * the transfers' latency and the wait for them), which on an H100 costs
- * about as much as blurring a megapixel; nothing on the CPU. */
+ * the transfers' latency and the wait for them), which on a discrete GPU
+ * costs about as much as blurring a megapixel; nothing on the CPU. */
 gsize            cblur_backend_region_overhead (CblurBackendKind backend);
 
 /* Images up to this many pixels with their halo the backend blurs whole
@@ -46,11 +70,20 @@ gsize            cblur_backend_region_overhead (CblurBackendKind backend);
  * seconds.  May make the GL context. */
 gsize            cblur_backend_whole_image_pixels (CblurBackendKind backend);
 
+/* Whether blurring dst with kernel changes nothing: a copy. */
+gboolean         cblur_backend_does_nothing (const CblurKernel *kernel,
+                                             const CblurImage  *dst);
+
 /* Blurs src into dst on the backend, falling back to the CPU on any GL
  * failure; report->gl_failure says why, for the caller's one warning.
- * stream, if any, fills src from GEGL and hands dst back to it.  src: dst
- * grown by the kernel's reach, or cblur_band_new()'s part of it. */
-void             cblur_backend_blur      (CblurBackendKind   backend,
+ * This is the one place that decides how GEGL's pixels are read and
+ * written: stream, if any, fills src from GEGL (all of it, streamed on the
+ * GPU, or as the CPU's passes need its rows) and takes dst back, whatever
+ * backend ran.  band: cblur_band_new()'s for src and dst, or NULL where
+ * they hold no pixels (the CPU then streams).  src: dst grown by the
+ * kernel's reach, or cblur_band_new()'s part of it. */
+void             cblur_backend_blur      (CblurBand         *band,
+                                          CblurBackendKind   backend,
                                           const CblurKernel *kernel,
                                           const CblurImage  *src,
                                           const CblurImage  *dst,
@@ -59,10 +92,12 @@ void             cblur_backend_blur      (CblurBackendKind   backend,
 
 void             cblur_run_report_clear  (CblurRunReport    *report);
 
-/* Fills src's and dst's data and stride for their rectangles and
- * formats, src being dst's grown by kernel's reach.  Where the backend
- * makes the abyss beyond stream's input itself, src first shrinks to its
- * part inside the input, all that GEGL reads: the rest is never held.
+/* The band's pixels for src and dst: fills their data and stride for
+ * their rectangles and formats, src being dst's grown by kernel's reach.
+ * Where the backend makes the abyss beyond stream's input itself, src
+ * first shrinks to its part inside the input, all that GEGL reads: the
+ * rest is never held.  On the CPU, which reads rows and writes columns
+ * as its passes go, a blur holds no pixels and src and dst stay without.
  * NULL when even the heap has no room. */
 CblurBand       *cblur_band_new          (CblurBackendKind   backend,
                                           const CblurKernel *kernel,

@@ -40,7 +40,7 @@ direct_group (const gfloat     *w,
 }
 
 WIDEST_VECTORS static void
-direct_line (const CblurKernel *kernel,
+direct_line (const CblurKernelAxis *kernel,
              CblurLine          in,
              CblurLineOut       out,
              gint               n_out,
@@ -140,7 +140,7 @@ window (Lanes  sum,
  * which bounded the pass on memory bandwidth); the prefix sum grows one
  * element an output, in registers. */
 static inline __attribute__ ((always_inline)) void
-box_pass_pixels (const CblurKernel *kernel,
+box_pass_pixels (const CblurKernelAxis *kernel,
                  CblurLine          in,
                  gint               n_in,
                  gint64             origin,
@@ -215,7 +215,7 @@ box_pass_pixels (const CblurKernel *kernel,
 }
 
 WIDEST_VECTORS static void
-box_pass (const CblurKernel *kernel,
+box_pass (const CblurKernelAxis *kernel,
           CblurLine          in,
           gint               n_in,
           gint64             origin,
@@ -235,12 +235,15 @@ box_pass (const CblurKernel *kernel,
 
 gsize
 cblur_line_scratch_bytes (const CblurKernel *kernel,
+                          CblurAxis          axis,
                           gint               n_in,
                           gint               pixels)
 {
-  if (kernel->mode != CBLUR_MODE_BOX)
+  const CblurKernelAxis *along = &kernel->axes[axis];
+
+  if (along->mode != CBLUR_MODE_BOX)
     return 0;
-  return ((gsize) kernel->box_block + n_in) * pixels * sizeof (CblurPixel);
+  return ((gsize) along->box_block + n_in) * pixels * sizeof (CblurPixel);
 }
 
 void
@@ -259,7 +262,7 @@ cblur_line_scratch_init (CblurLineScratch  *scratch,
  * read only elements after i, so it goes over element i.  One line
  * rather than two keeps a column strip in the core's L2 cache. */
 static void
-box_line (const CblurKernel *kernel,
+box_line (const CblurKernelAxis *kernel,
           CblurLine          in,
           gint               n_in,
           gint64             origin,
@@ -285,6 +288,7 @@ box_line (const CblurKernel *kernel,
 
 void
 cblur_line_blur (const CblurKernel *kernel,
+                 CblurAxis          axis,
                  CblurLine          in,
                  gint               n_in,
                  gint64             origin,
@@ -292,9 +296,15 @@ cblur_line_blur (const CblurKernel *kernel,
                  gint               pixels,
                  CblurLineScratch  *scratch)
 {
-  if (kernel->mode == CBLUR_MODE_BOX)
-    box_line (kernel, in, n_in, origin, out, pixels, scratch);
+  const CblurKernelAxis *along = &kernel->axes[axis];
+  gint                   skip = cblur_kernel_skip (kernel, axis);
+
+  in.data += (gsize) skip * in.step;
+  n_in -= 2 * skip;
+  origin += skip;
+  if (along->mode == CBLUR_MODE_BOX)
+    box_line (along, in, n_in, origin, out, pixels, scratch);
   else
-    direct_line (kernel, in, out, n_in - 2 * kernel->reach, pixels);
+    direct_line (along, in, out, n_in - 2 * along->reach, pixels);
 }
 

@@ -39,9 +39,10 @@ typedef struct
   CblurPixel *between;  /* the line between passes */
 } CblurLineScratch;
 
-/* what lines of n_in elements, `pixels` wide, need in scratch, which init
- * takes from memory */
+/* what lines of n_in elements, `pixels` wide, along the axis need in
+ * scratch, which init takes from memory */
 gsize cblur_line_scratch_bytes (const CblurKernel *kernel,
+                                CblurAxis          axis,
                                 gint               n_in,
                                 gint               pixels);
 void  cblur_line_scratch_init  (CblurLineScratch  *scratch,
@@ -50,9 +51,11 @@ void  cblur_line_scratch_init  (CblurLineScratch  *scratch,
                                 gint               pixels,
                                 gpointer           memory);
 
-/* n_in elements of in become n_in - 2 * kernel->reach elements of out;
- * origin is the absolute coordinate of in's first element */
+/* n_in elements of in become n_in - 2 * kernel->reach elements of out,
+ * blurred along the axis; origin is the absolute coordinate of in's first
+ * element */
 void  cblur_line_blur          (const CblurKernel *kernel,
+                                CblurAxis          axis,
                                 CblurLine          in,
                                 gint               n_in,
                                 gint64             origin,

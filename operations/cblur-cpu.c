@@ -209,7 +209,9 @@ fetch_rows (const Job         *job,
 static gboolean
 shares_lines (const CblurKernel *kernel)
 {
-  return kernel->mode == CBLUR_MODE_BOX && kernel->iterations >= 2;
+  const CblurKernelAxis *x = &kernel->axes[CBLUR_AXIS_X];
+
+  return x->mode == CBLUR_MODE_BOX && x->iterations >= 2;
 }
 
 /* Rows are blurred CBLUR_ROW_GROUP at a time, interleaved so that element
@@ -229,7 +231,8 @@ horizontal_rows (gsize    first,
   gsize             line_out = (gsize) n_out * CBLUR_ROW_GROUP;
   gboolean          shared = shares_lines (job->kernel);
   gsize             bytes = (shared ? line_in : 2 * line_in + line_out) * sizeof (CblurPixel) +
-                            cblur_line_scratch_bytes (job->kernel, n_in, CBLUR_ROW_GROUP);
+                            cblur_line_scratch_bytes (job->kernel, CBLUR_AXIS_X, n_in,
+                                                      CBLUR_ROW_GROUP);
   guint8           *memory = cblur_pixels_take (bytes);
   CblurPixel       *gathered = (CblurPixel *) memory;
   /* GEGL's rows, where read or decoded; with shared lines also the first
@@ -266,8 +269,8 @@ horizontal_rows (gsize    first,
         }
       transpose_in (gathered, rows, sources, job->left, job->right, straight);
 
-      cblur_line_blur (job->kernel, (CblurLine) { gathered, rows }, n_in, job->src->x,
-                       (CblurLineOut) { blurred, rows }, rows, &scratch);
+      cblur_line_blur (job->kernel, CBLUR_AXIS_X, (CblurLine) { gathered, rows }, n_in,
+                       job->src->x, (CblurLineOut) { blurred, rows }, rows, &scratch);
 
       transpose_out (job, blurred, rows, job->top + row0, n_out);
     }
@@ -286,14 +289,15 @@ blur_colour_row (const Job *job)
   gint              n_in = job->src->width;
   CblurPixel       *line = gegl_malloc ((gsize) n_in * sizeof (CblurPixel));
   CblurPixel       *blurred = gegl_malloc ((gsize) job->dst->width * sizeof (CblurPixel));
-  gpointer          memory = g_malloc (cblur_line_scratch_bytes (job->kernel, n_in, 1));
+  gpointer          memory =
+    g_malloc (cblur_line_scratch_bytes (job->kernel, CBLUR_AXIS_X, n_in, 1));
   CblurLineScratch  scratch;
   gint              x;
 
   for (x = 0; x < n_in; x++)
     line[x] = job->colour;
   cblur_line_scratch_init (&scratch, job->kernel, n_in, 1, memory);
-  cblur_line_blur (job->kernel, (CblurLine) { line, 1 }, n_in, job->src->x,
+  cblur_line_blur (job->kernel, CBLUR_AXIS_X, (CblurLine) { line, 1 }, n_in, job->src->x,
                    (CblurLineOut) { blurred, 1 }, 1, &scratch);
   g_free (memory);
   gegl_free (line);
@@ -419,7 +423,8 @@ vertical_chunk (const Job        *job,
                                                   job->dst->stride / CBLUR_CHANNELS };
 
       make_strip_rows (job, s, lo, end - begin);
-      cblur_line_blur (job->kernel, (CblurLine) { strip_row (job, s, 0) + lo, CBLUR_STRIP_PIXELS },
+      cblur_line_blur (job->kernel, CBLUR_AXIS_Y,
+                       (CblurLine) { strip_row (job, s, 0) + lo, CBLUR_STRIP_PIXELS },
                        job->src->height, job->src->y, out, end - begin, scratch);
     }
   if (apart)
@@ -434,8 +439,8 @@ vertical_chunks (gsize    first,
   const Job        *job = user_data;
   gint              n_in = job->src->height;
   gsize             chunk = (gsize) job->dst->height * job->chunk;
-  gsize             scratch_bytes = cblur_line_scratch_bytes (job->kernel, n_in,
-                                                              CBLUR_STRIP_PIXELS);
+  gsize             scratch_bytes = cblur_line_scratch_bytes (job->kernel, CBLUR_AXIS_Y,
+                                                              n_in, CBLUR_STRIP_PIXELS);
   /* the chunk, the scratch, and a piece encoded (rows rounded up to whole
    * floats) */
   gsize             bytes = chunk * sizeof (CblurPixel) + scratch_bytes +

@@ -15,31 +15,75 @@
 
 #ifdef GEGL_PROPERTIES
 
+#define RADIUS_DEFAULT 10.0
+
 enum_start (cblur_op_mode)
-  enum_value (CBLUR_OP_MODE_AUTO,   "auto",   N_("Auto"))
+  enum_value (CBLUR_OP_MODE_AUTO,   "auto",   N_("Auto (direct up to radius 25, box above)"))
   enum_value (CBLUR_OP_MODE_DIRECT, "direct", N_("Direct (exact)"))
   enum_value (CBLUR_OP_MODE_BOX,    "box",    N_("Box (constant time)"))
 enum_end (CblurOpMode)
 
-property_double (radius, _("Radius"), 10.0)
-  description (_("Half-width of the blur in pixels; the Gaussian's "
-                 "standard deviation is a third of it"))
-  value_range (0.0, 3000.0)
+/* An axis at the default blurs at radius: graphs, scripts and saved
+ * layer effects that give radius alone blur as they did before there were
+ * two.  GIMP sets every property of a filter in the order declared, and
+ * puts those its settings do not give back to their defaults, so the
+ * axes follow radius in any order, rather than radius setting them.
+ * Reading an axis gives the radius it blurs at.  GIMP shows the axes,
+ * chained while they are equal, and not radius. */
+property_double (radius, _("Radius"), RADIUS_DEFAULT)
+  description (_("Half-width of the blur in pixels along each axis whose "
+                 "own radius is at its default, 10; the Gaussian's standard "
+                 "deviation is a third of it, so radius 30 blurs as GIMP's "
+                 "Gaussian Blur at Size 10"))
+  value_range (0.0, CBLUR_RADIUS_MAX)
   ui_range    (0.0, 300.0)
   ui_gamma    (2.0)
   ui_digits   (1)
   ui_steps    (0.5, 5.0)
   ui_meta     ("unit", "pixel-distance")
+  ui_meta     ("visible", "0")
+
+property_double (radius_x, _("Radius X (3 × Size X)"), RADIUS_DEFAULT)
+  description (_("Half-width of the blur along x in pixels; the Gaussian's "
+                 "standard deviation is a third of it, so radius 30 blurs as "
+                 "GIMP's Gaussian Blur at Size 10; 0 blurs along y only; at "
+                 "the default, 10, it follows Radius"))
+  value_range (0.0, CBLUR_RADIUS_MAX)
+  ui_range    (0.0, 300.0)
+  ui_gamma    (2.0)
+  ui_digits   (1)
+  ui_steps    (0.5, 5.0)
+  ui_meta     ("unit", "pixel-distance")
+  ui_meta     ("axis", "x")
+
+property_double (radius_y, _("Radius Y (3 × Size Y)"), RADIUS_DEFAULT)
+  description (_("Half-width of the blur along y in pixels; the Gaussian's "
+                 "standard deviation is a third of it, so radius 30 blurs as "
+                 "GIMP's Gaussian Blur at Size 10; 0 blurs along x only; at "
+                 "the default, 10, it follows Radius"))
+  value_range (0.0, CBLUR_RADIUS_MAX)
+  ui_range    (0.0, 300.0)
+  ui_gamma    (2.0)
+  ui_digits   (1)
+  ui_steps    (0.5, 5.0)
+  ui_meta     ("unit", "pixel-distance")
+  ui_meta     ("axis", "y")
 
 property_enum (mode, _("Mode"), CblurOpMode, cblur_op_mode, CBLUR_OP_MODE_AUTO)
   description (_("Direct convolution is exact; repeated box filters cost the "
-                 "same at any radius; auto picks the faster one for the radius"))
+                 "same at any radius; auto picks, for each axis, direct up to "
+                 "radius 25 and box above"))
 
+/* GIMP's dialog cannot tell which mode auto picks for a radius: there
+ * its label says where the passes count */
 property_int (iterations, _("Box passes"), 4)
   description (_("Box filter passes per axis in box mode: more passes come "
                  "closer to a true Gaussian"))
   value_range (CBLUR_ITERATIONS_MIN, CBLUR_ITERATIONS_MAX)
   ui_meta     ("sensitive", "mode {auto, box}")
+  ui_meta     ("label", "[mode {auto} : auto-label, mode {direct, box} : box-label]")
+  ui_meta     ("auto-label", _("Box passes (along an axis of radius above 25)"))
+  ui_meta     ("box-label", _("Box passes"))
 
 property_enum (abyss_policy, _("Abyss policy"), GeglAbyssPolicy,
                gegl_abyss_policy, GEGL_ABYSS_CLAMP)
@@ -79,8 +123,8 @@ G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_BOX == (gint) CBLUR_MODE_BOX);
  * in. */
 #define CPU_BAND_PIXELS (4 * 1024 * 1024)
 
-/* from these reaches on, the CPU too blurs whole images: at 24 a chunk
- * of a megapixel reads and blurs a tenth more than its own pixels.  Direct
+/* from these reaches on, the CPU too blurs whole images: from there a
+ * chunk's halo costs more than a whole image's longer passes.  Direct
  * mode loses more on whole images' tall column strips than it gains. */
 #define WHOLE_IMAGE_REACH_BOX    24
 #define WHOLE_IMAGE_REACH_DIRECT 128
@@ -119,18 +163,40 @@ renders_whole_images (CblurBackendKind backend,
          reach >= (mode == CBLUR_MODE_BOX ? WHOLE_IMAGE_REACH_BOX : WHOLE_IMAGE_REACH_DIRECT);
 }
 
+/* an axis at the default blurs at radius (see the properties) */
+static gdouble
+axis_radius (GeglProperties *o,
+             gdouble         radius)
+{
+  return radius == RADIUS_DEFAULT ? o->radius : radius;
+}
+
+static gint
+axis_reach (GeglProperties *o,
+            gdouble         radius,
+            gint            level)
+{
+  return cblur_kernel_reach (axis_radius (o, radius) / (1 << level), (CblurMode) o->mode,
+                             o->iterations);
+}
+
+/* the larger axis's */
 static gint
 reach_at_level (GeglProperties *o,
                 gint            level)
 {
-  return cblur_kernel_reach (o->radius / (1 << level), (CblurMode) o->mode, o->iterations);
+  return MAX (axis_reach (o, o->radius_x, level), axis_reach (o, o->radius_y, level));
 }
 
+/* the mode of the axis that reaches further */
 static CblurMode
 mode_at_level (GeglProperties *o,
                gint            level)
 {
-  return cblur_kernel_resolve_mode (o->radius / (1 << level), (CblurMode) o->mode);
+  gdouble further = axis_reach (o, o->radius_y, level) > axis_reach (o, o->radius_x, level)
+                    ? axis_radius (o, o->radius_y) : axis_radius (o, o->radius_x);
+
+  return cblur_kernel_resolve_mode (further / (1 << level), (CblurMode) o->mode);
 }
 
 /* The source's own format where cblur-format covers it: the op reads it
@@ -473,13 +539,11 @@ blur_band (const CblurKernel   *kernel,
                                   ? NULL : io->read_native };
   CblurImage            dst = { NULL, band->x, band->y, band->width, band->height, 0,
                                 io->write_native };
-  g_autoptr (CblurBand) memory = NULL;
+  g_autoptr (CblurBand) pixels = cblur_band_new (backend, kernel, stream, &src, &dst);
 
-  if ((backend != CBLUR_BACKEND_CPU || cblur_kernel_is_identity (kernel)) &&
-      (memory = cblur_band_new (backend, kernel, stream, &src, &dst)) == NULL)
+  if (pixels == NULL)
     return FALSE;
-
-  cblur_backend_blur (backend, kernel, &src, &dst, stream, report);
+  cblur_backend_blur (pixels, backend, kernel, &src, &dst, stream, report);
   if (report->gl_failure != NULL)
     warn_once (report->gl_failure);
   return TRUE;
@@ -532,7 +596,9 @@ process (GeglOperation       *operation,
   if (roi.width <= 0 || roi.height <= 0)
     return TRUE;
 
-  kernel = cblur_kernel_new (o->radius / (1 << level), (CblurMode) o->mode, o->iterations);
+  kernel = cblur_kernel_new_xy (axis_radius (o, o->radius_x) / (1 << level),
+                                axis_radius (o, o->radius_y) / (1 << level),
+                                (CblurMode) o->mode, o->iterations);
   g_object_get (output, "tile-width", &stream.tile_width,
                 "tile-height", &stream.tile_height, NULL);
   /* The backends make the abyss beyond the input at every level, so that
@@ -543,9 +609,9 @@ process (GeglOperation       *operation,
   stream.inside = abyss_at_level (gegl_buffer_get_abyss (input), level);
   stream.abyss = o->abyss_policy;
   /* A source in a covered format GEGL copies as it is, and the op
-   * converts it, the backend premultiplying it on the way in: babl
-   * converting it on GEGL's threads took 2-3 times as long as the copy
-   * even from straight RGBA float.  Level 0 only: other levels are GIMP's
+   * converts it, the backend premultiplying it on the way in: babl's
+   * conversion on GEGL's threads costs several times the copy, even from
+   * straight RGBA float.  Level 0 only: other levels are GIMP's
    * previews, whose mipmaps GEGL would make from the stored pixels rather
    * than from premultiplied linear ones. */
   if (level == 0)
@@ -556,9 +622,6 @@ process (GeglOperation       *operation,
   for (y = roi.y; y < roi.y + roi.height; y += rows)
     {
       GeglRectangle band = { roi.x, y, roi.width, MIN (rows, roi.y + roi.height - y) };
-      gdouble       read_before = stream.read_ms;
-      gdouble       write_before = stream.write_ms;
-      gint64        started = g_get_monotonic_time ();
 
       if (!blur_band (kernel, state->backend, &band, &report, &stream))
         {
@@ -569,14 +632,7 @@ process (GeglOperation       *operation,
 
       /* one line a band, each with only its own figures, so that the
        * benchmark's sums over the lines are a region's */
-      cblur_log_band (&report,
-                      "backend=%s mode=%s radius=%g band=%dx%d+%d+%d level=%d "
-                      "read=%.2fms write=%.2fms %s total=%.1fms",
-                      report.ran_on == CBLUR_BACKEND_GL ? "gl" : "cpu",
-                      cblur_mode_name (kernel->mode), kernel->radius,
-                      band.width, band.height, band.x, band.y, level,
-                      stream.read_ms - read_before, stream.write_ms - write_before,
-                      report.detail, (g_get_monotonic_time () - started) / 1000.0);
+      cblur_log_band (&report, &band, level);
       cblur_run_report_clear (&report);
 
       if (roi.height > rows)
@@ -588,6 +644,28 @@ process (GeglOperation       *operation,
   return TRUE;
 }
 
+static void (*chant_get_property) (GObject    *object,
+                                   guint       property_id,
+                                   GValue     *value,
+                                   GParamSpec *pspec);
+
+/* an axis reads as the radius it blurs at */
+static void
+get_property_axes (GObject    *object,
+                   guint       property_id,
+                   GValue     *value,
+                   GParamSpec *pspec)
+{
+  GeglProperties *o = GEGL_PROPERTIES (object);
+
+  if (property_id == PROP_radius_x)
+    g_value_set_double (value, axis_radius (o, o->radius_x));
+  else if (property_id == PROP_radius_y)
+    g_value_set_double (value, axis_radius (o, o->radius_y));
+  else
+    chant_get_property (object, property_id, value, pspec);
+}
+
 static void
 gegl_op_class_init (GeglOpClass *klass)
 {
@@ -595,7 +673,12 @@ gegl_op_class_init (GeglOpClass *klass)
   GeglOperationClass           *operation_class = GEGL_OPERATION_CLASS (klass);
   GeglOperationFilterClass     *filter_class = GEGL_OPERATION_FILTER_CLASS (klass);
   GeglOperationAreaFilterClass *area_class = GEGL_OPERATION_AREA_FILTER_CLASS (klass);
+  /* the title and the menu say where the blur runs, as far as is known
+   * without opening GL, which every GEGL process would pay for at start */
+  gboolean                      gpu = cblur_backend_likely () == CBLUR_BACKEND_GL;
 
+  chant_get_property = object_class->get_property;
+  object_class->get_property = get_property_axes;
   object_class->finalize = finalize;
   operation_class->prepare = prepare;
   operation_class->process = operation_process;
@@ -610,10 +693,10 @@ gegl_op_class_init (GeglOpClass *klass)
 
   gegl_operation_class_set_keys (operation_class,
     "name",        "cblur:gaussian-blur",
-    "title",       _("Gaussian Blur (GPU)"),
+    "title",       gpu ? _("Gaussian Blur (GPU)") : _("Gaussian Blur (CPU)"),
     "categories",  "blur",
     "gimp:menu-path",  "<Image>/Filters/Blur",
-    "gimp:menu-label", _("Gaussian Blur (GPU)..."),
+    "gimp:menu-label", gpu ? _("Gaussian Blur (GPU)...") : _("Gaussian Blur (CPU)..."),
     "reference-hash", "512fbc0d9cddf7ea7ec857cc5851b303",
     "reference-composition",
       "<?xml version='1.0' encoding='UTF-8'?>"
@@ -629,10 +712,12 @@ gegl_op_class_init (GeglOpClass *klass)
       "</node>"
       "</gegl>",
     "description", _("Blurs the image with a Gaussian of standard deviation "
-                     "radius / 3, on the GPU through OpenGL compute shaders "
-                     "or on the CPU where no GPU is available. Direct mode "
-                     "convolves with the exact sampled kernel; box mode "
-                     "repeats box filters and costs the same at any radius."),
+                     "radius / 3 along each axis (radius 3N blurs as GIMP's "
+                     "Gaussian Blur at Size N), on the GPU through OpenGL "
+                     "compute shaders or on the CPU where no GPU is "
+                     "available. Direct mode convolves with the exact "
+                     "sampled kernel; box mode repeats box filters and costs "
+                     "the same at any radius."),
     NULL);
 }
 

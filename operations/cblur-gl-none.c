@@ -1,7 +1,7 @@
-/* The GL backend's contract in a build without GL (meson -Dgl=disabled):
- * there is never a context, and the backend choice keeps every band on
- * the CPU, so blurring and staging are never reached; they fail as GL
- * fails where it has no context. */
+/* The GPU's contract in a build without GL (meson -Dgl=disabled): there is
+ * never a context, and the backend choice keeps every band on the CPU, so
+ * blurring and pinned memory are never reached; they fail as GL fails
+ * where it has no context. */
 #include "cblur-gl.h"
 
 #include <glib/gi18n-lib.h>
@@ -18,35 +18,42 @@ no_gl (GError **error)
 }
 
 gboolean
-cblur_gl_available (gboolean  *is_software,
-                    GError   **error)
+cblur_gpu_available (gboolean  *is_software,
+                     GError   **error)
 {
   return no_gl (error);
 }
 
 gboolean
-cblur_gl_blur (const CblurKernel *kernel,
-               const CblurImage  *src,
-               const CblurImage  *dst,
-               CblurStream       *stream,
-               CblurGlReport     *report,
-               GError           **error)
+cblur_gl_blur (const CblurGlBandMemory *memory,
+               const CblurKernel       *kernel,
+               const CblurImage        *src,
+               const CblurImage        *dst,
+               const CblurGlSource     *source,
+               CblurGlReport           *report,
+               GError                 **error)
 {
   return no_gl (error);
 }
 
-CblurGlStaged *
-cblur_gl_staged_new (const CblurKernel  *kernel,
-                     const CblurStream  *stream,
-                     CblurImage         *source,
-                     CblurImage         *output,
-                     GError            **error)
+CblurGlBandMemory *
+cblur_gl_band_memory_new (const CblurKernel  *kernel,
+                          const CblurStream  *stream,
+                          CblurImage         *source,
+                          CblurImage         *output,
+                          GError            **error)
 {
   no_gl (error);
   return NULL;
 }
 
+gboolean
+cblur_gl_band_memory_streams (const CblurGlBandMemory *memory)
+{
+  return FALSE;
+}
+
 void
-cblur_gl_staged_free (CblurGlStaged *staged)
+cblur_gl_band_memory_free (CblurGlBandMemory *memory)
 {
 }

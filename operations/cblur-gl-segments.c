@@ -1,6 +1,6 @@
 /* How long a segment of a line each work group of the shaders blurs:
  * what shared memory holds, weighed by what a texel costs. */
-#include "cblur-gl-private.h"
+#include "cblur-gl-internal.h"
 
 /* direct.comp's fewest vec4s of shared memory: a power of two above a
  * segment */
@@ -17,9 +17,9 @@ G_STATIC_ASSERT (DIRECT_MIN_CACHE > CBLUR_GL_DIRECT_SEGMENT);
 static gint
 shared_memory (const CblurGl *gl)
 {
-  return (gint) MIN (cblur_setting_or (cblur_settings ()->gl_shared_memory,
-                                       gl->max_shared_memory),
-                     gl->max_shared_memory);
+  gint most = gl->limits->max_shared_memory;
+
+  return (gint) MIN (cblur_setting_or (cblur_settings ()->gl_shared_memory, most), most);
 }
 
 /* The time a texel of a segment takes, by how many texels each invocation
@@ -27,7 +27,8 @@ shared_memory (const CblurGl *gl)
  * longer chunks than the tables hold cost LONG_CHUNK_COST.  Two channels
  * at a time cost less a texel than four in middling chunks, where the
  * four-channel registers and shared memory leave room for fewer work
- * groups at once.  Measured with bench/cblur-bench on an H100. */
+ * groups at once.  The weights are relative timings of the fused box's
+ * variants on an NVIDIA GPU. */
 static const gdouble four_channel_cost[] = { 1.00, 1.24, 1.02, 1.09 };
 static const gdouble two_channel_cost[] = { 1.11, 0.91, 0.95, 1.00, 1.35,
                                             1.24, 1.18, 1.28, 1.23, 1.19 };
@@ -51,7 +52,7 @@ static gint
 fused_fits (const CblurGl *gl,
             gboolean       pairs)
 {
-  gint texel = (pairs ? 2 : 4) * (gint) sizeof (GLfloat);
+  gint texel = (pairs ? 2 : 4) * (gint) sizeof (gfloat);
 
   return (shared_memory (gl) - FUSED_GROUP * (2 * texel + 4)) / texel / FUSED_GROUP;
 }
@@ -63,8 +64,8 @@ fused_fits (const CblurGl *gl,
  * odd CHUNK spreads the invocations' chunks over all banks.  len is 0 when
  * no segment leaves FUSED_MIN_OUTPUTS outputs. */
 CblurGlSegment
-cblur_gl_fused_segment (const CblurGl     *gl,
-                        const CblurKernel *kernel,
+cblur_gl_fused_segment (const CblurGl         *gl,
+                        const CblurKernelAxis *kernel,
                         gint               n_out,
                         gint               min_segments)
 {
@@ -100,14 +101,14 @@ cblur_gl_fused_segment (const CblurGl     *gl,
  * holds a segment and its halo, else the largest that fits, in chunks,
  * whose halves must each hold a segment. */
 gint
-cblur_gl_direct_cache_len (const CblurGl     *gl,
-                           const CblurKernel *kernel)
+cblur_gl_direct_cache_len (const CblurGl         *gl,
+                           const CblurKernelAxis *kernel)
 {
   gint window = CBLUR_GL_DIRECT_SEGMENT + 2 * kernel->half_width;
   gint bytes = shared_memory (gl);
   gint len = DIRECT_MIN_CACHE;
 
-  while (len < window && 2 * len * 4 * (gint) sizeof (GLfloat) <= bytes)
+  while (len < window && 2 * len * 4 * (gint) sizeof (gfloat) <= bytes)
     len *= 2;
   if (len < window)
     len = MAX (len, 2 * DIRECT_MIN_CACHE);

@@ -1,5 +1,5 @@
 /* How a band is cut into GL tiles, and blurring it tile by tile. */
-#include "cblur-gl-private.h"
+#include "cblur-gl-internal.h"
 
 #include <glib/gi18n-lib.h>
 
@@ -64,13 +64,13 @@ cblur_gl_plan (CblurGl           *gl,
                CblurGlPlan       *plan,
                GError           **error)
 {
-  gint max_edge = gl->max_texture_size - 2 * kernel->reach;
+  gint max_edge = gl->limits->max_texture_size - 2 * kernel->reach;
 
   if (max_edge < 1)
     {
       g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
                    _("the blur reaches too far for textures of %d pixels"),
-                   gl->max_texture_size);
+                   gl->limits->max_texture_size);
       return FALSE;
     }
 
@@ -115,8 +115,8 @@ cblur_gl_tiles_new (const CblurGlPlan *plan,
  * loop's far side only in one that holds all of src along the axis, or
  * needs nothing beyond it. */
 gboolean
-cblur_gl_tiles_make_abyss (const GArray     *tiles,
-                           const CblurImage *src)
+cblur_gl_tiles_can_make_abyss (const GArray     *tiles,
+                               const CblurImage *src)
 {
   guint i;
 
@@ -155,17 +155,17 @@ cblur_gl_blur_tiles (CblurGl             *gl,
       GeglRectangle        output = { tile->x + reach - job->dst->x,
                                       tile->y + reach - job->dst->y,
                                       tile->in_width - 2 * reach, tile->in_height - 2 * reach };
-      GLuint               result;
+      const CblurGpuTexture *result;
 
       cblur_gl_passes_made (passes, tile);
       cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_UPLOAD);
       cblur_gl_upload (gl, job, &read, 0);
       cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_UPLOAD);
-      if (!cblur_gl_check (gl, CBLUR_GL_STAGE_UPLOAD, error))
+      if (!cblur_gpu_check (gl->gpu, "upload tile", error))
         return FALSE;
 
       result = cblur_gl_passes_run (passes, tile);
-      if (!cblur_gl_check (gl, CBLUR_GL_STAGE_DISPATCH, error))
+      if (!cblur_gpu_check (gl->gpu, "dispatch tile", error))
         return FALSE;
 
       cblur_gl_download_barrier ();
@@ -173,8 +173,8 @@ cblur_gl_blur_tiles (CblurGl             *gl,
       cblur_gl_download (gl, job, result, &output, 0);
       cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_DOWNLOAD);
       /* the next tile's upload overwrites the input texture */
-      glMemoryBarrier (GL_TEXTURE_UPDATE_BARRIER_BIT);
+      cblur_gpu_barrier (CBLUR_GPU_BARRIER_TEXTURE_UPDATE);
     }
 
-  return cblur_gl_wait (gl, CBLUR_GL_STAGE_DOWNLOAD, error);
+  return cblur_gpu_finish (gl->gpu, "download tiles", error);
 }

@@ -1,28 +1,16 @@
-/* The GL backend: one shared headless OpenGL 4.3 context (EGL device
- * platform, else Mesa surfaceless), created on first use and serialized
- * across GEGL's threads.  It goes when idle a while or at gegl_exit();
- * a forked child and an exiting process blur on the CPU.  Nothing outside
- * cblur-gl*.c touches GL. */
+/* The blur on the GPU, built on the GPU runtime (cblur-gpu.h), which
+ * owns the context and its lifetime.  Nothing outside cblur-gl*.c and
+ * cblur-gpu*.c touches GL.  Thread-safe: each call takes the runtime's
+ * lock for its GL work. */
 #ifndef CBLUR_GL_H
 #define CBLUR_GL_H
 
+#include "gpu/cblur-gpu.h"
 #include "cblur-image.h"
 #include "cblur-kernel.h"
 #include "cblur-stream.h"
 
 G_BEGIN_DECLS
-
-#define CBLUR_GL_ERROR (cblur_gl_error_quark ())
-
-typedef enum
-{
-  CBLUR_GL_ERROR_NO_CONTEXT,
-  CBLUR_GL_ERROR_SHADER,
-  CBLUR_GL_ERROR_OUT_OF_MEMORY,
-  CBLUR_GL_ERROR_FAILED,
-  CBLUR_GL_ERROR_LOST,
-  CBLUR_GL_ERROR_EXITING   /* the process has begun to exit: no failure to warn of */
-} CblurGlError;
 
 typedef struct
 {
@@ -34,41 +22,56 @@ typedef struct
   gdouble download_ms;
 } CblurGlReport;
 
-typedef struct _CblurGlStaged CblurGlStaged;
+/* a band's source and output in pinned host memory */
+typedef struct _CblurGlBandMemory CblurGlBandMemory;
 
-GQuark   cblur_gl_error_quark (void);
-
-/* TRUE once a context exists (creating it if needed); renderer may be NULL */
-gboolean cblur_gl_available   (gboolean          *is_software,
-                               GError           **error);
+/* Where src's pixels come from, beyond the images themselves. */
+typedef struct
+{
+  /* what lies beyond src where it holds only its part inside the image */
+  GeglAbyssPolicy abyss;
+  /* src is, or comes, in straight alpha, which the GPU premultiplies */
+  gboolean        straight;
+  /* where the band streams (cblur_gl_band_memory_streams()), the run that
+   * reads its source as GEGL gives it: the blur takes its rows as they
+   * come and releases dst's rows as they are done; NULL where src holds
+   * its pixels */
+  CblurStreamRun   *run;
+  const CblurImage *read;   /* the part of src that run reads */
+} CblurGlSource;
 
 /* src holds dst's rectangle grown by kernel->reach on every side, as for
- * cblur_cpu_blur(), or with a stream, cblur_band_new()'s part of it inside
- * the input; either may be stored in a cblur-format (src then straight),
- * which the GPU converts.  stream, if any, fills src and takes dst,
- * overlapped with the GPU's work where the band is one tile.  On FALSE src
- * is read, or at least its part cblur_stream_inside() names, dst is
- * untouched or partly written (and handed on), and the caller redoes it
- * on the CPU. */
-gboolean cblur_gl_blur        (const CblurKernel *kernel,
-                               const CblurImage  *src,
-                               const CblurImage  *dst,
-                               CblurStream       *stream,
-                               CblurGlReport     *report,
-                               GError           **error);
+ * cblur_cpu_blur(), or, with a source, cblur_band_new()'s part of it
+ * inside the input; either may be stored in a cblur-format (src then
+ * straight), which the GPU converts.  memory: the band's pinned memory
+ * that src and dst live in, or NULL: the call copies them through its
+ * own.  source: NULL for all of src held, premultiplied.  The kernel
+ * changes something and dst is not empty (cblur_backend_does_nothing()).  On FALSE, dst
+ * is untouched or partly written (rows released to the run), and the
+ * caller redoes it on the CPU. */
+gboolean cblur_gl_blur        (const CblurGlBandMemory *memory,
+                               const CblurKernel       *kernel,
+                               const CblurImage        *src,
+                               const CblurImage        *dst,
+                               const CblurGlSource     *source,
+                               CblurGlReport           *report,
+                               GError                 **error);
 
 /* Pinned host memory, mapped for the CPU, for a band's source and output,
- * which the GPU copies from and into directly: with images from here,
+ * which the GPU copies from and into directly: with images in it,
  * cblur_gl_blur() makes no copies on the CPU.  Sets both images' data and
  * stride from their sizes and formats, source shrunk first to its part
  * inside the stream's input where there is one and the GPU can make the
  * rest; NULL where GL cannot provide it. */
-CblurGlStaged *cblur_gl_staged_new  (const CblurKernel  *kernel,
-                                     const CblurStream  *stream,
-                                     CblurImage         *source,
-                                     CblurImage         *output,
-                                     GError            **error);
-void           cblur_gl_staged_free (CblurGlStaged  *staged);
+CblurGlBandMemory *cblur_gl_band_memory_new  (const CblurKernel  *kernel,
+                                              const CblurStream  *stream,
+                                              CblurImage         *source,
+                                              CblurImage         *output,
+                                              GError            **error);
+void               cblur_gl_band_memory_free (CblurGlBandMemory  *memory);
+/* whether its band is one tile, which streams: its uploads overlap
+ * GEGL's reads, and its downloads GEGL's writes */
+gboolean           cblur_gl_band_memory_streams (const CblurGlBandMemory *memory);
 
 G_END_DECLS
 

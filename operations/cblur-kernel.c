@@ -21,9 +21,12 @@ CblurMode
 cblur_kernel_resolve_mode (gdouble   radius,
                            CblurMode mode)
 {
+  radius = sanitize_radius (radius);
+  if (radius == 0.0)
+    return CBLUR_MODE_DIRECT;
   if (mode != CBLUR_MODE_AUTO)
     return mode;
-  return sanitize_radius (radius) > CBLUR_AUTO_BOX_ABOVE ? CBLUR_MODE_BOX : CBLUR_MODE_DIRECT;
+  return radius > CBLUR_AUTO_BOX_ABOVE ? CBLUR_MODE_BOX : CBLUR_MODE_DIRECT;
 }
 
 /* The box of half-width k has variance k(k+1)/3; one more pixel at each end
@@ -62,7 +65,7 @@ direct_tap (gdouble radius,
             gdouble sigma,
             gint    i)
 {
-  gdouble x = i / sigma;
+  gdouble x = i > 0 ? i / sigma : 0.0;
 
   return exp (-0.5 * x * x) * MIN (1.0, radius + 1.0 - i);
 }
@@ -112,9 +115,10 @@ cblur_kernel_reach (gdouble   radius,
 }
 
 /* Taps beyond the radius fade in linearly over one pixel, so the kernel
- * changes continuously as the radius slides through whole numbers. */
+ * changes continuously as the radius slides through whole numbers.  At
+ * radius 0 the one tap is 1. */
 static void
-direct_weights (CblurKernel *kernel)
+direct_weights (CblurKernelAxis *kernel)
 {
   gdouble *taps = g_new (gdouble, kernel->half_width + 1);
   gdouble  sum = 0.0;
@@ -133,21 +137,17 @@ direct_weights (CblurKernel *kernel)
   g_free (taps);
 }
 
-CblurKernel *
-cblur_kernel_new (gdouble   radius,
-                  CblurMode mode,
-                  gint      iterations)
+static void
+axis_init (CblurKernelAxis *kernel,
+           gdouble          radius,
+           CblurMode        mode,
+           gint             iterations)
 {
-  CblurKernel *kernel = g_new0 (CblurKernel, 1);
-
   kernel->radius = blurring_radius (radius, mode, iterations);
   kernel->sigma = cblur_sigma_for_radius (kernel->radius);
   kernel->mode = cblur_kernel_resolve_mode (kernel->radius, mode);
   kernel->iterations = clamp_iterations (iterations);
   kernel->reach = cblur_kernel_reach (kernel->radius, kernel->mode, kernel->iterations);
-
-  if (kernel->reach == 0)
-    return kernel;
 
   if (kernel->mode == CBLUR_MODE_DIRECT)
     {
@@ -164,7 +164,31 @@ cblur_kernel_new (gdouble   radius,
       kernel->box_scale = 1.0 / (2.0 * kernel->box_half + 1.0 + 2.0 * fraction);
       kernel->box_block = 2 * kernel->box_half + 1;
     }
+}
 
+CblurKernel *
+cblur_kernel_new (gdouble   radius,
+                  CblurMode mode,
+                  gint      iterations)
+{
+  return cblur_kernel_new_xy (radius, radius, mode, iterations);
+}
+
+CblurKernel *
+cblur_kernel_new_xy (gdouble   radius_x,
+                     gdouble   radius_y,
+                     CblurMode mode,
+                     gint      iterations)
+{
+  CblurKernel *kernel = g_new0 (CblurKernel, 1);
+  CblurAxis    further;
+
+  axis_init (&kernel->axes[CBLUR_AXIS_X], radius_x, mode, iterations);
+  axis_init (&kernel->axes[CBLUR_AXIS_Y], radius_y, mode, iterations);
+  further = kernel->axes[CBLUR_AXIS_Y].reach > kernel->axes[CBLUR_AXIS_X].reach
+            ? CBLUR_AXIS_Y : CBLUR_AXIS_X;
+  kernel->reach = kernel->axes[further].reach;
+  kernel->mode = kernel->axes[further].mode;
   return kernel;
 }
 
@@ -173,7 +197,8 @@ cblur_kernel_free (CblurKernel *kernel)
 {
   if (kernel == NULL)
     return;
-  g_free (kernel->weights);
+  g_free (kernel->axes[CBLUR_AXIS_X].weights);
+  g_free (kernel->axes[CBLUR_AXIS_Y].weights);
   g_free (kernel);
 }
 

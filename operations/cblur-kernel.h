@@ -1,6 +1,6 @@
 /* The one definition of the blur that the CPU and the GL backends both follow:
- * which algorithm runs for a radius, its weights or box widths, and how far
- * it reaches into the input.
+ * which algorithm runs for a radius along each axis, its weights or box
+ * widths, and how far it reaches into the input.
  */
 #ifndef CBLUR_KERNEL_H
 #define CBLUR_KERNEL_H
@@ -26,14 +26,23 @@ typedef enum
  * writes (docs/design.md, "mode=auto"). */
 #define CBLUR_AUTO_BOX_ABOVE 25.0
 
+/* the axes, in the order the passes run */
+typedef enum
+{
+  CBLUR_AXIS_X,
+  CBLUR_AXIS_Y
+} CblurAxis;
+
+/* the blur along one axis */
 typedef struct
 {
-  CblurMode mode;        /* DIRECT or BOX, never AUTO */
+  CblurMode mode;        /* DIRECT or BOX, never AUTO; DIRECT at radius 0 */
   gdouble   radius;
   gdouble   sigma;
   gint      reach;       /* input pixels needed on each side of an output */
 
-  /* direct: taps -half_width..half_width, weights[|i|] already normalized */
+  /* direct: taps -half_width..half_width, weights[|i|] already normalized;
+   * at radius 0 one tap of weight 1, which hands pixels on as they are */
   gint      half_width;
   gfloat   *weights;
 
@@ -46,6 +55,16 @@ typedef struct
   gfloat    box_fraction;
   gfloat    box_scale;
   gint      box_block;
+} CblurKernelAxis;
+
+/* Horizontally then vertically.  Both passes' lines carry the larger
+ * axis's reach on each side, so an image's halo is one rectangle; the
+ * shorter axis's pass skips what it does not read (cblur_kernel_skip). */
+typedef struct
+{
+  CblurKernelAxis axes[2];   /* by CblurAxis */
+  gint            reach;     /* the larger axis's */
+  CblurMode       mode;      /* the mode of the axis that reaches further */
 } CblurKernel;
 
 gdouble      cblur_sigma_for_radius    (gdouble            radius);
@@ -57,19 +76,33 @@ void         cblur_box_geometry        (gdouble            sigma,
                                         gint              *half,
                                         gdouble           *fraction);
 /* AUTO resolves by the radius alone, so that a result never depends on
- * the machine that made it */
+ * the machine that made it; radius 0 is DIRECT */
 CblurMode    cblur_kernel_resolve_mode (gdouble            radius,
                                         CblurMode          mode);
+/* along one axis */
 gint         cblur_kernel_reach        (gdouble            radius,
                                         CblurMode          mode,
                                         gint               iterations);
+/* the same radius along both axes */
 CblurKernel *cblur_kernel_new          (gdouble            radius,
+                                        CblurMode          mode,
+                                        gint               iterations);
+CblurKernel *cblur_kernel_new_xy       (gdouble            radius_x,
+                                        gdouble            radius_y,
                                         CblurMode          mode,
                                         gint               iterations);
 void         cblur_kernel_free         (CblurKernel       *kernel);
 /* a radius of 0, or one too small to blur: the input untouched */
 gboolean     cblur_kernel_is_identity  (const CblurKernel *kernel);
 const gchar *cblur_mode_name           (CblurMode          mode);
+
+/* the pixels at each end of a line that the axis's pass does not read */
+static inline gint
+cblur_kernel_skip (const CblurKernel *kernel,
+                   CblurAxis          axis)
+{
+  return kernel->reach - kernel->axes[axis].reach;
+}
 
 /* floor division for block alignment at negative coordinates */
 static inline gint64

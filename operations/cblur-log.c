@@ -10,8 +10,6 @@
 #include <glib/gi18n-lib.h>
 #include "cblur-i18n.h"
 
-#include "cblur-gl.h"
-#include "cblur-settings.h"
 
 /* CBLUR_LOG as read, once */
 static const gchar *log_where;
@@ -114,60 +112,67 @@ write_line (gint         fd,
     }
 }
 
-/* Why CBLUR_BACKEND=auto chose the CPU: that is decided per process by
- * what GL the machine has, so it is asked once. */
-static const gchar *
-why_auto_chose_cpu (void)
+static struct
 {
-  static gsize  once = 0;
-  static gchar *why = NULL;
+  GMutex          lock;
+  CblurReportFunc func;
+  gpointer        user_data;
+} watcher;
 
-  if (g_once_init_enter (&once))
-    {
-      g_autoptr (GError) error = NULL;
-      gboolean           is_software = FALSE;
-
-      if (!cblur_gl_available (&is_software, &error))
-        why = g_strdup (error->message);
-      else if (is_software)
-        why = g_strdup (_("the only OpenGL is a software renderer, slower than "
-                          "the CPU (CBLUR_BACKEND=gl uses it)"));
-      g_once_init_leave (&once, 1);
-    }
-  return why;
+void
+cblur_log_watch (CblurReportFunc func,
+                 gpointer        user_data)
+{
+  g_mutex_lock (&watcher.lock);
+  watcher.func = func;
+  watcher.user_data = user_data;
+  g_mutex_unlock (&watcher.lock);
 }
 
-/* NULL where the band ran on GL */
-static const gchar *
-why_cpu (const CblurRunReport *report)
+static gchar *
+format_line (const CblurRunReport *report,
+             const GeglRectangle  *band,
+             gint                  level)
 {
+  GString *line = g_string_new (NULL);
+
+  g_string_append_printf (line, "backend=%s ", report->ran_on == CBLUR_BACKEND_GL ? "gl" : "cpu");
+  if (report->mode_name != NULL)
+    g_string_append_printf (line, "mode=%s radius=%g ", report->mode_name, report->radii[0]);
+  else if (report->modes[0] == report->modes[1] && report->radii[0] == report->radii[1])
+    g_string_append_printf (line, "mode=%s radius=%g ", cblur_mode_name (report->modes[0]),
+                            report->radii[0]);
+  else
+    g_string_append_printf (line, "mode=%s,%s radius=%g,%g ", cblur_mode_name (report->modes[0]),
+                            cblur_mode_name (report->modes[1]), report->radii[0],
+                            report->radii[1]);
+  g_string_append_printf (line, "band=%dx%d+%d+%d level=%d read=%.2fms write=%.2fms ",
+                          band->width, band->height, band->x, band->y, level,
+                          report->read_ms, report->write_ms);
   if (report->ran_on == CBLUR_BACKEND_GL)
-    return NULL;
-  if (report->gl_failure != NULL)
-    return report->gl_failure;
-  if (cblur_settings ()->backend == CBLUR_BACKEND_CHOICE_CPU)
-    return "CBLUR_BACKEND=cpu";
-  return why_auto_chose_cpu ();
+    g_string_append_printf (line, "renderer=\"%s\" tiles=%d upload=%.2fms compute=%.2fms "
+                            "download=%.2fms ", report->renderer, report->tiles,
+                            report->upload_ms, report->compute_ms, report->download_ms);
+  g_string_append_printf (line, "total=%.1fms", report->total_ms);
+  if (report->ran_on == CBLUR_BACKEND_CPU && report->why_cpu != NULL)
+    g_string_append_printf (line, " fallback=\"%s\"", report->why_cpu);
+  return g_string_free (line, FALSE);
 }
 
 void
 cblur_log_band (const CblurRunReport *report,
-                const gchar          *format,
-                ...)
+                const GeglRectangle  *band,
+                gint                  level)
 {
-  g_autofree gchar *figures = NULL;
-  g_autofree gchar *message = NULL;
-  const gchar      *why = why_cpu (report);
+  g_autofree gchar *message = format_line (report, band, level);
   gint              fd = log_fd ();
-  va_list           args;
-
-  va_start (args, format);
-  figures = g_strdup_vprintf (format, args);
-  va_end (args);
-  message = why != NULL ? g_strdup_printf ("%s fallback=\"%s\"", figures, why)
-                        : g_steal_pointer (&figures);
 
   g_debug ("%s", message);
   if (fd >= 0)
     write_line (fd, message);
+
+  g_mutex_lock (&watcher.lock);
+  if (watcher.func != NULL)
+    watcher.func (report, band, watcher.user_data);
+  g_mutex_unlock (&watcher.lock);
 }

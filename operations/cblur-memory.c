@@ -7,7 +7,7 @@
 #include "cblur-i18n.h"
 
 /* A band is hundreds of megabytes touched once per call: faulting them in
- * and zeroing them took a third of a 4K box blur on two cores, so freed
+ * and zeroing them costs as much as a good part of the blur, so freed
  * bands wait here for the next call, their pages kept.  Blocks are whole
  * multiples of BLOCK_GRAIN, so that bands of nearly one size reuse each
  * other's.  The CPU's pass between and each of its threads' buffers are
@@ -17,13 +17,12 @@
 #define CACHED_BYTES  ((gsize) 256 << 20)
 
 /* Cached blocks keep their pages while blurs follow each other: advised
- * free (MADV_FREE) on every free, each page cost the processor an assist
- * to mark it dirty again on the next call's first write, a tenth of a
- * GIMP apply.  Once no block has been freed for IDLE_US, a thread of its
- * own advises the cached ones free, so that the kernel may take their
- * pages back whenever it needs them.  (Transparent huge pages are not
- * asked for: a first call then waited on the kernel compacting memory for
- * them, at times for half of the call.) */
+ * free (MADV_FREE) on every free, each page costs the processor an assist
+ * to mark it dirty again on the next call's first write.  Once no block
+ * has been freed for IDLE_US, a thread of its own advises the cached ones
+ * free, so that the kernel may take their pages back whenever it needs
+ * them.  (Transparent huge pages are not asked for: a first call would
+ * wait on the kernel compacting memory for them.) */
 #define IDLE_US (10 * G_USEC_PER_SEC)
 
 typedef struct

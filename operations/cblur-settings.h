@@ -6,6 +6,9 @@
  *                              rasterizer offers OpenGL 4.3, else the CPU
  *   CBLUR_GL_IDLE_MS=N         let the GL context (its GPU and pinned host
  *                              memory) go after N ms unused; 20000
+ *   CBLUR_GL_DEBUG=1           log the GL driver's debug messages (GLib's
+ *                              debug log, domain cblur), at a cost on
+ *                              every GL call
  *
  * and, for tests, limits lower than the machine's, so that small images
  * take the code paths that large ones do, and failures on demand:
@@ -62,6 +65,7 @@ typedef struct
   gint64             gl_texture_budget;
   gint64             gl_shared_memory;
   CblurGlFault       gl_fault;
+  gboolean           gl_debug;
 } CblurSettings;
 
 const CblurSettings *cblur_settings        (void);

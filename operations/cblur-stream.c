@@ -244,6 +244,16 @@ cblur_stream_release (CblurStreamRun *run,
   g_mutex_unlock (&run->lock);
 }
 
+gint
+cblur_stream_release_and_wait (CblurStreamRun *run,
+                               gint            released,
+                               gint            rows,
+                               gint64          timeout_us)
+{
+  cblur_stream_release (run, released);
+  return cblur_stream_wait_read (run, rows, timeout_us);
+}
+
 void
 cblur_stream_finish (CblurStreamRun *run)
 {

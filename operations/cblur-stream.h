@@ -90,6 +90,13 @@ gint            cblur_stream_wait_read (CblurStreamRun   *run,
 void            cblur_stream_release   (CblurStreamRun   *run,
                                         gint              rows);
 
+/* Both, the release first: for a caller that hands rows on as it waits
+ * for more. */
+gint            cblur_stream_release_and_wait (CblurStreamRun *run,
+                                               gint            released,
+                                               gint            rows,
+                                               gint64          timeout_us);
+
 /* Returns once all of src is read and the released rows are written;
  * rows never released are not written. */
 void            cblur_stream_finish    (CblurStreamRun   *run);

@@ -390,12 +390,12 @@ blur_band (CblurBackendKind     backend,
   cblur_pixels_free (dst.data);
 
   /* the fields of the Gaussian blur's line, which the benchmark sums */
-  cblur_log_band (&report, "backend=%s mode=variable radius=%g band=%dx%d+%d+%d level=%d "
-                  "read=%.2fms write=%.2fms blur=%.2fms total=%.1fms",
-                  report.ran_on == CBLUR_BACKEND_GL ? "gl" : "cpu", io->variable->radius,
-                  band->width, band->height, band->x, band->y, io->level,
-                  (read - started) / 1000.0, (g_get_monotonic_time () - blurred) / 1000.0,
-                  (blurred - read) / 1000.0, (g_get_monotonic_time () - started) / 1000.0);
+  report.mode_name = "variable";
+  report.radii[CBLUR_AXIS_X] = report.radii[CBLUR_AXIS_Y] = io->variable->radius;
+  report.read_ms = (read - started) / 1000.0;
+  report.write_ms = (g_get_monotonic_time () - blurred) / 1000.0;
+  report.total_ms = (g_get_monotonic_time () - started) / 1000.0;
+  cblur_log_band (&report, band, io->level);
   cblur_run_report_clear (&report);
 }
 

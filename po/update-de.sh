@@ -72,7 +72,7 @@ main (int argc, char **argv)
     }
   g_free (specs);
   /* fail if the title stayed English */
-  return strcmp (gegl_operation_get_key (op, "title"), "Gaussian Blur (GPU)") == 0;
+  return strncmp (gegl_operation_get_key (op, "title"), "Gaussian Blur", 13) == 0;
 }
 C
 cc -o "$tmp/show" "$tmp/show.c" $(pkg-config --cflags --libs gegl-0.4)

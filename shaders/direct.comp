@@ -126,8 +126,8 @@ main ()
     }
 
   /* out through shared memory, so that neighbouring invocations store
-   * neighbouring pixels: stores three apart took a fifth longer at short
-   * reaches, where the image's memory bounds the pass */
+   * neighbouring pixels: stores three apart cost more at short reaches,
+   * where the image's memory bounds the pass */
   barrier ();
   for (int r = 0; r < OUTPUTS; r++)
     cache[own + r] = sums[r];

@@ -1,4 +1,5 @@
 #include "cblur-test.h"
+#include "cblur-log.h"
 
 #include "cblur-settings.h"
 
@@ -16,36 +17,23 @@ static struct
   TestBlurred   blurred;
 } ran;
 
+/* Counts where each band was blurred, from the backend's reports as the
+ * op logs them, so a GL test can fail when GL quietly did not run, and
+ * what was blurred. */
 static void
-count_band (const gchar *message)
-{
-  const gchar *band = strstr (message, " band=");
-  gint         width, height;
-
-  if (band != NULL && sscanf (band, " band=%dx%d", &width, &height) == 2)
-    {
-      ran.blurred.bands++;
-      ran.blurred.pixels += (gint64) width * height;
-      ran.blurred.widest = MAX (ran.blurred.widest, width);
-    }
-}
-
-/* Counts where each region was blurred, from the op's `cblur` debug lines,
- * so a GL test can fail when GL quietly did not run, and what was blurred. */
-static void
-count_backends (const gchar    *domain,
-                GLogLevelFlags  level,
-                const gchar    *message,
-                gpointer        user_data)
+count_backends (const CblurRunReport *report,
+                const GeglRectangle  *band,
+                gpointer              user_data)
 {
   g_mutex_lock (&ran.lock);
-  if (g_str_has_prefix (message, "backend=gl"))
+  if (report->ran_on == CBLUR_BACKEND_GL)
     ran.gl++;
-  else if (g_str_has_prefix (message, "backend=cpu"))
+  else
     ran.cpu++;
-  count_band (message);
+  ran.blurred.bands++;
+  ran.blurred.pixels += (gint64) band->width * band->height;
+  ran.blurred.widest = MAX (ran.blurred.widest, band->width);
   g_mutex_unlock (&ran.lock);
-  g_log_default_handler (domain, level, message, user_data);
 }
 
 TestBlurred
@@ -66,7 +54,7 @@ test_init (gint    *argc,
 {
   g_test_init (argc, argv, NULL);
   gegl_init (argc, argv);
-  g_log_set_handler ("cblur", G_LOG_LEVEL_DEBUG, count_backends, NULL);
+  cblur_log_watch (count_backends, NULL);
 }
 
 void
@@ -296,6 +284,30 @@ test_max_abs_diff (const gfloat *a,
         worst = isnan (d) ? INFINITY : d;
     }
   return worst;
+}
+
+RefImage *
+test_reference_input (GeglBuffer *buffer)
+{
+  const GeglRectangle *extent = gegl_buffer_get_extent (buffer);
+  g_autofree gfloat   *pixels = test_read (buffer, extent);
+
+  return ref_image_from_floats (pixels, extent->width, extent->height);
+}
+
+void
+test_assert_near (const RefImage *expected,
+                  const gfloat   *actual,
+                  gdouble         max_allowed,
+                  gdouble         rms_allowed,
+                  const gchar    *what)
+{
+  gdouble max_abs, rms;
+
+  ref_compare_floats (expected, actual, &max_abs, &rms);
+  g_test_message ("%s: max %.3g rms %.3g", what, max_abs, rms);
+  g_assert_cmpfloat (max_abs, <=, max_allowed);
+  g_assert_cmpfloat (rms, <=, rms_allowed);
 }
 
 gint

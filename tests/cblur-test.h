@@ -5,6 +5,8 @@
 
 #include <gegl.h>
 
+#include "reference.h"
+
 #define TEST_FORMAT "RaGaBaA float"
 
 void        test_init          (gint                 *argc,
@@ -63,6 +65,15 @@ TestBlurred test_take_blurred  (void);
 gdouble     test_max_abs_diff  (const gfloat         *a,
                                 const gfloat         *b,
                                 gsize                 n);
+/* the buffer's pixels, for the reference */
+RefImage   *test_reference_input (GeglBuffer         *buffer);
+/* actual within max_allowed of expected everywhere and rms_allowed in
+ * the root mean square; what names the case in the test's messages */
+void        test_assert_near   (const RefImage       *expected,
+                                const gfloat         *actual,
+                                gdouble               max_allowed,
+                                gdouble               rms_allowed,
+                                const gchar          *what);
 
 /* A forked child's wait status, once it has finished; -1 where it had
  * not within within_us (it hung), when it is killed. */

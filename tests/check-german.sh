@@ -7,13 +7,22 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 german_locale "$tmp"
 
-info=$(env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 \
-         gegl --info cblur:gaussian-blur)
+# the title names the backend CBLUR_BACKEND chooses
+info ()
+{
+  env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 CBLUR_BACKEND="$1" \
+    gegl --info cblur:gaussian-blur
+}
+info=$(info gl)
 echo "$info" | head -3
-echo "$info" | grep -q "Gaußscher Weichzeichner (GPU)"
-echo "$info" | grep -q "Halbe Breite der Weichzeichnung in Pixeln"
+# its lines wrapped where the words may be split
+words=$(echo "$info" | tr -s ' \n' '  ')
+echo "$words" | grep -q "Gaußscher Weichzeichner (GPU)"
+echo "$words" | grep -q "Halbe Breite der Weichzeichnung in Pixeln entlang x"
+echo "$words" | grep -q "Radius 30 zeichnet also weich wie GIMPs Gaußscher Weichzeichner mit Größe 10"
+info cpu | grep -q "Gaußscher Weichzeichner (CPU)"
 
-info=$(env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 \
+info=$(env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 CBLUR_BACKEND=gl \
          gegl --info cblur:variable-blur)
 echo "$info" | head -3
 echo "$info" | grep -q "Variabler Weichzeichner (CPU)"

@@ -43,7 +43,7 @@ clean sh "$root/scripts/install-user.sh" --build "$tmp/build"
 plugins=$tmp/home/.local/share/gegl-0.4/plug-ins
 [ -f "$plugins/cblur-gaussian-blur.so" ]
 [ -f "$plugins/locale/de/LC_MESSAGES/gegl-compute-blur.mo" ]
-clean gegl --info cblur:gaussian-blur | grep -q '^title  *Gaussian Blur (GPU)$'
+clean CBLUR_BACKEND=gl gegl --info cblur:gaussian-blur | grep -q '^title  *Gaussian Blur (GPU)$'
 echo "built and installed without apt-get or dpkg on PATH"
 
 # GEGL and GLib missing: named, with their packages, and nothing installed

@@ -24,7 +24,7 @@ ls -R "$plugins"
 
 title ()
 {
-  as_user gegl --info cblur:gaussian-blur | sed -n 's/^title  *//p'
+  as_user env CBLUR_BACKEND=gl gegl --info cblur:gaussian-blur | sed -n 's/^title  *//p'
 }
 
 title=$(title)

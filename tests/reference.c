@@ -132,19 +132,49 @@ blur_lines (gdouble    *data,
     }
 }
 
+/* the kernels of each axis, x's along the rows first */
+typedef struct
+{
+  Taps *kernels;
+  gint  n_kernels;
+} Axis;
+
 static RefImage *
 blur_separable (const RefImage *src,
-                const Taps     *kernels,
-                gint            n_kernels)
+                const Axis     *x,
+                const Axis     *y)
 {
   RefImage *out = ref_image_new (src->width, src->height);
 
   memcpy (out->data, src->data, (gsize) src->width * src->height * 4 * sizeof (gdouble));
   out->abyss = src->abyss;
   blur_lines (out->data, out->height, out->width, (gsize) out->width * 4, 4,
-              src->abyss, kernels, n_kernels);
+              src->abyss, x->kernels, x->n_kernels);
   blur_lines (out->data, out->width, out->height, 4, (gsize) out->width * 4,
-              src->abyss, kernels, n_kernels);
+              src->abyss, y->kernels, y->n_kernels);
+  return out;
+}
+
+static void
+axis_clear (Axis *axis)
+{
+  gint k;
+
+  for (k = 0; k < axis->n_kernels; k++)
+    g_free (axis->kernels[k].taps);
+  g_free (axis->kernels);
+}
+
+/* blur_separable, the axes' kernels freed */
+static RefImage *
+blur_axes (const RefImage *src,
+           Axis            x,
+           Axis            y)
+{
+  RefImage *out = blur_separable (src, &x, &y);
+
+  axis_clear (&x);
+  axis_clear (&y);
   return out;
 }
 
@@ -160,36 +190,52 @@ normalize (Taps *t)
     t->taps[i] /= sum;
 }
 
+/* radius 0 is one tap of 1 */
+static Axis
+direct_axis (gdouble radius)
+{
+  gdouble sigma = radius / 3.0;
+  Axis    axis = { g_new (Taps, 1), 1 };
+  Taps   *t = axis.kernels;
+  gint    i;
+
+  t->half = (gint) ceil (radius);
+  t->taps = g_new (gdouble, t->half + 1);
+  for (i = 0; i <= t->half; i++)
+    t->taps[i] = (i == 0 ? 1.0 : exp (-(gdouble) i * i / (2.0 * sigma * sigma)))
+                 * fmin (1.0, radius + 1.0 - i);
+  normalize (t);
+  return axis;
+}
+
 RefImage *
 ref_blur_direct (const RefImage *src,
                  gdouble         radius)
 {
-  gdouble   sigma = radius / 3.0;
-  Taps      t = { (gint) ceil (radius), NULL };
-  RefImage *out;
-  gint      i;
-
-  t.taps = g_new (gdouble, t.half + 1);
-  for (i = 0; i <= t.half; i++)
-    t.taps[i] = (i == 0 ? 1.0 : exp (-(gdouble) i * i / (2.0 * sigma * sigma)))
-                * fmin (1.0, radius + 1.0 - i);
-  normalize (&t);
-
-  out = blur_separable (src, &t, 1);
-  g_free (t.taps);
-  return out;
+  return ref_blur_direct_xy (src, radius, radius);
 }
 
 RefImage *
-ref_blur_box (const RefImage *src,
-              gdouble         radius,
-              gint            iterations)
+ref_blur_direct_xy (const RefImage *src,
+                    gdouble         radius_x,
+                    gdouble         radius_y)
 {
-  gdouble   variance = (radius / 3.0) * (radius / 3.0) / iterations;
-  Taps     *passes = g_new (Taps, iterations);
-  RefImage *out;
-  gint      k = 0, i, p;
-  gdouble   fraction;
+  return blur_axes (src, direct_axis (radius_x), direct_axis (radius_y));
+}
+
+/* radius 0 is no passes at all */
+static Axis
+box_axis (gdouble radius,
+          gint    iterations)
+{
+  gdouble variance = (radius / 3.0) * (radius / 3.0) / iterations;
+  Taps   *passes;
+  gint    k = 0, i, p;
+  gdouble fraction;
+
+  if (radius == 0.0)
+    return (Axis) { NULL, 0 };
+  passes = g_new (Taps, iterations);
 
   /* the widest odd box whose variance k(k+1)/3 stays within the target */
   while ((k + 1.0) * (k + 2.0) / 3.0 <= variance)
@@ -207,30 +253,55 @@ ref_blur_box (const RefImage *src,
       passes[p].taps[k + 1] = fraction;
       normalize (&passes[p]);
     }
+  return (Axis) { passes, iterations };
+}
 
-  out = blur_separable (src, passes, iterations);
-  for (p = 0; p < iterations; p++)
-    g_free (passes[p].taps);
-  g_free (passes);
-  return out;
+RefImage *
+ref_blur_box (const RefImage *src,
+              gdouble         radius,
+              gint            iterations)
+{
+  return ref_blur_box_xy (src, radius, radius, iterations);
+}
+
+RefImage *
+ref_blur_box_xy (const RefImage *src,
+                 gdouble         radius_x,
+                 gdouble         radius_y,
+                 gint            iterations)
+{
+  return blur_axes (src, box_axis (radius_x, iterations), box_axis (radius_y, iterations));
+}
+
+/* sigma 0 is one tap of 1 */
+static Axis
+gaussian_axis (gdouble sigma)
+{
+  Axis  axis = { g_new (Taps, 1), 1 };
+  Taps *t = axis.kernels;
+  gint  i;
+
+  t->half = (gint) ceil (6.0 * sigma);
+  t->taps = g_new (gdouble, t->half + 1);
+  for (i = 0; i <= t->half; i++)
+    t->taps[i] = i == 0 ? 1.0 : exp (-(gdouble) i * i / (2.0 * sigma * sigma));
+  normalize (t);
+  return axis;
 }
 
 RefImage *
 ref_blur_gaussian (const RefImage *src,
                    gdouble         sigma)
 {
-  Taps      t = { (gint) ceil (6.0 * sigma), NULL };
-  RefImage *out;
-  gint      i;
+  return ref_blur_gaussian_xy (src, sigma, sigma);
+}
 
-  t.taps = g_new (gdouble, t.half + 1);
-  for (i = 0; i <= t.half; i++)
-    t.taps[i] = exp (-(gdouble) i * i / (2.0 * sigma * sigma));
-  normalize (&t);
-
-  out = blur_separable (src, &t, 1);
-  g_free (t.taps);
-  return out;
+RefImage *
+ref_blur_gaussian_xy (const RefImage *src,
+                      gdouble         sigma_x,
+                      gdouble         sigma_y)
+{
+  return blur_axes (src, gaussian_axis (sigma_x), gaussian_axis (sigma_y));
 }
 
 /* pixel (x, y) of src, or what its abyss puts there */

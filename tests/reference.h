@@ -25,13 +25,24 @@ void      ref_image_free         (RefImage       *image);
 /* sampled Gaussian over the radius, last tap faded by the radius' fraction */
 RefImage *ref_blur_direct        (const RefImage *src,
                                   gdouble         radius);
+/* ... with a radius of its own along each axis; 0 leaves that axis be */
+RefImage *ref_blur_direct_xy     (const RefImage *src,
+                                  gdouble         radius_x,
+                                  gdouble         radius_y);
 /* iterations box passes whose variances add up to (radius / 3)^2 */
 RefImage *ref_blur_box           (const RefImage *src,
                                   gdouble         radius,
                                   gint            iterations);
+RefImage *ref_blur_box_xy        (const RefImage *src,
+                                  gdouble         radius_x,
+                                  gdouble         radius_y,
+                                  gint            iterations);
 /* the Gaussian of sigma sampled out to 6 sigma: the blur box approximates */
 RefImage *ref_blur_gaussian      (const RefImage *src,
                                   gdouble         sigma);
+RefImage *ref_blur_gaussian_xy   (const RefImage *src,
+                                  gdouble         sigma_x,
+                                  gdouble         sigma_y);
 
 /* The variable blur: each pixel gathers the normalized two-dimensional
  * Gaussian of its own sigma (sigmas: one a pixel, row after row) around

@@ -19,16 +19,17 @@ test_direct_weights_normalized (void)
   for (r = 0; r < G_N_ELEMENTS (radii); r++)
     {
       g_autoptr (CblurKernel) k = cblur_kernel_new (radii[r], CBLUR_MODE_DIRECT, 4);
-      gdouble sum = k->weights[0];
+      const CblurKernelAxis *x = &k->axes[CBLUR_AXIS_X];
+      gdouble sum = x->weights[0];
       gint    i;
 
-      g_assert_cmpint (k->half_width, ==, (gint) ceil (radii[r]));
-      g_assert_cmpint (k->reach, ==, k->half_width);
-      for (i = 1; i <= k->half_width; i++)
+      g_assert_cmpint (x->half_width, ==, (gint) ceil (radii[r]));
+      g_assert_cmpint (k->reach, ==, x->half_width);
+      for (i = 1; i <= x->half_width; i++)
         {
-          sum += 2.0 * k->weights[i];
-          g_assert_cmpfloat (k->weights[i], <=, k->weights[i - 1]);
-          g_assert_cmpfloat (k->weights[i], >=, 0.0f);
+          sum += 2.0 * x->weights[i];
+          g_assert_cmpfloat (x->weights[i], <=, x->weights[i - 1]);
+          g_assert_cmpfloat (x->weights[i], >=, 0.0f);
         }
       g_assert_cmpfloat_with_epsilon (sum, 1.0, 1e-6);
     }
@@ -41,7 +42,7 @@ weight_at (gdouble radius,
 {
   g_autoptr (CblurKernel) k = cblur_kernel_new (radius, CBLUR_MODE_DIRECT, 4);
 
-  return i <= k->half_width ? k->weights[i] : 0.0;
+  return i <= k->axes[CBLUR_AXIS_X].half_width ? k->axes[CBLUR_AXIS_X].weights[i] : 0.0;
 }
 
 static gdouble
@@ -82,17 +83,18 @@ test_box_variance_exact (void)
     for (n = CBLUR_ITERATIONS_MIN; n <= CBLUR_ITERATIONS_MAX; n++)
       {
         g_autoptr (CblurKernel) k = cblur_kernel_new (3.0 * sigmas[s], CBLUR_MODE_BOX, n);
-        gdouble kk = k->box_half;
-        gdouble a = k->box_fraction;
+        const CblurKernelAxis *x = &k->axes[CBLUR_AXIS_X];
+        gdouble kk = x->box_half;
+        gdouble a = x->box_fraction;
         gdouble mass = 2.0 * kk + 1.0 + 2.0 * a;
         gdouble second = kk * (kk + 1.0) * (2.0 * kk + 1.0) / 3.0 + 2.0 * a * (kk + 1.0) * (kk + 1.0);
 
         g_assert_cmpfloat (a, >=, 0.0);
         g_assert_cmpfloat (a, <, 1.0);
-        g_assert_cmpfloat_with_epsilon (k->box_scale * mass, 1.0, 1e-6);
+        g_assert_cmpfloat_with_epsilon (x->box_scale * mass, 1.0, 1e-6);
         g_assert_cmpfloat_with_epsilon (second / mass * n / (sigmas[s] * sigmas[s]), 1.0, 1e-6);
-        g_assert_cmpint (k->reach, ==, n * (k->box_half + 1));
-        g_assert_cmpint (k->box_block, ==, 2 * k->box_half + 1);
+        g_assert_cmpint (k->reach, ==, n * (x->box_half + 1));
+        g_assert_cmpint (x->box_block, ==, 2 * x->box_half + 1);
       }
 }
 
@@ -109,8 +111,41 @@ test_auto_mode_and_identity (void)
   g_assert_cmpint (large->mode, ==, CBLUR_MODE_BOX);
   g_assert_true (cblur_kernel_is_identity (zero));
   g_assert_true (cblur_kernel_is_identity (nan));
-  g_assert_cmpfloat (huge->radius, ==, CBLUR_RADIUS_MAX);
-  g_assert_cmpint (huge->iterations, ==, CBLUR_ITERATIONS_MAX);
+  g_assert_cmpfloat (huge->axes[CBLUR_AXIS_X].radius, ==, CBLUR_RADIUS_MAX);
+  g_assert_cmpint (huge->axes[CBLUR_AXIS_X].iterations, ==, CBLUR_ITERATIONS_MAX);
+}
+
+/* Each axis its own kernel, as one radius makes it; the halo is the
+ * larger reach and its axis's mode the kernel's; an axis at 0 is one tap
+ * of 1, in any mode. */
+static void
+test_axes (void)
+{
+  g_autoptr (CblurKernel) k = cblur_kernel_new_xy (10.0, 90.0, CBLUR_MODE_AUTO, 5);
+  g_autoptr (CblurKernel) x_alone = cblur_kernel_new (10.0, CBLUR_MODE_AUTO, 5);
+  g_autoptr (CblurKernel) y_alone = cblur_kernel_new (90.0, CBLUR_MODE_AUTO, 5);
+  g_autoptr (CblurKernel) rows = cblur_kernel_new_xy (7.5, 0.0, CBLUR_MODE_BOX, 4);
+  const CblurKernelAxis  *x = &k->axes[CBLUR_AXIS_X];
+  const CblurKernelAxis  *y = &k->axes[CBLUR_AXIS_Y];
+  const CblurKernelAxis  *none = &rows->axes[CBLUR_AXIS_Y];
+
+  g_assert_cmpint (x->mode, ==, CBLUR_MODE_DIRECT);
+  g_assert_cmpint (x->reach, ==, x_alone->reach);
+  g_assert_cmpmem (x->weights, (x->half_width + 1) * sizeof (gfloat),
+                   x_alone->axes[CBLUR_AXIS_X].weights, (x->half_width + 1) * sizeof (gfloat));
+  g_assert_cmpint (y->mode, ==, CBLUR_MODE_BOX);
+  g_assert_cmpint (y->box_half, ==, y_alone->axes[CBLUR_AXIS_Y].box_half);
+  g_assert_cmpfloat (y->box_fraction, ==, y_alone->axes[CBLUR_AXIS_Y].box_fraction);
+  g_assert_cmpint (k->reach, ==, y_alone->reach);
+  g_assert_cmpint (k->mode, ==, CBLUR_MODE_BOX);
+  g_assert_cmpint (cblur_kernel_skip (k, CBLUR_AXIS_X), ==, y->reach - x->reach);
+  g_assert_cmpint (cblur_kernel_skip (k, CBLUR_AXIS_Y), ==, 0);
+
+  g_assert_cmpint (none->mode, ==, CBLUR_MODE_DIRECT);
+  g_assert_cmpint (none->reach, ==, 0);
+  g_assert_cmpfloat (none->weights[0], ==, 1.0f);
+  g_assert_cmpint (rows->reach, ==, rows->axes[CBLUR_AXIS_X].reach);
+  g_assert_false (cblur_kernel_is_identity (rows));
 }
 
 /* Every power of two from the smallest subnormal double to 1/2, with the
@@ -131,6 +166,7 @@ test_tiny_radii (void)
           gdouble                 radius = e < 0 ? n * ldexp (1.0, e) : 0.0;
           g_autoptr (CblurKernel) k = cblur_kernel_new (radius, modes[m], 4);
           gint                    reach = cblur_kernel_reach (radius, modes[m], 4);
+          const CblurKernelAxis  *x = &k->axes[CBLUR_AXIS_X];
 
           g_assert_cmpint (reach, ==, k->reach);
           if (radius < 1e-20)
@@ -140,15 +176,15 @@ test_tiny_radii (void)
               identities++;
               continue;
             }
-          if (k->mode == CBLUR_MODE_DIRECT)
+          if (x->mode == CBLUR_MODE_DIRECT)
             {
-              g_assert_true (isfinite (k->weights[0]));
-              g_assert_cmpfloat (k->weights[1], >=, FLT_MIN);
+              g_assert_true (isfinite (x->weights[0]));
+              g_assert_cmpfloat (x->weights[1], >=, FLT_MIN);
             }
           else
             {
-              g_assert_cmpfloat (k->box_fraction, >=, FLT_MIN);
-              g_assert_true (isfinite (k->box_scale));
+              g_assert_cmpfloat (x->box_fraction, >=, FLT_MIN);
+              g_assert_true (isfinite (x->box_scale));
             }
         }
   g_test_message ("%d of %d tiny radii are the identity", identities, 3 * 1075 * 3);
@@ -478,6 +514,7 @@ main (gint    argc,
   g_test_add_func ("/kernel/direct/continuous-in-radius", test_direct_weights_continuous);
   g_test_add_func ("/kernel/box/variance-exact", test_box_variance_exact);
   g_test_add_func ("/kernel/auto-mode-and-identity", test_auto_mode_and_identity);
+  g_test_add_func ("/kernel/axes", test_axes);
   g_test_add_func ("/kernel/tiny-radii", test_tiny_radii);
   g_test_add_func ("/cpu/impulse/direct", test_impulse_direct);
   g_test_add_func ("/cpu/impulse/box", test_impulse_box);

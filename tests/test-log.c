@@ -29,17 +29,19 @@ in_own_process (void)
   return FALSE;
 }
 
-/* n lines of a band that ran on GL, each about `length` bytes long */
+/* n lines of bands that ran on GL, band i at x = i, each line at least
+ * `length` bytes long */
 static void
 log_lines (gint n,
            gint length)
 {
-  CblurRunReport    report = { .ran_on = CBLUR_BACKEND_GL };
-  g_autofree gchar *padding = g_strnfill (MAX (length - 20, 0), 'x');
-  gint              i;
+  CblurRunReport report = { .ran_on = CBLUR_BACKEND_GL, .modes = { CBLUR_MODE_DIRECT, CBLUR_MODE_DIRECT },
+                           .radii = { 1.0, 1.0 } };
+  gint           i;
 
+  memset (report.renderer, 'x', MIN (MAX (length - 20, 0), (gint) sizeof report.renderer - 1));
   for (i = 0; i < n; i++)
-    cblur_log_band (&report, "backend=gl line=%d %s", i, padding);
+    cblur_log_band (&report, GEGL_RECTANGLE (i, 0, 1, 1), 0);
 }
 
 static void
@@ -64,7 +66,7 @@ test_reader_gone (void)
   log_to (where);
   log_lines (1, 30);
   g_assert_cmpint (read (fds[0], first, sizeof first - 1), >, 0);
-  g_assert_true (g_str_has_prefix (first, "cblur: backend=gl line=0 "));
+  g_assert_true (g_str_has_prefix (first, "cblur: backend=gl mode=direct radius=1 band=1x1+0+0 "));
   close (fds[0]);
 
   g_test_expect_message ("cblur", G_LOG_LEVEL_WARNING, LOST);
@@ -140,7 +142,7 @@ test_fifo_full (void)
   log_lines (2000, 200);
   g_test_assert_expected_messages ();
   g_assert_cmpint (read (reader, first, sizeof first - 1), >, 0);
-  g_assert_true (g_str_has_prefix (first, "cblur: backend=gl line=0 "));
+  g_assert_true (g_str_has_prefix (first, "cblur: backend=gl mode=direct radius=1 band=1x1+0+0 "));
   close (reader);
   g_unlink (fifo);
   g_rmdir (dir);
@@ -168,7 +170,7 @@ test_stderr_any_case (void)
     {
       g_test_trap_subprocess (NULL, CASE_TIMEOUT_US, G_TEST_SUBPROCESS_DEFAULT);
       g_test_trap_assert_passed ();
-      g_test_trap_assert_stderr ("*cblur: backend=gl line=0 *");
+      g_test_trap_assert_stderr ("*cblur: backend=gl mode=direct radius=1 band=1x1+0+0 *");
       return;
     }
   dir = g_dir_make_tmp ("cblur-log-XXXXXX", NULL);

@@ -189,36 +189,41 @@ test_abyss_against_reference (void)
   const GeglRectangle   *extent = gegl_buffer_get_extent (input);
   g_autofree gfloat     *pixels = test_read (input, extent);
   const gchar           *band_pixels[] = { NULL, "1" };
+  /* one radius, and each axis its own, either the longer or alone */
+  static const gdouble   radii[][2] = { { 20.0, 20.0 }, { 6.0, 24.0 }, { 24.0, 6.0 },
+                                        { 0.0, 30.0 } };
   GeglAbyssPolicy        policy;
-  gsize                  m, b;
+  gsize                  m, b, r;
 
   /* GEGL's policies are the values from none to white */
   for (b = 0; b < G_N_ELEMENTS (band_pixels); b++)
     for (policy = GEGL_ABYSS_NONE; policy <= GEGL_ABYSS_WHITE; policy++)
       for (m = 0; m < G_N_ELEMENTS (both_modes); m++)
-        {
-          g_autoptr (RefImage) src = ref_image_from_floats (pixels, extent->width,
-                                                            extent->height);
-          g_autoptr (RefImage) expected = NULL;
-          g_autofree gfloat   *actual = NULL;
-          gdouble              max_abs, rms;
+        for (r = 0; r < G_N_ELEMENTS (radii); r++)
+          {
+            g_autoptr (RefImage) src = ref_image_from_floats (pixels, extent->width,
+                                                              extent->height);
+            g_autoptr (RefImage) expected = NULL;
+            g_autofree gfloat   *actual = NULL;
+            gdouble              max_abs, rms;
 
-          if (band_pixels[b] != NULL)
-            g_setenv ("CBLUR_BAND_PIXELS", band_pixels[b], TRUE);
-          else
-            g_unsetenv ("CBLUR_BAND_PIXELS");
-          cblur_settings_reload ();
-          src->abyss = policy;
-          expected = both_modes[m] == CBLUR_MODE_DIRECT ? ref_blur_direct (src, 20.0)
-                                                        : ref_blur_box (src, 20.0, 4);
-          actual = test_blur (input, extent, "radius", 20.0, "mode", both_modes[m],
-                              "abyss-policy", policy, NULL);
-          ref_compare_floats (expected, actual, &max_abs, &rms);
-          g_test_message ("bands of %s pixels, policy %d, %s: max %.3g",
-                          band_pixels[b] != NULL ? band_pixels[b] : "the default", policy,
-                          cblur_mode_name (both_modes[m]), max_abs);
-          g_assert_cmpfloat (max_abs, <=, 1e-5);
-        }
+            if (band_pixels[b] != NULL)
+              g_setenv ("CBLUR_BAND_PIXELS", band_pixels[b], TRUE);
+            else
+              g_unsetenv ("CBLUR_BAND_PIXELS");
+            cblur_settings_reload ();
+            src->abyss = policy;
+            expected = both_modes[m] == CBLUR_MODE_DIRECT
+                       ? ref_blur_direct_xy (src, radii[r][0], radii[r][1])
+                       : ref_blur_box_xy (src, radii[r][0], radii[r][1], 4);
+            actual = test_blur (input, extent, "radius-x", radii[r][0], "radius-y", radii[r][1],
+                                "mode", both_modes[m], "abyss-policy", policy, NULL);
+            ref_compare_floats (expected, actual, &max_abs, &rms);
+            g_test_message ("bands of %s pixels, policy %d, %s radius %g × %g: max %.3g",
+                            band_pixels[b] != NULL ? band_pixels[b] : "the default", policy,
+                            cblur_mode_name (both_modes[m]), radii[r][0], radii[r][1], max_abs);
+            g_assert_cmpfloat (max_abs, <=, 1e-5);
+          }
   g_unsetenv ("CBLUR_BAND_PIXELS");
   cblur_settings_reload ();
 }

@@ -5,16 +5,6 @@
 
 #include "cblur-kernel.h"
 #include "cblur-test.h"
-#include "reference.h"
-
-static RefImage *
-reference_input (GeglBuffer *buffer)
-{
-  const GeglRectangle *extent = gegl_buffer_get_extent (buffer);
-  g_autofree gfloat   *pixels = test_read (buffer, extent);
-
-  return ref_image_from_floats (pixels, extent->width, extent->height);
-}
 
 static void
 check_against (const RefImage *expected,
@@ -28,13 +18,10 @@ check_against (const RefImage *expected,
   g_autofree gfloat *actual = test_blur (input, gegl_buffer_get_extent (input),
                                          "radius", radius, "mode", mode,
                                          "iterations", iterations, NULL);
-  gdouble max_abs, rms;
+  g_autofree gchar  *what = g_strdup_printf ("%s radius %g iterations %d",
+                                             cblur_mode_name (mode), radius, iterations);
 
-  ref_compare_floats (expected, actual, &max_abs, &rms);
-  g_test_message ("%s radius %g iterations %d: max %.3g rms %.3g",
-                  cblur_mode_name (mode), radius, iterations, max_abs, rms);
-  g_assert_cmpfloat (max_abs, <=, max_allowed);
-  g_assert_cmpfloat (rms, <=, rms_allowed);
+  test_assert_near (expected, actual, max_allowed, rms_allowed, what);
 }
 
 static void
@@ -42,7 +29,7 @@ test_direct_matches_reference (void)
 {
   static const gdouble radii[] = { 0.5, 1.0, 2.7, 6.0, 15.0, 40.0 };
   g_autoptr (GeglBuffer) input = test_random_buffer (71, 53, 1);
-  g_autoptr (RefImage)   src = reference_input (input);
+  g_autoptr (RefImage)   src = test_reference_input (input);
   gsize r;
 
   for (r = 0; r < G_N_ELEMENTS (radii); r++)
@@ -58,7 +45,7 @@ test_box_matches_reference (void)
 {
   static const gdouble radii[] = { 1.5, 3.0, 10.5, 30.0, 90.0 };
   g_autoptr (GeglBuffer) input = test_random_buffer (67, 59, 2);
-  g_autoptr (RefImage)   src = reference_input (input);
+  g_autoptr (RefImage)   src = test_reference_input (input);
   gsize r;
   gint  n;
 
@@ -84,7 +71,7 @@ test_box_close_to_gaussian_on_photos (void)
   for (i = 0; i < G_N_ELEMENTS (cases); i++)
     {
       g_autoptr (GeglBuffer) input = test_load_photo (cases[i].photo);
-      g_autoptr (RefImage)   src = reference_input (input);
+      g_autoptr (RefImage)   src = test_reference_input (input);
       g_autoptr (RefImage)   exact = ref_blur_gaussian (src, cases[i].sigma);
 
       check_against (exact, input, CBLUR_MODE_BOX, 3.0 * cases[i].sigma, 4, 0.02, 0.003);

@@ -1,9 +1,10 @@
 # Run inside gimp-console-3.0 (python-fu-eval) by check-gimp3.sh.  Loads
 # CBLUR_IMAGE at CBLUR_PRECISION (u8: 8-bit non-linear, float: 32-bit float
-# linear), applies cblur:gaussian-blur (CBLUR_RADIUS, mode direct) the way
-# a user's OK does, through Gimp.DrawableFilter and merge_filter, and
-# writes the layer's pixels before and after as RGBA float into CBLUR_OUT
-# (input.raw, output.raw; size holds "WIDTH HEIGHT").
+# linear), applies cblur:gaussian-blur (mode direct; radius-x CBLUR_RADIUS_X
+# and radius-y CBLUR_RADIUS_Y where set, else radius CBLUR_RADIUS alone)
+# the way a user's OK does, through Gimp.DrawableFilter and merge_filter,
+# and writes the layer's pixels before and after as RGBA float into
+# CBLUR_OUT (input.raw, output.raw; size holds "WIDTH HEIGHT").
 import os
 import gi
 gi.require_version('Gimp', '3.0')
@@ -31,7 +32,11 @@ def save_pixels(name):
 save_pixels('input.raw')
 blur = Gimp.DrawableFilter.new(layer, 'cblur:gaussian-blur', '')
 config = blur.get_config()
-config.set_property('radius', float(os.environ['CBLUR_RADIUS']))
+if os.environ.get('CBLUR_RADIUS_X'):
+    config.set_property('radius-x', float(os.environ['CBLUR_RADIUS_X']))
+    config.set_property('radius-y', float(os.environ['CBLUR_RADIUS_Y']))
+else:
+    config.set_property('radius', float(os.environ['CBLUR_RADIUS']))
 config.set_property('mode', 'direct')
 layer.merge_filter(blur)
 with open(os.path.join(out, 'size'), 'w') as f:

@@ -55,12 +55,12 @@ compare (CblurMode mode,
   gint                    run;
 
   /* the first call compiles the shaders for this kernel */
-  if (!cblur_gl_blur (kernel, src, on_gl, NULL, &report, &error))
+  if (!cblur_gl_blur (NULL, kernel, src, on_gl, NULL, &report, &error))
     g_error ("GL: %s", error->message);
   for (run = 0; run < RUNS; run++)
     {
       start = g_get_monotonic_time ();
-      if (!cblur_gl_blur (kernel, src, on_gl, NULL, &report, &error))
+      if (!cblur_gl_blur (NULL, kernel, src, on_gl, NULL, &report, &error))
         g_error ("GL: %s", error->message);
       gl_ms[run] = elapsed_ms (start);
       upload_ms[run] = report.upload_ms;
@@ -109,7 +109,7 @@ main (int    argc,
   setvbuf (stdout, NULL, _IOLBF, 0);
   gegl_init (&argc, &argv);
   g_object_set (gegl_config (), "threads", MIN (g_get_num_processors (), 64), NULL);
-  if (!cblur_gl_available (&is_software, &error))
+  if (!cblur_gpu_available (&is_software, &error))
     g_error ("no GL: %s", error->message);
 
   {

@@ -110,7 +110,7 @@ gl_test_against_cpu (const CblurKernel *kernel,
   gboolean    ok;
   gdouble     diff;
 
-  ok = cblur_gl_blur (kernel, src, on_gl, NULL, report, &error);
+  ok = cblur_gl_blur (NULL, kernel, src, on_gl, NULL, report, &error);
   g_assert_no_error (error);
   g_assert_true (ok);
   cblur_cpu_blur (kernel, src, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
@@ -179,7 +179,7 @@ gl_test_blur_streamed (const CblurKernel *kernel,
   CblurBand        *band = cblur_band_new (CBLUR_BACKEND_GL, kernel, stream, &src, &dst);
 
   g_assert_nonnull (band);
-  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, stream, report);
+  cblur_backend_blur (band, CBLUR_BACKEND_GL, kernel, &src, &dst, stream, report);
   cblur_band_free (band);
 }
 

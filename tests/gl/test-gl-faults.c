@@ -6,9 +6,10 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <epoxy/gl.h>
 
 #include "cblur-backend.h"
-#include "cblur-gl-private.h"
+#include "cblur-gl-internal.h"
 
 typedef struct
 {
@@ -54,7 +55,7 @@ test_fault (gconstpointer data)
       check_recovers (kernel);
 
       gl_test_set ("CBLUR_GL_FAULT", fault->fault);
-      ok = cblur_gl_blur (kernel, src, dst, NULL, &report, &error);
+      ok = cblur_gl_blur (NULL, kernel, src, dst, NULL, &report, &error);
       gl_test_set ("CBLUR_GL_FAULT", NULL);
 
       g_assert_false (ok);
@@ -63,11 +64,35 @@ test_fault (gconstpointer data)
       /* the compiler's own log goes into the error */
       if (fault->code == CBLUR_GL_ERROR_SHADER)
         g_assert_nonnull (strstr (error->message, "CBLUR_GL_FAULT=compile"));
+      /* a GL error is named, with the site that found it */
+      if (fault->code == CBLUR_GL_ERROR_FAILED)
+        g_assert_nonnull (strstr (error->message, "GL_INVALID_OPERATION (dispatch "));
 
       check_recovers (kernel);
       gl_test_image_free (src);
       gl_test_image_free (dst);
     }
+}
+
+/* A check takes every GL error pending, so that none is left to be blamed
+ * on the next site, and names the first with its own site. */
+static void
+test_check_takes_all (void)
+{
+  g_autoptr (GError) error = NULL;
+  CblurGpu          *gpu;
+
+  cblur_gpu_lock ();
+  gpu = cblur_gpu_acquire (NULL);
+  g_assert_nonnull (gpu);
+  glEnable (0x7fff);
+  glLineWidth (-1.0f);
+  g_assert_false (cblur_gpu_check (gpu, "test site", &error));
+  g_assert_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED);
+  g_assert_nonnull (strstr (error->message, "GL_INVALID_ENUM (test site)"));
+  g_assert_true (cblur_gpu_check (gpu, "next site", NULL));
+  cblur_gpu_release (gpu);
+  cblur_gpu_unlock ();
 }
 
 static void
@@ -77,12 +102,12 @@ test_available_without_context (void)
   gboolean           ok;
 
   gl_test_set ("CBLUR_GL_FAULT", "context");
-  ok = cblur_gl_available (NULL, &error);
+  ok = cblur_gpu_available (NULL, &error);
   gl_test_set ("CBLUR_GL_FAULT", NULL);
 
   g_assert_false (ok);
   g_assert_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NO_CONTEXT);
-  g_assert_true (cblur_gl_available (NULL, NULL));
+  g_assert_true (cblur_gpu_available (NULL, NULL));
 }
 
 /* what the op sees: a failed GL blur is redone on the CPU */
@@ -99,7 +124,7 @@ test_backend_falls_back (void)
   CblurRunReport          report;
 
   gl_test_set ("CBLUR_GL_FAULT", "dispatch");
-  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, src, on_backend, NULL, &report);
+  cblur_backend_blur (NULL, CBLUR_BACKEND_GL, kernel, src, on_backend, NULL, &report);
   gl_test_set ("CBLUR_GL_FAULT", NULL);
   cblur_cpu_blur (kernel, src, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
 
@@ -137,7 +162,7 @@ test_staged_band (gconstpointer data)
   cblur_cpu_blur (kernel, random, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
 
   gl_test_set ("CBLUR_GL_FAULT", fault->fault);
-  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, NULL, &report);
+  cblur_backend_blur (band, CBLUR_BACKEND_GL, kernel, &src, &dst, NULL, &report);
   gl_test_set ("CBLUR_GL_FAULT", NULL);
 
   g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_CPU);
@@ -146,7 +171,7 @@ test_staged_band (gconstpointer data)
   cblur_run_report_clear (&report);
 
   /* a second band while the first is out: refused after a loss, or fine */
-  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, &src, &dst, NULL, &report);
+  cblur_backend_blur (band, CBLUR_BACKEND_GL, kernel, &src, &dst, NULL, &report);
   g_assert_cmpint (report.ran_on, ==,
                    fault->code == CBLUR_GL_ERROR_LOST ||
                    fault->code == CBLUR_GL_ERROR_OUT_OF_MEMORY
@@ -284,7 +309,7 @@ test_straight_band (void)
 
     gl_test_image_free (handed_on);
     handed_on = gegl.to = gl_test_blank_image (3, -7, 300, 200);
-    cblur_backend_blur (CBLUR_BACKEND_GL, kernel, src, dst, &stream, &report);
+    cblur_backend_blur (NULL, CBLUR_BACKEND_GL, kernel, src, dst, &stream, &report);
     g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
     g_assert_cmpfloat (gl_test_max_diff (handed_on, on_gpu), ==, 0.0);
     cblur_run_report_clear (&report);
@@ -331,7 +356,7 @@ getenv (const char *name)
 static gboolean
 holds_context (gconstpointer unused)
 {
-  return cblur_gl_holds_context ();
+  return cblur_gpu_holds_context ();
 }
 
 /* whether the context is still there after waiting up to a second */
@@ -363,7 +388,7 @@ test_idle_release (void)
   g_assert_cmpint (g_atomic_int_get (&foreign_reads), ==, 0);
 
   band = cblur_band_new (CBLUR_BACKEND_GL, kernel, NULL, &src, &dst);
-  g_assert_true (cblur_gl_holds_context ());
+  g_assert_true (cblur_gpu_holds_context ());
   g_assert_true (context_outlives_a_second ());
   cblur_band_free (band);
   g_assert_false (context_outlives_a_second ());
@@ -441,7 +466,7 @@ test_unknown_fault (void)
   g_test_assert_expected_messages ();
   /* a second warning would be fatal */
   check_recovers (kernel);
-  g_assert_true (cblur_gl_available (NULL, NULL));
+  g_assert_true (cblur_gpu_available (NULL, NULL));
 }
 
 /* The op, which GEGL loads from its module, sees a test's reload: a fault
@@ -484,6 +509,7 @@ main (int    argc,
         }
     }
   g_test_add_func ("/gl/fault/available", test_available_without_context);
+  g_test_add_func ("/gl/fault/check-takes-all", test_check_takes_all);
   g_test_add_func ("/gl/fault/backend-falls-back", test_backend_falls_back);
   g_test_add_func ("/gl/fault/straight-band", test_straight_band);
   g_test_add_func ("/gl/straight-passes", test_straight_passes);

@@ -81,18 +81,20 @@ reference_blur (const CblurKernel *kernel,
                 const CblurImage  *image,
                 GeglAbyssPolicy    policy)
 {
-  g_autofree gfloat   *pixels = g_new (gfloat, (gsize) image->width * image->height * 4);
-  g_autoptr (RefImage) src = NULL;
-  gint                 row;
+  const CblurKernelAxis *x = &kernel->axes[CBLUR_AXIS_X];
+  const CblurKernelAxis *y = &kernel->axes[CBLUR_AXIS_Y];
+  g_autofree gfloat     *pixels = g_new (gfloat, (gsize) image->width * image->height * 4);
+  g_autoptr (RefImage)   src = NULL;
+  gint                   row;
 
   for (row = 0; row < image->height; row++)
     memcpy (pixels + (gsize) row * image->width * 4, cblur_image_row (image, row),
             image->width * 4 * sizeof (gfloat));
   src = ref_image_from_floats (pixels, image->width, image->height);
   src->abyss = policy;
-  return kernel->mode == CBLUR_MODE_DIRECT ? ref_blur_direct (src, kernel->radius)
-                                           : ref_blur_box (src, kernel->radius,
-                                                           kernel->iterations);
+  return kernel->mode == CBLUR_MODE_DIRECT
+         ? ref_blur_direct_xy (src, x->radius, y->radius)
+         : ref_blur_box_xy (src, x->radius, y->radius, x->iterations);
 }
 
 static gdouble
@@ -203,7 +205,7 @@ test_unstaged (gconstpointer data)
       CblurImage      halo = halo_of (kernel, dst);
       CblurRunReport  report;
 
-      cblur_backend_blur (CBLUR_BACKEND_GL, kernel, src, dst, &stream, &report);
+      cblur_backend_blur (NULL, CBLUR_BACKEND_GL, kernel, src, dst, &stream, &report);
       g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
       cblur_run_report_clear (&report);
       cblur_cpu_blur (kernel, &halo, image, policies[i], FALSE, on_cpu);
@@ -264,16 +266,17 @@ check_tiles (CblurMode mode,
       CblurImage        *read = held ? image : looped (image, &halo);
       GlTestGegl         gegl = { read, handed_on, 0 };
       CblurStream        stream = stream_over (&gegl, policies[i]);
-      g_autoptr (GError) error = NULL;
       CblurBand         *band;
-      CblurGlReport      report;
+      CblurRunReport     report;
 
       stream.inside = (GeglRectangle) { image->x, image->y, image->width, image->height };
       band = cblur_band_new (CBLUR_BACKEND_GL, kernel, &stream, &src, &dst);
       g_assert_cmpint (src.width < halo.width, ==, held);
-      g_assert_true (cblur_gl_blur (kernel, &src, &dst, &stream, &report, &error));
-      g_assert_no_error (error);
+      cblur_backend_blur (band, CBLUR_BACKEND_GL, kernel, &src, &dst, &stream, &report);
+      g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
+      g_assert_null (report.gl_failure);
       g_assert_cmpint (report.tiles, >, 1);
+      cblur_run_report_clear (&report);
       cblur_band_free (band);
       cblur_cpu_blur (kernel, &halo, image, policies[i], FALSE, on_cpu);
       g_assert_cmpfloat (gl_test_max_diff (handed_on, on_cpu), <=,
@@ -328,7 +331,7 @@ blur_within_bounds (void)
   gint64  started;
   gint    mode;
 
-  g_assert_true (cblur_gl_available (NULL, NULL));
+  g_assert_true (cblur_gpu_available (NULL, NULL));
   reset_peak ();
   before = peak_kib ();
   started = g_get_monotonic_time ();

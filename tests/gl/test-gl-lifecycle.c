@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "cblur-gl-private.h"
+#include "cblur-gl-internal.h"
 
 /* a child that has not finished by then has hung */
 #define CHILD_TIMEOUT_US (60 * G_USEC_PER_SEC)
@@ -28,7 +28,7 @@ blur_on_gl (gint edge)
   CblurImage             *dst = gl_test_blank_image (0, 0, edge, edge);
   g_autoptr (GError)      error = NULL;
 
-  g_assert_true (cblur_gl_blur (kernel, src, dst, NULL, NULL, &error));
+  g_assert_true (cblur_gl_blur (NULL, kernel, src, dst, NULL, NULL, &error));
   g_assert_no_error (error);
   gl_test_image_free (src);
   gl_test_image_free (dst);
@@ -46,7 +46,7 @@ child_blurs_as_cpu (void)
   CblurRunReport          report;
   gboolean                ok;
 
-  cblur_backend_blur (CBLUR_BACKEND_GL, kernel, src, on_backend, NULL, &report);
+  cblur_backend_blur (NULL, CBLUR_BACKEND_GL, kernel, src, on_backend, NULL, &report);
   cblur_cpu_blur (kernel, src, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
   ok = report.ran_on == CBLUR_BACKEND_CPU && report.gl_failure != NULL &&
        gl_test_max_diff (on_backend, on_cpu) == 0.0;
@@ -132,7 +132,7 @@ exit_while_idle (void)
   if (!in_own_process ())
     return;
   blur_on_gl (64);
-  g_assert_true (cblur_gl_holds_context ());
+  g_assert_true (cblur_gpu_holds_context ());
   exit (0);
 }
 
@@ -222,11 +222,11 @@ gegl_exit_releases (void)
   blur_on_gl (64);
   /* a new thread names itself once it runs */
   g_assert_true (gl_test_comes_to (has_thread, "cblur-gl-idle", TRUE, THREAD_WAIT_US));
-  g_assert_true (cblur_gl_holds_context ());
+  g_assert_true (cblur_gpu_holds_context ());
   gegl_exit ();
   /* a joined one leaves /proc a moment after its join returns */
   g_assert_true (gl_test_comes_to (has_thread, "cblur-gl-idle", FALSE, THREAD_WAIT_US));
-  g_assert_false (cblur_gl_holds_context ());
+  g_assert_false (cblur_gpu_holds_context ());
   exit (0);
 }
 

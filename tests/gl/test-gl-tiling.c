@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "cblur-backend.h"
-#include "cblur-gl-private.h"
+#include "cblur-gl-internal.h"
 
 #define SEAM_TOLERANCE 1e-6
 
@@ -16,7 +16,7 @@ blur_on_gl (const CblurKernel *kernel,
             CblurGlReport     *report)
 {
   g_autoptr (GError) error = NULL;
-  gboolean           ok = cblur_gl_blur (kernel, src, dst, NULL, report, &error);
+  gboolean           ok = cblur_gl_blur (NULL, kernel, src, dst, NULL, report, &error);
 
   g_assert_no_error (error);
   g_assert_true (ok);
@@ -49,7 +49,7 @@ check_tiled (const CblurKernel *kernel,
 
   diff = gl_test_max_diff (whole, tiled);
   g_test_message ("%s radius %g, %d tiles of %d: max |tiled - whole| %g",
-                  cblur_mode_name (kernel->mode), kernel->radius, report.tiles,
+                  cblur_mode_name (kernel->mode), kernel->axes[CBLUR_AXIS_X].radius, report.tiles,
                   max_tile, diff);
   g_assert_cmpfloat (diff, <=, SEAM_TOLERANCE);
 
@@ -120,7 +120,7 @@ test_wider_than_texture (void)
 
       diff = gl_test_against_cpu (kernel, -3, 7, width, 6, 11, &report);
       g_test_message ("%s radius %g, %d×6 in %d tiles: max |GL - CPU| %g",
-                      cblur_mode_name (kernel->mode), kernel->radius, width,
+                      cblur_mode_name (kernel->mode), kernel->axes[CBLUR_AXIS_X].radius, width,
                       report.tiles, diff);
       g_assert_cmpint (report.tiles, >=, 2);
       g_assert_cmpfloat (diff, <=, cases[i].tolerance);
@@ -239,8 +239,8 @@ check_streamed (CblurMode mode,
   gl_test_blur_streamed (kernel, &stream, &report);
   g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
   diff = gl_test_max_diff (handed_on, on_cpu);
-  g_test_message ("%s radius %g%s: %s; max |GL - CPU| %g", cblur_mode_name (mode), radius,
-                  makes_abyss ? ", abyss made" : "", report.detail, diff);
+  g_test_message ("%s radius %g%s: %d tiles; max |GL - CPU| %g", cblur_mode_name (mode),
+                  radius, makes_abyss ? ", abyss made" : "", report.tiles, diff);
   g_assert_cmpfloat (diff, <=, mode == CBLUR_MODE_BOX ? 1e-4 : 1e-5);
 
   cblur_run_report_clear (&report);

@@ -1,28 +1,24 @@
-/* What the files of the GL backend share; outside cblur-gl*.c only the GL
- * tests include it.  The backend, top down:
+/* What the blur's GL files share; outside cblur-gl*.c only the GL tests
+ * include it.  They sit on the GPU runtime (cblur-gpu.h), top down:
  *
- *   cblur-gl.c           the entry points: a blur, staged or copied
+ *   cblur-gl-blur.c      the entry points (cblur-gl.h): a band's memory, and its blur
  *   cblur-gl-tiles.c     cutting a band into tiles, and blurring them
- *   cblur-gl-band.c      one tile streamed as GEGL reads and writes it
+ *   cblur-gl-stream.c    one tile streamed as GEGL reads and writes it
  *   cblur-gl-passes.c    the compute passes of a tile, and its made abyss
+ *   cblur-gl-box.c       the two-dispatch box's passes
  *   cblur-gl-segments.c  how long a line's segment each work group takes
- *   cblur-gl-program.c   the shaders' programs
- *   cblur-gl-transfer.c  textures, uploads, downloads, GPU timestamps
+ *   cblur-gl-textures.c  the textures a tile goes through, kept with the context
+ *   cblur-gl-transfer.c  a tile's uploads and downloads, and their GPU time
  *   cblur-gl-convert.c   pixels in GEGL's formats, converted on the GPU
- *   cblur-gl-staging.c   pinned buffers, leased to GEGL's bands
- *   cblur-gl-lifetime.c  the lock, the one context's life, the idle thread
- *   cblur-gl-context.c   making the EGL context, and what it offers
- *   cblur-gl-utils.c     GL's errors, and waiting for the GPU
+ *   cblur-gl-shaders.c   the blur's shaders as the runtime's programs
  *
- * Every function that touches GL runs with cblur-gl-lifetime.c's lock
- * held and the context current. */
-#ifndef CBLUR_GL_PRIVATE_H
-#define CBLUR_GL_PRIVATE_H
-
-#include <epoxy/gl.h>
-#include <epoxy/egl.h>
+ * Every function here runs with the runtime's lock held and its context
+ * current (cblur_gpu_acquire()). */
+#ifndef CBLUR_GL_INTERNAL_H
+#define CBLUR_GL_INTERNAL_H
 
 #include "cblur-gl.h"
+#include "gpu/cblur-gpu.h"
 #include "cblur-pixel.h"
 #include "cblur-settings.h"
 
@@ -30,59 +26,34 @@ G_BEGIN_DECLS
 
 #define CBLUR_GL_TEXEL_BYTES (CBLUR_CHANNELS * sizeof (gfloat))
 
-/* where glGetError is checked, which decides the fault that fires there */
-typedef enum
+/* a band's source and output in pinned host memory */
+struct _CblurGlBandMemory
 {
-  CBLUR_GL_STAGE_ALLOC,
-  CBLUR_GL_STAGE_UPLOAD,
-  CBLUR_GL_STAGE_DISPATCH,
-  CBLUR_GL_STAGE_DOWNLOAD
-} CblurGlStage;
-
-/* a pixel buffer mapped for its whole life */
-typedef struct
-{
-  GLuint   buffer;
-  gsize    size;
-  gpointer mapping;
-} CblurGlStaging;
-
-struct _CblurGlStaged
-{
-  CblurGlStaging source;
-  CblurGlStaging output;
+  CblurGpuPinned *source;
+  CblurGpuPinned *output;
+  gint            tiles;    /* of its plan */
 };
 
-/* One blur's source and output, their pixels in the staging: what its
- * uploads read and its downloads write. */
+/* One blur's source and output, their pixels in the band's memory: what
+ * its uploads read and its downloads write. */
 typedef struct
 {
-  const CblurGlStaged *staged;
-  const CblurImage    *src;
-  const CblurImage    *dst;
+  const CblurGlBandMemory *memory;
+  const CblurImage        *src;
+  const CblurImage        *dst;
 } CblurGlJob;
-
-/* Staging handed out to bands, and one kept for the next band: pinning
- * memory costs tens of milliseconds. */
-typedef struct
-{
-  GPtrArray     *leased;
-  CblurGlStaged *idle;
-} CblurGlPool;
 
 /* One side of a tile in a cblur-format (the source's or the output's):
  * the program and cblur-format's tables that convert its pixels as
  * stored, and for an output whose tiles split rows, a buffer that holds
- * them laid out as its staging (the source's is read from its staging). */
+ * them laid out as its pinned memory (the source's is read from there). */
 typedef struct
 {
-  GLuint             buffer;
+  guint             buffer;
   gsize              size;
-  GLuint             tables;
+  guint             tables;
   const CblurFormat *format;    /* whose tables these are */
-  GLuint             program;   /* decode.comp or encode.comp; cached, not owned */
-  gsize              max_range; /* bytes of the buffer a shader may see at once */
-  gsize              alignment; /* of where that range starts */
+  CblurGpuProgram   *program;   /* decode.comp or encode.comp */
 } CblurGlNative;
 
 /* The textures a tile goes through, by role.  The input holds the part of
@@ -113,32 +84,17 @@ typedef struct
  * context, and so do the native buffers. */
 typedef struct
 {
-  GLuint        textures[CBLUR_GL_N_TEXTURES];
-  CblurGlSize   sizes[CBLUR_GL_N_TEXTURES];
-  gint          n_textures;
-  GLuint        framebuffer;   /* for glReadPixels where GL < 4.5 */
-  CblurGlNative native[2];     /* source, output */
+  CblurGpuTexture textures[CBLUR_GL_N_TEXTURES];
+  gint            n_textures;
+  CblurGlNative   native[2];     /* source, output */
 } CblurGlTextures;
 
-/* The context and what lives in it. */
+/* The blur's view of the context for one call. */
 typedef struct
 {
-  EGLDisplay      display;
-  EGLContext      context;
-  gchar           renderer[128];
-  gboolean        is_software;
-  GLint           max_texture_size;
-  GLint           max_shared_memory;
-  gsize           texture_budget;   /* bytes the textures of one tile may take */
-  gboolean        has_texture_sub_image;
-  gboolean        has_reset_status;
-  GHashTable     *programs;   /* defines -> linked program */
-  /* Sticky: a loss or an out-of-memory leaves GL undefined, and the
-   * context must go, though not while a band's pixels live in its
-   * staging: until then it refuses work. */
-  gboolean        failed;
-  CblurGlTextures textures;
-  CblurGlPool     pool;
+  CblurGpu             *gpu;
+  const CblurGpuLimits *limits;
+  CblurGlTextures      *textures;
 } CblurGl;
 
 typedef struct
@@ -175,7 +131,7 @@ typedef enum
 
 typedef struct
 {
-  GArray *queries[CBLUR_GL_N_SPANS];
+  CblurGpuTimer *timers[CBLUR_GL_N_SPANS];
 } CblurGlStamps;
 
 typedef enum
@@ -225,74 +181,39 @@ typedef struct
  * weights, and the textures they ping-pong through. */
 typedef struct
 {
-  const CblurKernel *kernel;
-  const GLuint      *textures;   /* the context's, by CblurGlTexture */
-  CblurGlStamps     *stamps;     /* compute spans go here */
-  GLuint             programs[2];   /* horizontal, vertical; cached, not owned */
-  GLuint             scans[2];      /* the box's running sums, likewise; 0 when fused */
-  CblurGlSegment     segments[2];   /* box-fused.comp's, by axis; len 0 for the other shaders */
-  GLuint             weights;
-  GLuint             premultiply;   /* for a straight source that the passes cannot premultiply, else 0 */
-  GLuint             made;          /* abyss.comp, for a tile with a made line, else 0 */
+  const CblurKernel     *kernel;
+  const CblurGpuTexture *textures;      /* the context's, by CblurGlTexture */
+  CblurGlStamps         *stamps;        /* compute spans go here */
+  CblurGpuProgram       *programs[2];   /* horizontal, vertical; cached, not owned */
+  CblurGpuProgram       *scans[2];      /* the box's running sums, likewise; NULL when fused */
+  CblurGlSegment         segments[2];   /* box-fused.comp's, by axis; len 0 for the other shaders */
+  guint                  weights[2];    /* direct's, by axis; 0 for a box axis */
+  CblurGpuProgram       *premultiply;   /* for a straight source that the passes cannot premultiply */
+  CblurGpuProgram       *made;          /* abyss.comp, for a tile with a made line */
 } CblurGlPasses;
 
-/* cblur-gl-lifetime.c: acquire, with the lock held, makes the context
- * current (or NULL: refused while it has failed and a band's pixels are
- * still in its staging); release lets it go, or destroys it where it has
- * failed and nothing is staged */
-G_GNUC_INTERNAL void         cblur_gl_lock             (void);
-G_GNUC_INTERNAL void         cblur_gl_unlock           (void);
-G_GNUC_INTERNAL CblurGl     *cblur_gl_acquire          (GError           **error);
-G_GNUC_INTERNAL void         cblur_gl_release          (void);
-/* with the lock held: the staging leased out, current context or not */
-G_GNUC_INTERNAL CblurGlPool *cblur_gl_pool             (void);
-/* for tests: whether a context exists now */
-G_GNUC_INTERNAL gboolean     cblur_gl_holds_context    (void);
-
-/* cblur-gl-context.c */
-G_GNUC_INTERNAL gboolean     cblur_gl_context_acquire  (CblurGl      *gl,
-                                                        GError      **error);
-G_GNUC_INTERNAL void         cblur_gl_context_release  (CblurGl      *gl);
-G_GNUC_INTERNAL void         cblur_gl_context_destroy  (CblurGl      *gl);
-G_GNUC_INTERNAL gboolean     cblur_gl_context_alive    (const CblurGl *gl);
-
-/* cblur-gl-utils.c: FALSE, with the error, where GL reports one; a loss
- * or an out-of-memory marks gl failed */
-G_GNUC_INTERNAL gboolean     cblur_gl_check            (CblurGl      *gl,
-                                                        CblurGlStage  stage,
-                                                        GError      **error);
-G_GNUC_INTERNAL gboolean     cblur_gl_wait             (CblurGl      *gl,
-                                                        CblurGlStage  stage,
-                                                        GError      **error);
-/* until the GPU passes fence, which stays the caller's */
-G_GNUC_INTERNAL gboolean     cblur_gl_wait_for         (CblurGl      *gl,
-                                                        GLsync        fence,
-                                                        CblurGlStage  stage,
-                                                        GError      **error);
-
-/* cblur-gl-staging.c */
-G_GNUC_INTERNAL CblurGlStaged *cblur_gl_pool_lease     (CblurGl          *gl,
-                                                        CblurImage       *source,
-                                                        CblurImage       *output,
-                                                        GError          **error);
-/* current: whether the context is, else the buffers go with it */
-G_GNUC_INTERNAL void         cblur_gl_pool_give_back   (CblurGlPool      *pool,
-                                                        CblurGlStaged    *staged,
-                                                        gboolean          current);
-G_GNUC_INTERNAL CblurGlStaged *cblur_gl_pool_find      (const CblurGlPool *pool,
-                                                        const CblurImage *source,
-                                                        const CblurImage *output);
-G_GNUC_INTERNAL gboolean     cblur_gl_pool_is_empty    (const CblurGlPool *pool);
-/* the context has gone, and its buffers with it */
-G_GNUC_INTERNAL void         cblur_gl_pool_forget_idle (CblurGlPool      *pool);
-
-/* cblur-gl-transfer.c: the first n_textures of at least sizes[i] each */
+/* cblur-gl-textures.c: the call's view of the current context, with the
+ * textures kept with it */
+G_GNUC_INTERNAL void         cblur_gl_view             (CblurGpu          *gpu,
+                                                        CblurGl           *gl);
+/* the first n_textures of at least sizes[i] each */
 G_GNUC_INTERNAL gboolean     cblur_gl_textures_reserve (CblurGl           *gl,
                                                         gint               n_textures,
                                                         const CblurGlSize *sizes,
                                                         GError           **error);
 /* the smaller of the GPU's and CBLUR_GL_TEXTURE_BUDGET */
 G_GNUC_INTERNAL gsize        cblur_gl_texture_budget   (const CblurGl    *gl);
+/* textures for every tile of tiles (cblur_gl_tiles_new()'s); whether any
+ * has a made line */
+G_GNUC_INTERNAL gboolean     cblur_gl_textures_fit     (const CblurKernel *kernel,
+                                                        const GArray      *tiles,
+                                                        CblurGlSize        sizes[CBLUR_GL_N_TEXTURES]);
+/* the made column and row after the inside: 1 where the tile has them */
+G_GNUC_INTERNAL gint         cblur_gl_made_lines       (const CblurGlTile *tile);
+/* the rows of the input texture that the horizontal passes go over */
+G_GNUC_INTERNAL gint         cblur_gl_input_rows       (const CblurGlTile *tile);
+
+/* cblur-gl-transfer.c */
 /* piece of job's src (x, y from its first pixel) into the input texture
  * from row tex_y; decoded and premultiplied there where src is in a
  * cblur-format */
@@ -305,7 +226,7 @@ G_GNUC_INTERNAL void         cblur_gl_upload           (CblurGl             *gl,
  * are made visible (cblur_gl_download_barrier) */
 G_GNUC_INTERNAL void         cblur_gl_download         (CblurGl             *gl,
                                                         const CblurGlJob    *job,
-                                                        GLuint               result,
+                                                        const CblurGpuTexture *result,
                                                         const GeglRectangle *piece,
                                                         gint                 tex_y);
 G_GNUC_INTERNAL void         cblur_gl_download_barrier (void);
@@ -330,16 +251,16 @@ G_GNUC_INTERNAL gboolean     cblur_gl_convert_prepare  (CblurGl             *gl,
 G_GNUC_INTERNAL void         cblur_gl_transfer_native  (CblurGl             *gl,
                                                         const CblurGlJob    *job,
                                                         gboolean             up,
-                                                        GLuint               texture,
+                                                        const CblurGpuTexture *texture,
                                                         const GeglRectangle *piece,
                                                         gint                 tex_y);
 
-/* cblur-gl-program.c */
-G_GNUC_INTERNAL GLuint       cblur_gl_program          (CblurGl       *gl,
-                                                        CblurGlShader  shader,
-                                                        CblurGlVariant variant,
-                                                        gint           cache_len,
-                                                        GError       **error);
+/* cblur-gl-shaders.c: the shader's program for the variant */
+G_GNUC_INTERNAL CblurGpuProgram *cblur_gl_program (CblurGl         *gl,
+                                                  CblurGlShader    shader,
+                                                  CblurGlVariant   variant,
+                                                  gint             cache_len,
+                                                  GError         **error);
 
 /* cblur-gl-tiles.c */
 G_GNUC_INTERNAL void         cblur_gl_plan_tiles       (gint          width,
@@ -357,14 +278,14 @@ G_GNUC_INTERNAL gboolean     cblur_gl_plan             (CblurGl           *gl,
 /* The plan's tiles for dst, largest first, whose input is read from src:
  * all of it, or only the band's part inside the image, beyond which
  * `abyss` makes the rest, each tile's from its own part of src where
- * cblur_gl_tiles_make_abyss() says it can. */
+ * cblur_gl_tiles_can_make_abyss() says so. */
 G_GNUC_INTERNAL GArray      *cblur_gl_tiles_new        (const CblurGlPlan   *plan,
                                                         gint                 reach,
                                                         const CblurImage    *src,
                                                         GeglAbyssPolicy      abyss,
                                                         const CblurImage    *dst);
-G_GNUC_INTERNAL gboolean     cblur_gl_tiles_make_abyss (const GArray        *tiles,
-                                                        const CblurImage    *src);
+G_GNUC_INTERNAL gboolean     cblur_gl_tiles_can_make_abyss (const GArray    *tiles,
+                                                            const CblurImage *src);
 /* job's src is read as cblur_gl_tiles_new() read it */
 G_GNUC_INTERNAL gboolean     cblur_gl_blur_tiles       (CblurGl             *gl,
                                                         const CblurGlPasses *passes,
@@ -372,8 +293,8 @@ G_GNUC_INTERNAL gboolean     cblur_gl_blur_tiles       (CblurGl             *gl,
                                                         const CblurGlJob    *job,
                                                         GError             **error);
 
-/* cblur-gl-band.c: one tile, streamed: run reads the tile's input, or its
- * part inside the image, from job's src */
+/* cblur-gl-stream.c: one tile, streamed: run reads the tile's input, or
+ * its part inside the image, from job's src */
 G_GNUC_INTERNAL gboolean     cblur_gl_blur_streamed    (CblurGl             *gl,
                                                         const CblurGlPasses *passes,
                                                         const CblurGlJob    *job,
@@ -384,13 +305,13 @@ G_GNUC_INTERNAL gboolean     cblur_gl_blur_streamed    (CblurGl             *gl,
 /* cblur-gl-segments.c: box-fused.comp's segment that makes n_out outputs
  * of a line for the least work, in at least min_segments where it can;
  * len 0 where none leaves enough outputs beside its halo */
-G_GNUC_INTERNAL CblurGlSegment cblur_gl_fused_segment  (const CblurGl     *gl,
-                                                        const CblurKernel *kernel,
-                                                        gint               n_out,
-                                                        gint               min_segments);
+G_GNUC_INTERNAL CblurGlSegment cblur_gl_fused_segment  (const CblurGl         *gl,
+                                                        const CblurKernelAxis *kernel,
+                                                        gint                   n_out,
+                                                        gint                   min_segments);
 /* direct.comp's CACHE_LEN */
-G_GNUC_INTERNAL gint         cblur_gl_direct_cache_len (const CblurGl     *gl,
-                                                        const CblurKernel *kernel);
+G_GNUC_INTERNAL gint         cblur_gl_direct_cache_len (const CblurGl         *gl,
+                                                        const CblurKernelAxis *kernel);
 
 /* cblur-gl-passes.c */
 G_GNUC_INTERNAL gint         cblur_gl_passes_textures  (const CblurGl     *gl,
@@ -405,9 +326,10 @@ G_GNUC_INTERNAL gboolean     cblur_gl_passes_init      (CblurGl           *gl,
                                                         CblurGlStamps     *stamps,
                                                         CblurGlPasses     *passes,
                                                         GError           **error);
-/* The passes go in bands of this many output rows, any number of input
- * rows at a time; 0 where they go only whole. */
-G_GNUC_INTERNAL gint         cblur_gl_passes_band      (const CblurGlPasses *passes);
+/* The vertical passes go in stripes of this many output rows, the
+ * horizontal ones any number of input rows at a time; 0 where they go
+ * only whole (where an axis runs the two-shader box). */
+G_GNUC_INTERNAL gint         cblur_gl_passes_stripe    (const CblurGlPasses *passes);
 /* horizontal, over rows [first_row, first_row + n_rows) of the input
  * texture: the tile's rows inside the image, from its first */
 G_GNUC_INTERNAL void         cblur_gl_passes_rows      (const CblurGlPasses *passes,
@@ -415,22 +337,55 @@ G_GNUC_INTERNAL void         cblur_gl_passes_rows      (const CblurGlPasses *pas
                                                         gint                 first_row,
                                                         gint                 n_rows);
 /* vertical, for output rows [first_out, first_out + n_out), first_out a
- * multiple of the band, once the rows they need have had their
+ * multiple of the stripe, once the rows they need have had their
  * horizontal passes; returns the texture they are in */
-G_GNUC_INTERNAL GLuint       cblur_gl_passes_columns   (const CblurGlPasses *passes,
+G_GNUC_INTERNAL const CblurGpuTexture *cblur_gl_passes_columns   (const CblurGlPasses *passes,
                                                         const CblurGlTile   *tile,
                                                         gint                 first_out,
                                                         gint                 n_out);
 /* the made column and row of the tile's input texture, where the abyss
  * has a colour and lies in the tile, and the horizontal passes of that
- * row where the passes go in bands: before the tile's other passes */
+ * row where the passes go in stripes: before the tile's other passes */
 G_GNUC_INTERNAL void         cblur_gl_passes_made      (const CblurGlPasses *passes,
                                                         const CblurGlTile   *tile);
 /* both, whole, but for cblur_gl_passes_made's; returns the texture that
  * holds the output */
-G_GNUC_INTERNAL GLuint       cblur_gl_passes_run       (const CblurGlPasses *passes,
+G_GNUC_INTERNAL const CblurGpuTexture *cblur_gl_passes_run       (const CblurGlPasses *passes,
                                                         const CblurGlTile   *tile);
 G_GNUC_INTERNAL void         cblur_gl_passes_clear     (CblurGlPasses     *passes);
+
+/* cblur-gl-box.c: the two-dispatch box's passes along one axis, from
+ * `from` through the axis's scratch textures into `to`; the first reads
+ * from through the map of its first n_in texels' lines (first, len and
+ * abyss, as common.glsl's map takes them); origin: the absolute
+ * coordinate of the first input pixel along the axis */
+typedef struct
+{
+  gint            first;
+  gint            len;
+  GeglAbyssPolicy abyss;
+} CblurGlMap;
+
+G_GNUC_INTERNAL void         cblur_gl_set_map          (const CblurGpuProgram *program,
+                                                        CblurGlMap             map);
+G_GNUC_INTERNAL void         cblur_gl_set_box_window   (const CblurGpuProgram *program,
+                                                        const CblurKernelAxis *kernel);
+G_GNUC_INTERNAL void         cblur_gl_box_passes       (const CblurGlPasses   *passes,
+                                                        gboolean               vertical,
+                                                        const CblurGpuTexture *from,
+                                                        const CblurGpuTexture *to,
+                                                        CblurGlMap             map,
+                                                        gint                   n_in,
+                                                        gint                   origin,
+                                                        gint                   lines);
+
+/* work groups of size for n items */
+static inline gint
+cblur_gl_groups (gint n,
+                 gint size)
+{
+  return (n + size - 1) / size;
+}
 
 G_END_DECLS
 

@@ -1,8 +1,8 @@
 /* The one headless OpenGL 4.3 core context: an EGL device first (hardware
  * before Mesa's software device), else Mesa's surfaceless platform.  It is
  * made current for each call and released after, so GEGL's threads may take
- * turns with it under cblur-gl-lifetime.c's lock. */
-#include "cblur-gl-private.h"
+ * turns with it under cblur-gpu-lifetime.c's lock. */
+#include "cblur-gpu-context.h"
 
 #include <dlfcn.h>
 #include <string.h>
@@ -10,6 +10,14 @@
 #include <glib/gi18n-lib.h>
 
 #define MAX_DEVICES 32
+
+/* a cblur_gpu_set_data() slot */
+typedef struct
+{
+  gconstpointer  key;
+  gpointer       data;
+  GDestroyNotify destroy;
+} Data;
 
 #define MIN_TEXTURE_BUDGET ((gsize) 512 << 20)
 #define MAX_TEXTURE_BUDGET ((gsize) 4 << 30)
@@ -95,7 +103,7 @@ create_context (EGLDisplay dpy)
 }
 
 static gboolean
-open_display (CblurGl    *gl,
+open_display (CblurGpu   *gl,
               EGLDisplay  dpy)
 {
   gl->context = create_context (dpy);
@@ -117,7 +125,7 @@ device_is_software (EGLDeviceEXT device)
 }
 
 static gboolean
-open_device (CblurGl *gl)
+open_device (CblurGpu *gl)
 {
   EGLDeviceEXT devices[MAX_DEVICES];
   EGLint       n_devices = 0;
@@ -139,7 +147,7 @@ open_device (CblurGl *gl)
 }
 
 static gboolean
-open_surfaceless (CblurGl *gl)
+open_surfaceless (CblurGpu *gl)
 {
   return epoxy_has_egl_extension (EGL_NO_DISPLAY, "EGL_MESA_platform_surfaceless") &&
          open_display (gl, eglGetPlatformDisplayEXT (EGL_PLATFORM_SURFACELESS_MESA,
@@ -159,31 +167,38 @@ texture_budget (void)
 }
 
 static void
-read_capabilities (CblurGl *gl)
+read_capabilities (CblurGpu *gl)
 {
+  CblurGpuLimits   *limits = &gl->limits;
   const gchar      *renderer = (const gchar *) glGetString (GL_RENDERER);
   g_autofree gchar *lower = g_ascii_strdown (renderer != NULL ? renderer : "", -1);
+  GLint             alignment = 1;
 
-  g_strlcpy (gl->renderer, renderer != NULL ? renderer : "", sizeof gl->renderer);
-  gl->is_software = strstr (lower, "llvmpipe") != NULL ||
-                    strstr (lower, "softpipe") != NULL ||
-                    strstr (lower, "software") != NULL;
-  glGetIntegerv (GL_MAX_TEXTURE_SIZE, &gl->max_texture_size);
-  glGetIntegerv (GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &gl->max_shared_memory);
-  gl->texture_budget = texture_budget ();
+  g_strlcpy (limits->renderer, renderer != NULL ? renderer : "", sizeof limits->renderer);
+  limits->is_software = strstr (lower, "llvmpipe") != NULL ||
+                        strstr (lower, "softpipe") != NULL ||
+                        strstr (lower, "software") != NULL;
+  glGetIntegerv (GL_MAX_TEXTURE_SIZE, &limits->max_texture_size);
+  glGetIntegerv (GL_MAX_COMPUTE_SHARED_MEMORY_SIZE, &limits->max_shared_memory);
+  glGetInteger64v (GL_MAX_SHADER_STORAGE_BLOCK_SIZE, &limits->max_storage_range);
+  glGetIntegerv (GL_SHADER_STORAGE_BUFFER_OFFSET_ALIGNMENT, &alignment);
+  limits->storage_alignment = MAX (alignment, 1);
+  limits->memory_budget = texture_budget ();
   gl->has_texture_sub_image = epoxy_gl_version () >= 45 ||
                               epoxy_has_gl_extension ("GL_ARB_get_texture_sub_image");
   gl->has_reset_status = epoxy_gl_version () >= 45 ||
                          epoxy_has_gl_extension ("GL_KHR_robustness");
-  gl->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  gl->programs = g_hash_table_new_full (g_str_hash, g_str_equal, g_free,
+                                        cblur_gpu_program_free);
+  gl->data = g_array_new (FALSE, TRUE, sizeof (Data));
+  cblur_gpu_debug_enable ();
 }
 
-/* the context current, made where there is none */
 gboolean
-cblur_gl_context_acquire (CblurGl  *gl,
-                          GError  **error)
+cblur_gpu_context_make (CblurGpu  *gl,
+                        GError   **error)
 {
-  if (cblur_settings ()->gl_fault == CBLUR_GL_FAULT_CONTEXT)
+  if (cblur_gpu_fault_context ())
     {
       g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NO_CONTEXT,
                    _("no OpenGL 4.3 context (%s)"), "CBLUR_GL_FAULT=context");
@@ -198,7 +213,7 @@ cblur_gl_context_acquire (CblurGl  *gl,
         return TRUE;
       /* the caller decides when the context may go: pixels may live in it */
       g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_LOST,
-                   _("the OpenGL context was lost (%s)"), "eglMakeCurrent");
+                   _("the OpenGL context was lost (%s)"), cblur_gpu_egl_error ());
       return FALSE;
     }
 
@@ -215,26 +230,77 @@ cblur_gl_context_acquire (CblurGl  *gl,
 }
 
 void
-cblur_gl_context_release (CblurGl *gl)
+cblur_gpu_context_release (CblurGpu *gl)
 {
   if (gl->display != EGL_NO_DISPLAY)
     eglMakeCurrent (gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
 }
 
 gboolean
-cblur_gl_context_alive (const CblurGl *gl)
+cblur_gpu_context_alive (const CblurGpu *gl)
 {
   return gl->context != EGL_NO_CONTEXT;
+}
+
+static void
+data_clear (Data *data)
+{
+  if (data->destroy != NULL)
+    data->destroy (data->data);
+}
+
+gpointer
+cblur_gpu_get_data (CblurGpu      *gpu,
+                    gconstpointer  key)
+{
+  guint i;
+
+  for (i = 0; i < gpu->data->len; i++)
+    if (g_array_index (gpu->data, Data, i).key == key)
+      return g_array_index (gpu->data, Data, i).data;
+  return NULL;
+}
+
+void
+cblur_gpu_set_data (CblurGpu       *gpu,
+                    gconstpointer   key,
+                    gpointer        data,
+                    GDestroyNotify  destroy)
+{
+  Data  slot = { key, data, destroy };
+  guint i;
+
+  for (i = 0; i < gpu->data->len; i++)
+    if (g_array_index (gpu->data, Data, i).key == key)
+      {
+        data_clear (&g_array_index (gpu->data, Data, i));
+        g_array_index (gpu->data, Data, i) = slot;
+        return;
+      }
+  g_array_append_val (gpu->data, slot);
+}
+
+const CblurGpuLimits *
+cblur_gpu_limits (const CblurGpu *gpu)
+{
+  return &gpu->limits;
 }
 
 /* Destroying the context frees every object in it, so after a loss or an
  * out-of-memory (which leaves GL undefined) the next call starts clean. */
 void
-cblur_gl_context_destroy (CblurGl *gl)
+cblur_gpu_context_destroy (CblurGpu *gl)
 {
+  guint i;
+
   if (gl->context == EGL_NO_CONTEXT)
     return;
 
+  for (i = 0; i < gl->data->len; i++)
+    data_clear (&g_array_index (gl->data, Data, i));
+  g_clear_pointer (&gl->data, g_array_unref);
+  gl->framebuffer = 0;
+  gl->failed = FALSE;
   g_clear_pointer (&gl->programs, g_hash_table_unref);
   eglMakeCurrent (gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
   eglDestroyContext (gl->display, gl->context);

@@ -1,8 +1,9 @@
 /* The life of the one context: the lock that lets one thread at a time use
  * it, its making and destroying, the thread that lets it go once idle, and
  * what becomes of it when the host forks, exits or calls gegl_exit().
- * Everything the backend keeps between calls lives in `self`. */
-#include "cblur-gl-private.h"
+ * Everything the runtime keeps between calls lives in `self`. */
+#include "cblur-gpu-context.h"
+#include "cblur-settings.h"
 
 #include <pthread.h>
 #include <stdio.h>
@@ -13,14 +14,14 @@
 #include <gmodule.h>
 #include <glib/gi18n-lib.h>
 
-/* A host such as GIMP runs on after a blur, and the context holds the
- * textures and one band's pinned staging: over a gigabyte of each for an
- * 8K band.  A thread of ours lets the context go once it has been idle
+/* A host such as GIMP runs on after a blur, and the context holds its
+ * users' textures and pinned buffers: over a gigabyte of each for an 8K
+ * image.  A thread of ours lets the context go once it has been idle
  * this long (CBLUR_GL_IDLE_MS); the next blur makes a new one. */
 #define IDLE_MS 20000
 
-/* At exit, how long to wait for bands whose pixels are still in staging
- * that the driver's own teardown frees: a band's CPU fallback takes less. */
+/* At exit, how long to wait for pinned buffers still out, which the
+ * driver's own teardown frees: a user's CPU fallback takes less. */
 #define EXIT_WAIT_US (10 * G_USEC_PER_SEC)
 
 static struct
@@ -28,7 +29,7 @@ static struct
   GMutex      lock;   /* held for all GL work: the context is current on one thread at a time */
   GThread    *holder;   /* the thread that holds the lock */
   GCond       unlocked;
-  CblurGl     gl;
+  CblurGpu    gl;
   GThread    *reaper;
   GCond       reaper_wake;
   gboolean    reaper_quit;
@@ -41,14 +42,14 @@ static struct
 } self;
 
 void
-cblur_gl_lock (void)
+cblur_gpu_lock (void)
 {
   g_mutex_lock (&self.lock);
   g_atomic_pointer_set (&self.holder, g_thread_self ());
 }
 
 void
-cblur_gl_unlock (void)
+cblur_gpu_unlock (void)
 {
   g_atomic_pointer_set (&self.holder, NULL);
   if (self.exiting)
@@ -60,10 +61,8 @@ cblur_gl_unlock (void)
 static void
 context_destroy (void)
 {
-  memset (&self.gl.textures, 0, sizeof self.gl.textures);
-  cblur_gl_pool_forget_idle (&self.gl.pool);
-  self.gl.failed = FALSE;
-  cblur_gl_context_destroy (&self.gl);
+  cblur_gpu_pinned_forget (&self.gl);
+  cblur_gpu_context_destroy (&self.gl);
 }
 
 static gpointer
@@ -77,15 +76,15 @@ reap_idle (gpointer unused)
 
       if (self.exiting)
         break;
-      if (cblur_gl_context_alive (&self.gl) && now >= due)
+      if (cblur_gpu_context_alive (&self.gl) && now >= due)
         {
-          if (cblur_gl_pool_is_empty (&self.gl.pool))
+          if (self.gl.pinned_out == 0)
             context_destroy ();
           else
-            /* a band's pixels are still out in the staging */
+            /* a user's pixels are still out in pinned buffers */
             due = now + self.idle_after_us;
         }
-      if (cblur_gl_context_alive (&self.gl))
+      if (cblur_gpu_context_alive (&self.gl))
         g_cond_wait_until (&self.reaper_wake, &self.lock, due);
       else
         g_cond_wait (&self.reaper_wake, &self.lock);
@@ -133,7 +132,7 @@ shut_down (void)
  * parent's GPU objects, and even eglTerminate/eglInitialize come back to
  * the same inherited display (Mesa and libglvnd keep one per platform and
  * device).  So the child forgets the parent's context, idle thread, lock
- * and leases without touching them, and blurs on the CPU. */
+ * and pinned buffers without touching them, and its users go to the CPU. */
 static void
 forget_in_child (void)
 {
@@ -163,8 +162,8 @@ refuse (GError **error)
  * worked (warm_up), so after the driver's own exit handlers, which
  * therefore run after this:
  * once they have, a GL call still running in another thread crashes.  It
- * waits for the GL call in flight and for the bands whose pixels are in
- * GL's staging, keeps new ones from starting, and leaves the context to
+ * waits for the GL call in flight and for the pinned buffers still out,
+ * keeps new calls from starting, and leaves the context to
  * the driver's teardown: no EGL call of ours inside whatever host is
  * exiting (GIMP, the gegl CLI, Python). */
 static void
@@ -181,7 +180,7 @@ wait_at_exit (void)
   g_mutex_lock (&self.lock);
   self.exiting = TRUE;
   g_cond_signal (&self.reaper_wake);
-  while (!cblur_gl_pool_is_empty (&self.gl.pool) &&
+  while (self.gl.pinned_out > 0 &&
          g_cond_wait_until (&self.unlocked, &self.lock, deadline))
     ;
   g_mutex_unlock (&self.lock);
@@ -220,7 +219,7 @@ config_gone (gpointer  unused,
 }
 
 /* One texel up through a pixel buffer, a dispatch that writes it, and
- * the texel down again, as a blur does.  Drivers set up some of their
+ * the texel down again, as a user does.  Drivers set up some of their
  * state the first time they do each, and register exit handlers of their
  * own then (llvmpipe at the first upload, LLVM's JIT at the first
  * dispatch): done now, before ours is registered, those run after ours. */
@@ -233,7 +232,7 @@ warm_up (void)
     "layout (rgba32f, binding = 0) uniform image2D texel;\n"
     "void main () { imageStore (texel, ivec2 (0), imageLoad (texel, ivec2 (0)) + 1.0); }\n";
   const gchar        *sources[] = { source };
-  gfloat              pixel[CBLUR_CHANNELS] = { 0 };
+  gfloat              pixel[4] = { 0 };   /* one RGBA float texel */
   GLuint              texture, buffer, shader, program;
   GLsync              fence;
 
@@ -298,12 +297,12 @@ watch_host (void)
     }
 }
 
-CblurGl *
-cblur_gl_acquire (GError **error)
+CblurGpu *
+cblur_gpu_acquire (GError **error)
 {
   static gsize       fork_watched = 0;
   g_autoptr (GError) failure = NULL;
-  CblurGl           *gl = &self.gl;
+  CblurGpu          *gl = &self.gl;
   gboolean           ok;
 
   if (g_once_init_enter (&fork_watched))
@@ -314,7 +313,7 @@ cblur_gl_acquire (GError **error)
   if (refuse (error))
     return NULL;
 
-  if (gl->failed && !cblur_gl_pool_is_empty (&gl->pool))
+  if (gl->failed && gl->pinned_out > 0)
     {
       g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_LOST,
                            _("the OpenGL context was lost"));
@@ -324,15 +323,15 @@ cblur_gl_acquire (GError **error)
     context_destroy ();
 
   self.used_egl = TRUE;
-  ok = cblur_gl_context_acquire (gl, &failure);
+  ok = cblur_gpu_context_make (gl, &failure);
   if (!ok && g_error_matches (failure, CBLUR_GL_ERROR, CBLUR_GL_ERROR_LOST))
     {
       gl->failed = TRUE;
-      if (cblur_gl_pool_is_empty (&gl->pool))
+      if (gl->pinned_out == 0)
         {
           context_destroy ();
           g_clear_error (&failure);
-          ok = cblur_gl_context_acquire (gl, &failure);
+          ok = cblur_gpu_context_make (gl, &failure);
         }
     }
   if (!ok)
@@ -346,28 +345,60 @@ cblur_gl_acquire (GError **error)
 }
 
 void
-cblur_gl_release (void)
+cblur_gpu_release (CblurGpu *gpu)
 {
   if (self.exiting || self.forked)
     return;
-  if (self.gl.failed && cblur_gl_pool_is_empty (&self.gl.pool))
+  if (gpu->failed && gpu->pinned_out == 0)
     context_destroy ();
   else
-    cblur_gl_context_release (&self.gl);
-}
-
-CblurGlPool *
-cblur_gl_pool (void)
-{
-  return &self.gl.pool;
+    cblur_gpu_context_release (gpu);
 }
 
 gboolean
-cblur_gl_holds_context (void)
+cblur_gpu_available (gboolean  *is_software,
+                     GError   **error)
+{
+  CblurGpu *gpu;
+
+  cblur_gpu_lock ();
+  gpu = cblur_gpu_acquire (error);
+  if (gpu != NULL)
+    {
+      if (is_software != NULL)
+        *is_software = gpu->limits.is_software;
+      cblur_gpu_release (gpu);
+    }
+  cblur_gpu_unlock ();
+  return gpu != NULL;
+}
+
+/* Where the context cannot be made current, it has failed and the buffer
+ * goes with it: only the host's part is freed here. */
+void
+cblur_gpu_pinned_free (CblurGpuPinned *pinned)
+{
+  CblurGpu *gpu;
+
+  cblur_gpu_lock ();
+  gpu = cblur_gpu_acquire (NULL);
+  if (gpu != NULL)
+    cblur_gpu_pinned_give_back (gpu, pinned);
+  else
+    {
+      self.gl.pinned_out--;
+      g_free (pinned);
+    }
+  cblur_gpu_release (&self.gl);
+  cblur_gpu_unlock ();
+}
+
+gboolean
+cblur_gpu_holds_context (void)
 {
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
 
-  return cblur_gl_context_alive (&self.gl);
+  return cblur_gpu_context_alive (&self.gl);
 }
 
 /* GEGL unloads a module whose operations are not in use and loads it again

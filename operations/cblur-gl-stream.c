@@ -1,32 +1,31 @@
 /* One tile, streamed: rows go up as GEGL's threads read them; their
- * passes run as soon as the rows they need are there, band by band, and
- * each band comes down in pieces that GEGL's threads write while the rest
- * are on their way. */
-#include "cblur-gl-private.h"
-#include "cblur-stream.h"
+ * passes run as soon as the rows they need are there, stripe by stripe,
+ * and each stripe comes down in pieces that GEGL's threads write while the
+ * rest are on their way. */
+#include "cblur-gl-internal.h"
 
-/* a streamed band comes down in pieces of this many rows, each handed on
- * to GEGL once there */
+/* a stripe comes down in pieces of this many rows, each handed on to GEGL
+ * once there */
 #define DOWNLOAD_ROWS 128
 
-/* how often a streamed band's thread looks whether pieces are down while
- * it waits for rows to upload */
+/* how often the streaming thread looks whether pieces are down while it
+ * waits for rows to upload */
 #define POLL_US 100
 
 /* a piece on its way down: done when the fence is, up to output row end */
 typedef struct
 {
-  GLsync fence;
+  CblurGpuFence *fence;
   gint   end;
 } Piece;
 
 static void
 piece_clear (gpointer data)
 {
-  glDeleteSync (((Piece *) data)->fence);
+  cblur_gpu_fence_free (((Piece *) data)->fence);
 }
 
-/* Where a streamed band stands on the GPU: its input rows up to `ready`
+/* Where the streamed tile stands on the GPU: its input rows up to `ready`
  * have their horizontal passes done, or need none; its output rows up to
  * `out` their vertical passes, and are on their way down, a fence after
  * each piece. */
@@ -36,18 +35,18 @@ typedef struct
   CblurGl             *gl;
   const CblurGlPasses *passes;
   const CblurGlJob    *job;
-  gint                 band;
+  gint                 stripe;
   gint                 ready;
   gint                 out;
   GArray              *pieces;
   guint                released;   /* pieces handed to GEGL */
-} GpuBand;
+} Streamed;
 
 static void
-send_down (GpuBand *s,
-           GLuint   result,
-           gint     first,
-           gint     n_rows)
+send_down (Streamed              *s,
+           const CblurGpuTexture *result,
+           gint                   first,
+           gint                   n_rows)
 {
   gint row;
 
@@ -61,12 +60,12 @@ send_down (GpuBand *s,
       cblur_gl_stamp (s->passes->stamps, CBLUR_GL_SPAN_DOWNLOAD);
       cblur_gl_download (s->gl, s->job, result, &rows, row);
       cblur_gl_stamp (s->passes->stamps, CBLUR_GL_SPAN_DOWNLOAD);
-      piece.fence = glFenceSync (GL_SYNC_GPU_COMMANDS_COMPLETE, 0);
+      piece.fence = cblur_gpu_fence (s->gl->gpu);
       piece.end = row + rows.height;
       g_array_append_val (s->pieces, piece);
     }
   /* the next uploads go into a texture that shaders write */
-  glMemoryBarrier (GL_TEXTURE_UPDATE_BARRIER_BIT);
+  cblur_gpu_barrier (CBLUR_GPU_BARRIER_TEXTURE_UPDATE);
 }
 
 /* The horizontal passes of input rows [ready, complete) that lie inside
@@ -74,8 +73,8 @@ send_down (GpuBand *s,
  * passes read them from the edge rows' results, or the made row's, or
  * under loop from the far side's (common.glsl's map). */
 static void
-advance_rows (GpuBand *s,
-              gint     complete)
+advance_rows (Streamed *s,
+              gint      complete)
 {
   const GeglRectangle *inside = &s->tile->inside;
   gint                 first = MAX (s->ready, inside->y);
@@ -87,12 +86,12 @@ advance_rows (GpuBand *s,
 }
 
 /* Input rows up to `complete` are uploaded: their abyss, their
- * horizontal passes, and the vertical passes of every band that has all
+ * horizontal passes, and the vertical passes of every stripe that has all
  * its rows. */
 static gboolean
-advance (GpuBand  *s,
-         gint      complete,
-         GError  **error)
+advance (Streamed  *s,
+         gint       complete,
+         GError   **error)
 {
   gint reach = s->passes->kernel->reach;
 
@@ -100,43 +99,46 @@ advance (GpuBand  *s,
     advance_rows (s, complete);
 
   while (s->out < s->job->dst->height &&
-         (s->ready == s->tile->in_height || s->out + s->band + 2 * reach <= s->ready))
+         (s->ready == s->tile->in_height || s->out + s->stripe + 2 * reach <= s->ready))
     {
-      gint   n_rows = MIN (s->band, s->job->dst->height - s->out);
-      GLuint result = cblur_gl_passes_columns (s->passes, s->tile, s->out, n_rows);
+      gint                   n_rows = MIN (s->stripe, s->job->dst->height - s->out);
+      const CblurGpuTexture *result = cblur_gl_passes_columns (s->passes, s->tile, s->out,
+                                                               n_rows);
 
       send_down (s, result, s->out, n_rows);
       s->out += n_rows;
     }
-  glFlush ();
-  return cblur_gl_check (s->gl, CBLUR_GL_STAGE_DISPATCH, error);
+  cblur_gpu_flush ();
+  return cblur_gpu_check (s->gl->gpu, "dispatch stripes", error);
 }
 
-/* The pieces that are down go to GEGL's threads, without waiting. */
-static void
-release_arrived (GpuBand        *s,
-                 CblurStreamRun *run)
+/* The output rows whose pieces are down, without waiting: GEGL's threads
+ * may write them. */
+static gint
+rows_arrived (Streamed *s)
 {
+  gint rows = 0;
+
   while (s->released < s->pieces->len)
     {
       const Piece *piece = &g_array_index (s->pieces, Piece, s->released);
-      GLenum       status = glClientWaitSync (piece->fence, 0, 0);
 
-      if (status != GL_ALREADY_SIGNALED && status != GL_CONDITION_SATISFIED)
-        return;
-      cblur_stream_release (run, piece->end);
+      if (!cblur_gpu_passed (piece->fence))
+        break;
+      rows = piece->end;
       s->released++;
     }
+  return rows;
 }
 
 /* The whole tile at once, once all its rows are up. */
 static gboolean
-blur_whole (GpuBand  *s,
-            GError  **error)
+blur_whole (Streamed  *s,
+            GError   **error)
 {
   send_down (s, cblur_gl_passes_run (s->passes, s->tile), 0, s->job->dst->height);
-  glFlush ();
-  return cblur_gl_check (s->gl, CBLUR_GL_STAGE_DISPATCH, error);
+  cblur_gpu_flush ();
+  return cblur_gpu_check (s->gl->gpu, "dispatch tile", error);
 }
 
 /* Loop's abyss above the image is its bottom rows, and the two-dispatch
@@ -151,12 +153,12 @@ cblur_gl_blur_streamed (CblurGl             *gl,
 {
   const GeglRectangle *inside = &tile->inside;
   g_autoptr (GArray)   pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
-  GpuBand              s = { tile, gl, passes, job, cblur_gl_passes_band (passes), 0, 0,
+  Streamed             s = { tile, gl, passes, job, cblur_gl_passes_stripe (passes), 0, 0,
                              pieces, 0 };
   /* the rows of job's src that run has read and are not yet up */
   GeglRectangle        read = { tile->x + inside->x - job->src->x,
                                 tile->y + inside->y - job->src->y, inside->width, 0 };
-  gboolean             in_bands = s.band > 0 && !(tile->abyss == GEGL_ABYSS_LOOP &&
+  gboolean             in_stripes = s.stripe > 0 && !(tile->abyss == GEGL_ABYSS_LOOP &&
                                                   inside->height < tile->in_height);
   gint                 uploaded = 0;
   guint                i;
@@ -165,11 +167,11 @@ cblur_gl_blur_streamed (CblurGl             *gl,
   cblur_gl_passes_made (passes, tile);
   while (uploaded < inside->height)
     {
+      gint arrived = rows_arrived (&s);
       /* with pieces on their way down, looking in on them now and then */
-      gint rows = cblur_stream_wait_read (run, uploaded,
-                                          s.released < pieces->len ? POLL_US : -1);
+      gint rows = cblur_stream_release_and_wait (run, arrived, uploaded,
+                                                 s.released < pieces->len ? POLL_US : -1);
 
-      release_arrived (&s, run);
       if (rows == uploaded)
         continue;
       read.height = rows - uploaded;
@@ -179,22 +181,22 @@ cblur_gl_blur_streamed (CblurGl             *gl,
       read.y += read.height;
       uploaded = rows;
       /* the abyss below the image waits for its last row */
-      if (in_bands && !advance (&s, uploaded == inside->height ? tile->in_height
+      if (in_stripes && !advance (&s, uploaded == inside->height ? tile->in_height
                                                                : inside->y + uploaded, error))
         return FALSE;
       /* the copy starts now, not when GL next waits */
-      glFlush ();
+      cblur_gpu_flush ();
     }
-  if (!cblur_gl_check (gl, CBLUR_GL_STAGE_UPLOAD, error))
+  if (!cblur_gpu_check (gl->gpu, "upload rows", error))
     return FALSE;
-  if (!in_bands && !blur_whole (&s, error))
+  if (!in_stripes && !blur_whole (&s, error))
     return FALSE;
 
   for (i = s.released; i < pieces->len; i++)
     {
       const Piece *piece = &g_array_index (pieces, Piece, i);
 
-      if (!cblur_gl_wait_for (gl, piece->fence, CBLUR_GL_STAGE_DOWNLOAD, error))
+      if (!cblur_gpu_wait (gl->gpu, piece->fence, "download rows", error))
         return FALSE;
       cblur_stream_release (run, piece->end);
     }

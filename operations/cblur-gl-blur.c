@@ -1,0 +1,326 @@
+/* The GL blur's entry points.  A band's source and output live in pinned
+ * host memory that GEGL reads into and writes from in place
+ * (cblur_gl_band_memory_new); the band is cut into tiles that fit the
+ * GPU, and each tile's input (its output grown by the kernel's reach), or
+ * only its part inside the image where the GPU makes the rest, is copied
+ * from there into a texture, blurred along rows then columns, and copied
+ * back, all without the CPU waiting until the band is done. */
+#include "cblur-gl-internal.h"
+#include "cblur-parallel.h"
+
+#include <string.h>
+#include <gegl.h>
+#include <glib/gi18n-lib.h>
+
+/* a thread is worth starting for about this many bytes of copying */
+#define COPY_BYTES_PER_THREAD (256.0 * 1024)
+
+typedef struct
+{
+  guchar       *to;
+  gsize         to_stride;
+  const guchar *from;
+  gsize         from_stride;
+  gsize         row_bytes;
+} Copy;
+
+static void
+copy_row_range (gsize    first,
+                gsize    count,
+                gpointer user_data)
+{
+  const Copy *copy = user_data;
+  gsize       row;
+
+  for (row = first; row < first + count; row++)
+    memcpy (copy->to + row * copy->to_stride,
+            copy->from + row * copy->from_stride, copy->row_bytes);
+}
+
+/* one core cannot fill the memory bus */
+static void
+copy_image (const CblurImage *to,
+            const CblurImage *from)
+{
+  Copy copy = { (guchar *) to->data, to->stride * sizeof (gfloat),
+                (const guchar *) from->data, from->stride * sizeof (gfloat),
+                to->width * cblur_image_pixel_bytes (to) };
+
+  cblur_parallel_distribute_range (to->height, COPY_BYTES_PER_THREAD / copy.row_bytes,
+                                   copy_row_range, &copy);
+}
+
+/* Where each tile can make its abyss on the GPU, only the part of source
+ * inside the image is held. */
+static void
+hold_inside (const CblurGlPlan *plan,
+             const CblurKernel *kernel,
+             const CblurStream *stream,
+             CblurImage        *source,
+             const CblurImage  *output)
+{
+  GeglRectangle      all = { source->x, source->y, source->width, source->height };
+  GeglRectangle      part;
+  CblurImage         inside;
+  g_autoptr (GArray) tiles = NULL;
+
+  if (!cblur_stream_inside_rect (stream, &all, &part))
+    return;
+  inside = *source;
+  cblur_stream_shrink (&inside, &part);
+  tiles = cblur_gl_tiles_new (plan, kernel->reach, &inside, stream->abyss, output);
+  if (cblur_gl_tiles_can_make_abyss (tiles, &inside))
+    *source = inside;
+}
+
+static gsize
+packed_size (const CblurImage *image)
+{
+  return cblur_image_packed_stride (image) * image->height * sizeof (gfloat);
+}
+
+/* rows of as many words as the image's format needs, float or native */
+static void
+point_at (CblurImage     *image,
+          CblurGpuPinned *pinned)
+{
+  image->data = pinned->data;
+  image->stride = cblur_image_packed_stride (image);
+}
+
+/* pinned memory for source and output, which are pointed at it */
+static CblurGlBandMemory *
+memory_new (CblurGpu    *gpu,
+            CblurImage  *source,
+            CblurImage  *output,
+            GError     **error)
+{
+  CblurGlBandMemory *memory = g_new0 (CblurGlBandMemory, 1);
+
+  memory->source = cblur_gpu_pinned_new (gpu, packed_size (source), error);
+  if (memory->source != NULL)
+    memory->output = cblur_gpu_pinned_new (gpu, packed_size (output), error);
+  if (memory->output == NULL)
+    {
+      if (memory->source != NULL)
+        cblur_gpu_pinned_give_back (gpu, memory->source);
+      g_free (memory);
+      return NULL;
+    }
+  point_at (source, memory->source);
+  point_at (output, memory->output);
+  return memory;
+}
+
+static void
+memory_give_back (CblurGpu          *gpu,
+                  CblurGlBandMemory *memory)
+{
+  cblur_gpu_pinned_give_back (gpu, memory->source);
+  cblur_gpu_pinned_give_back (gpu, memory->output);
+  g_free (memory);
+}
+
+CblurGlBandMemory *
+cblur_gl_band_memory_new (const CblurKernel  *kernel,
+                          const CblurStream  *stream,
+                          CblurImage         *source,
+                          CblurImage         *output,
+                          GError            **error)
+{
+  CblurGpu          *gpu;
+  CblurGl            gl;
+  CblurGlPlan        plan = { 0 };
+  CblurGlBandMemory *memory = NULL;
+
+  cblur_gpu_lock ();
+  gpu = cblur_gpu_acquire (error);
+  if (gpu != NULL)
+    {
+      cblur_gl_view (gpu, &gl);
+      if (cblur_gl_plan (&gl, kernel, output, &plan, NULL) && stream != NULL)
+        hold_inside (&plan, kernel, stream, source, output);
+      memory = memory_new (gpu, source, output, error);
+      if (memory != NULL)
+        memory->tiles = plan.n_x * plan.n_y;
+      cblur_gpu_release (gpu);
+    }
+  cblur_gpu_unlock ();
+  return memory;
+}
+
+gboolean
+cblur_gl_band_memory_streams (const CblurGlBandMemory *memory)
+{
+  return memory->tiles == 1;
+}
+
+/* Pinned memory is kept for the next band where the context can be made
+ * current; after a failure it goes with the context. */
+void
+cblur_gl_band_memory_free (CblurGlBandMemory *memory)
+{
+  cblur_gpu_pinned_free (memory->source);
+  cblur_gpu_pinned_free (memory->output);
+  g_free (memory);
+}
+
+/* whether src holds all of dst grown by the reach, not only its part
+ * inside the input */
+static gboolean
+holds_all (const CblurKernel *kernel,
+           const CblurImage  *src,
+           const CblurImage  *dst)
+{
+  return src->width == dst->width + 2 * kernel->reach &&
+         src->height == dst->height + 2 * kernel->reach;
+}
+
+/* the part of the input inside the image, around which the source's
+ * abyss policy makes the rest */
+static gboolean
+holds_inside (const CblurKernel   *kernel,
+              const CblurImage    *src,
+              const CblurImage    *dst,
+              const CblurGlSource *source)
+{
+  GeglRectangle halo = { dst->x - kernel->reach, dst->y - kernel->reach,
+                         dst->width + 2 * kernel->reach, dst->height + 2 * kernel->reach };
+  GeglRectangle held = { src->x, src->y, src->width, src->height };
+
+  return source != NULL && kernel->reach > 0 && !gegl_rectangle_is_empty (&held) &&
+         gegl_rectangle_contains (&halo, &held);
+}
+
+/* The tiles of the band, src read from where the run reads it where
+ * the band streams. */
+static gboolean
+blur_held (CblurGl                 *gl,
+           const CblurKernel       *kernel,
+           const CblurGlBandMemory *memory,
+           const CblurGlSource     *source,
+           const CblurImage        *src,
+           const CblurImage        *dst,
+           CblurGlReport           *report,
+           GError                 **error)
+{
+  CblurGlJob         job = { memory, src, dst };
+  CblurStreamRun    *run = source->run;
+  const CblurImage  *read = run != NULL ? source->read : src;
+  CblurGlPasses      passes = { 0 };
+  CblurGlPlan        plan = { 0 };
+  CblurGlStamps      stamps;
+  g_autoptr (GArray) tiles = NULL;
+  gboolean           ok;
+
+  ok = cblur_gl_plan (gl, kernel, dst, &plan, error);
+  report->tiles = plan.n_x * plan.n_y;
+  if (ok && run != NULL && report->tiles != 1)
+    {
+      g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
+                           _("the band streams, but no longer fits one tile"));
+      ok = FALSE;
+    }
+  if (ok)
+    tiles = cblur_gl_tiles_new (&plan, kernel->reach, read, source->abyss, dst);
+  if (ok && !cblur_gl_tiles_can_make_abyss (tiles, read))
+    {
+      g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
+                           _("only the source's part inside the image is held, too little "
+                             "for a tile of the blur to make its halo from"));
+      ok = FALSE;
+    }
+
+  cblur_gl_stamps_init (&stamps);
+  ok = ok && cblur_gl_passes_init (gl, kernel, tiles, source->straight && src->format == NULL,
+                                   &stamps, &passes, error);
+  /* a result of whole rows is encoded straight into the pinned memory */
+  ok = ok && cblur_gl_convert_prepare (gl, src, dst, plan.n_x > 1 ? plan.height : 0, error);
+  if (ok && run != NULL)
+    ok = cblur_gl_blur_streamed (gl, &passes, &job, run, &g_array_index (tiles, CblurGlTile, 0),
+                                 error);
+  else if (ok)
+    ok = cblur_gl_blur_tiles (gl, &passes, tiles, &job, error);
+
+  cblur_gl_stamps_clear (&stamps, ok ? report : NULL);
+  cblur_gl_passes_clear (&passes);
+  return ok;
+}
+
+/* Images outside pinned memory go through pinned memory of the call's
+ * own. */
+static gboolean
+blur_copied (CblurGl             *gl,
+             const CblurKernel   *kernel,
+             const CblurGlSource *source,
+             const CblurImage    *src,
+             const CblurImage    *dst,
+             CblurGlReport       *report,
+             GError             **error)
+{
+  CblurImage         held_src = *src;
+  CblurImage         held_dst = *dst;
+  CblurGlBandMemory *memory = memory_new (gl->gpu, &held_src, &held_dst, error);
+  gboolean           ok;
+
+  if (memory == NULL)
+    return FALSE;
+  copy_image (&held_src, src);
+  ok = blur_held (gl, kernel, memory, source, &held_src, &held_dst, report, error);
+  if (ok)
+    copy_image (dst, &held_dst);
+  memory_give_back (gl->gpu, memory);
+  return ok;
+}
+
+gboolean
+cblur_gl_blur (const CblurGlBandMemory *memory,
+               const CblurKernel       *kernel,
+               const CblurImage        *src,
+               const CblurImage        *dst,
+               const CblurGlSource     *source,
+               CblurGlReport           *report,
+               GError                 **error)
+{
+  static const CblurGlSource held = { GEGL_ABYSS_NONE, FALSE, NULL, NULL };
+  CblurGlReport              unused;
+  CblurGpu                  *gpu;
+  CblurGl                    gl;
+  gboolean                   ok = FALSE;
+
+  g_return_val_if_fail (source == NULL || source->run == NULL || memory != NULL, FALSE);
+  if (report == NULL)
+    report = &unused;
+  memset (report, 0, sizeof *report);
+
+  if (cblur_kernel_is_identity (kernel) || dst->width <= 0 || dst->height <= 0)
+    {
+      g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
+                           _("the blur changes nothing: the backend copies instead"));
+      return FALSE;
+    }
+  if (!holds_all (kernel, src, dst) && !holds_inside (kernel, src, dst, source))
+    {
+      g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
+                           _("the source is not the output grown by the blur's reach"));
+      return FALSE;
+    }
+
+  cblur_gpu_lock ();
+  gpu = cblur_gpu_acquire (error);
+  if (gpu != NULL)
+    {
+      cblur_gl_view (gpu, &gl);
+      g_strlcpy (report->renderer, gl.limits->renderer, sizeof report->renderer);
+      report->max_texture_size = gl.limits->max_texture_size;
+      if (memory != NULL)
+        ok = blur_held (&gl, kernel, memory, source != NULL ? source : &held, src, dst,
+                        report, error);
+      else
+        ok = blur_copied (&gl, kernel, source != NULL ? source : &held, src, dst, report,
+                          error);
+      cblur_gpu_release (gpu);
+    }
+  cblur_gpu_unlock ();
+  return ok;
+}

@@ -1,0 +1,72 @@
+/* The blur's shaders as the runtime's programs: each variant's defines,
+ * and the pixel rules, alpha.glsl and common.glsl that every shader
+ * shares. */
+#include "cblur-gl-internal.h"
+
+/* The pixel rules' constants (cblur-pixel.h) as the shaders' defines, in
+ * the C locale's digits, which hold the alpha floor exactly, then the
+ * shared GLSL. */
+static const gchar *
+prelude (void)
+{
+  static gsize  once = 0;
+  static gchar *text = NULL;
+
+  if (g_once_init_enter (&once))
+    {
+      gchar floor_text[G_ASCII_DTOSTR_BUF_SIZE];
+
+      text = g_strdup_printf ("#define CBLUR_ALPHA_FLOOR %s\n"
+                              "#define CBLUR_ABYSS_CLAMP %d\n"
+                              "#define CBLUR_ABYSS_LOOP %d\n%s%s",
+                              g_ascii_dtostr (floor_text, sizeof floor_text, CBLUR_ALPHA_FLOOR),
+                              GEGL_ABYSS_CLAMP, GEGL_ABYSS_LOOP, cblur_shader_alpha,
+                              cblur_shader_common);
+      g_once_init_leave (&once, 1);
+    }
+  return text;
+}
+
+/* cache_len: the shared texels of the direct and fused box shaders; 0 for
+ * the others. */
+CblurGpuProgram *
+cblur_gl_program (CblurGl         *gl,
+                  CblurGlShader    shader,
+                  CblurGlVariant   variant,
+                  gint             cache_len,
+                  GError         **error)
+{
+  static const gchar *const names[] = {
+    [CBLUR_GL_SHADER_DIRECT]      = "direct",
+    [CBLUR_GL_SHADER_BOX_SCAN]    = "box-scan",
+    [CBLUR_GL_SHADER_BOX]         = "box",
+    [CBLUR_GL_SHADER_BOX_FUSED]   = "box-fused",
+    [CBLUR_GL_SHADER_ABYSS]       = "abyss",
+    [CBLUR_GL_SHADER_PREMULTIPLY] = "premultiply",
+    [CBLUR_GL_SHADER_DECODE]      = "decode",
+    [CBLUR_GL_SHADER_ENCODE]      = "encode",
+  };
+  static const gchar *const sources[] = {
+    [CBLUR_GL_SHADER_DIRECT]      = cblur_shader_direct,
+    [CBLUR_GL_SHADER_BOX_SCAN]    = cblur_shader_box_scan,
+    [CBLUR_GL_SHADER_BOX]         = cblur_shader_box,
+    [CBLUR_GL_SHADER_BOX_FUSED]   = cblur_shader_box_fused,
+    [CBLUR_GL_SHADER_ABYSS]       = cblur_shader_abyss,
+    [CBLUR_GL_SHADER_PREMULTIPLY] = cblur_shader_premultiply,
+    [CBLUR_GL_SHADER_DECODE]      = cblur_shader_decode,
+    [CBLUR_GL_SHADER_ENCODE]      = cblur_shader_encode,
+  };
+  g_autoptr (GString) defines = g_string_new (NULL);
+
+  if (variant & CBLUR_GL_VERTICAL)
+    g_string_append (defines, "#define VERTICAL\n");
+  if (cache_len > 0)
+    g_string_append_printf (defines, "#define CACHE_LEN %d\n", cache_len);
+  if (variant & CBLUR_GL_PAIRS)
+    g_string_append (defines, "#define PAIRS\n");
+  if (variant & CBLUR_GL_PREMULTIPLY)
+    g_string_append (defines, "#define PREMULTIPLY\n");
+
+  return cblur_gpu_program (gl->gpu, names[shader], sources[shader], defines->str, prelude (),
+                            error);
+}

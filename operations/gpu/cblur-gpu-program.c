@@ -1,0 +1,212 @@
+/* Compute programs, compiled once per name and defines and kept with the
+ * context, their uniforms' locations read when they are linked: setting
+ * a uniform then asks the driver nothing. */
+#include "cblur-gpu-context.h"
+
+#include <string.h>
+#include <glib/gi18n-lib.h>
+
+struct _CblurGpuProgram
+{
+  GLuint      id;
+  GHashTable *locations;   /* uniform name -> location + 1 */
+};
+
+void
+cblur_gpu_program_free (gpointer data)
+{
+  CblurGpuProgram *program = data;
+
+  /* the GL program goes with the context */
+  g_hash_table_unref (program->locations);
+  g_free (program);
+}
+
+/* TRUE where the shader's or program's status (GL_COMPILE_STATUS,
+ * GL_LINK_STATUS) says so; else the error holds format filled with the
+ * shader's name and GL's info log. */
+static gboolean
+succeeded (GLuint                    object,
+           GLenum                    status,
+           PFNGLGETSHADERIVPROC      get_iv,
+           PFNGLGETSHADERINFOLOGPROC get_log,
+           const gchar              *format,
+           const gchar              *name,
+           GError                  **error)
+{
+  GLint             ok = GL_FALSE;
+  GLint             length = 0;
+  g_autofree gchar *log = NULL;
+
+  get_iv (object, status, &ok);
+  if (ok)
+    return TRUE;
+
+  get_iv (object, GL_INFO_LOG_LENGTH, &length);
+  log = g_malloc0 (MAX (length, 0) + 1);
+  if (length > 0)
+    get_log (object, length, NULL, log);
+  g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_SHADER, format, name, g_strstrip (log));
+  return FALSE;
+}
+
+/* The defines and prelude go right after the #version line that must come
+ * first; the #line keeps the info log's line numbers those of source. */
+static GLuint
+build (const gchar  *name,
+       const gchar  *source,
+       const gchar  *defines,
+       const gchar  *prelude,
+       GError      **error)
+{
+  const gchar *body = strchr (source, '\n') + 1;
+  const gchar *parts[] = { source, defines, prelude, "#line 2\n", body };
+  GLint        lengths[] = { body - source, -1, -1, -1, -1 };
+  GLuint       shader = glCreateShader (GL_COMPUTE_SHADER);
+  GLuint       program;
+
+  glShaderSource (shader, G_N_ELEMENTS (parts), parts, lengths);
+  glCompileShader (shader);
+  if (!succeeded (shader, GL_COMPILE_STATUS, glGetShaderiv, glGetShaderInfoLog,
+                  _("the %s shader does not compile: %s"), name, error))
+    {
+      glDeleteShader (shader);
+      return 0;
+    }
+
+  program = glCreateProgram ();
+  glAttachShader (program, shader);
+  glLinkProgram (program);
+  /* only flagged: it goes with the program */
+  glDeleteShader (shader);
+  if (!succeeded (program, GL_LINK_STATUS, glGetProgramiv, glGetProgramInfoLog,
+                  _("the %s shader does not link: %s"), name, error))
+    {
+      glDeleteProgram (program);
+      return 0;
+    }
+  return program;
+}
+
+/* every active uniform's location, by name */
+static GHashTable *
+read_locations (GLuint program)
+{
+  GHashTable *locations = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  GLint       n = 0;
+  GLint       longest = 0;
+  gint        i;
+
+  glGetProgramInterfaceiv (program, GL_UNIFORM, GL_ACTIVE_RESOURCES, &n);
+  glGetProgramInterfaceiv (program, GL_UNIFORM, GL_MAX_NAME_LENGTH, &longest);
+  for (i = 0; i < n; i++)
+    {
+      g_autofree gchar *name = g_malloc0 (longest + 1);
+      GLint             location;
+
+      glGetProgramResourceName (program, GL_UNIFORM, i, longest + 1, NULL, name);
+      location = glGetProgramResourceLocation (program, GL_UNIFORM, name);
+      if (location >= 0)
+        g_hash_table_insert (locations, g_steal_pointer (&name), GINT_TO_POINTER (location + 1));
+    }
+  return locations;
+}
+
+CblurGpuProgram *
+cblur_gpu_program (CblurGpu     *gpu,
+                   const gchar  *name,
+                   const gchar  *source,
+                   const gchar  *defines,
+                   const gchar  *prelude,
+                   GError      **error)
+{
+  g_autofree gchar *key = g_strconcat (name, "\n", defines, NULL);
+  g_autofree gchar *faulty = NULL;
+  CblurGpuProgram  *program;
+  GLuint            id;
+
+  /* a broken program is never cached, so each faulty call compiles */
+  if (cblur_gpu_fault_compile ())
+    {
+      faulty = g_strconcat ("#error CBLUR_GL_FAULT=compile\n", defines, NULL);
+      id = build (name, source, faulty, prelude, error);
+      g_warn_if_fail (id == 0);
+      return NULL;
+    }
+  program = g_hash_table_lookup (gpu->programs, key);
+  if (program != NULL)
+    return program;
+
+  id = build (name, source, defines, prelude, error);
+  if (id == 0)
+    return NULL;
+
+  program = g_new0 (CblurGpuProgram, 1);
+  program->id = id;
+  program->locations = read_locations (id);
+  g_hash_table_insert (gpu->programs, g_steal_pointer (&key), program);
+  return program;
+}
+
+void
+cblur_gpu_use (const CblurGpuProgram *program)
+{
+  glUseProgram (program->id);
+}
+
+/* -1, which GL ignores, for a uniform the program does not use */
+static GLint
+location (const CblurGpuProgram *program,
+          const gchar           *name)
+{
+  return GPOINTER_TO_INT (g_hash_table_lookup (program->locations, name)) - 1;
+}
+
+void
+cblur_gpu_set_int (const CblurGpuProgram *program,
+                   const gchar           *name,
+                   gint                   value)
+{
+  glProgramUniform1i (program->id, location (program, name), value);
+}
+
+void
+cblur_gpu_set_uint (const CblurGpuProgram *program,
+                    const gchar           *name,
+                    guint                  value)
+{
+  glProgramUniform1ui (program->id, location (program, name), value);
+}
+
+void
+cblur_gpu_set_float (const CblurGpuProgram *program,
+                     const gchar           *name,
+                     gfloat                 value)
+{
+  glProgramUniform1f (program->id, location (program, name), value);
+}
+
+void
+cblur_gpu_set_ivec2 (const CblurGpuProgram *program,
+                     const gchar           *name,
+                     gint                   x,
+                     gint                   y)
+{
+  glProgramUniform2i (program->id, location (program, name), x, y);
+}
+
+void
+cblur_gpu_set_ivec4 (const CblurGpuProgram *program,
+                     const gchar           *name,
+                     const gint            *value)
+{
+  glProgramUniform4iv (program->id, location (program, name), 1, value);
+}
+
+void
+cblur_gpu_set_vec4 (const CblurGpuProgram *program,
+                    const gchar           *name,
+                    const gfloat          *value)
+{
+  glProgramUniform4fv (program->id, location (program, name), 1, value);
+}

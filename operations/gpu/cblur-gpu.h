@@ -1,0 +1,275 @@
+/* The GPU runtime: one shared headless OpenGL 4.3 context (an EGL device,
+ * else Mesa's surfaceless platform) and the objects that live in it:
+ * pinned host buffers, textures, storage buffers and compute programs,
+ * with dispatches, GPU timers and GL's errors.  It knows nothing of what
+ * its shaders compute; an operation builds its GPU code on it.
+ *
+ * The context is made on first use, goes when idle a while
+ * (CBLUR_GL_IDLE_MS) or at gegl_exit(), and is never used in a child
+ * forked after it existed, nor once the process has begun to exit.
+ *
+ * Threads: the functions marked "thread-safe" may be called from any
+ * thread at any time.  All others run between cblur_gpu_lock() and
+ * cblur_gpu_unlock() on one thread, and those that take a CblurGpu with
+ * the context current there: from cblur_gpu_acquire() to
+ * cblur_gpu_release().  Nothing here names a GL type: a build without GL
+ * compiles its users. */
+#ifndef CBLUR_GPU_H
+#define CBLUR_GPU_H
+
+#include <glib.h>
+
+G_BEGIN_DECLS
+
+#define CBLUR_GL_ERROR (cblur_gl_error_quark ())
+
+typedef enum
+{
+  CBLUR_GL_ERROR_NO_CONTEXT,
+  CBLUR_GL_ERROR_SHADER,
+  CBLUR_GL_ERROR_OUT_OF_MEMORY,
+  CBLUR_GL_ERROR_FAILED,
+  CBLUR_GL_ERROR_LOST,
+  CBLUR_GL_ERROR_EXITING   /* the process has begun to exit: no failure to warn of */
+} CblurGlError;
+
+GQuark cblur_gl_error_quark (void);
+
+typedef struct _CblurGpu CblurGpu;
+
+/* What the context offers, read once when it is made. */
+typedef struct
+{
+  gchar    renderer[128];
+  gboolean is_software;         /* llvmpipe, softpipe or another software rasterizer */
+  gint     max_texture_size;
+  gint     max_shared_memory;   /* a compute work group's, in bytes */
+  gsize    memory_budget;       /* bytes of textures worth holding at once */
+  gint64   max_storage_range;   /* bytes of a storage buffer a shader may see */
+  gint     storage_alignment;   /* of where such a range starts */
+} CblurGpuLimits;
+
+/* ---- lifetime (cblur-gpu-lifetime.c) ---- */
+
+/* The lock that lets one thread at a time use the context. */
+void      cblur_gpu_lock    (void);
+void      cblur_gpu_unlock  (void);
+
+/* With the lock held: makes the context current, making it where there is
+ * none; NULL where there is no GL 4.3 context, in a forked child, once the
+ * process exits, or after a failure while pinned buffers are still out. */
+CblurGpu *cblur_gpu_acquire (GError **error);
+/* Lets the context go, or destroys it where it has failed and no pinned
+ * buffer is out. */
+void      cblur_gpu_release (CblurGpu *gpu);
+
+/* Thread-safe: TRUE once a context exists (making it if needed). */
+gboolean  cblur_gpu_available      (gboolean *is_software,
+                                    GError  **error);
+/* Thread-safe, for tests: whether a context exists now. */
+gboolean  cblur_gpu_holds_context  (void);
+
+const CblurGpuLimits *cblur_gpu_limits (const CblurGpu *gpu);
+
+/* A user's objects kept with the context under `key` (a static string's
+ * address): destroy runs when the context goes, its GL objects going with
+ * it, and frees host memory only. */
+gpointer  cblur_gpu_get_data (CblurGpu       *gpu,
+                              gconstpointer   key);
+void      cblur_gpu_set_data (CblurGpu       *gpu,
+                              gconstpointer   key,
+                              gpointer        data,
+                              GDestroyNotify  destroy);
+
+/* A point in the GPU's queue of work. */
+typedef struct _CblurGpuFence CblurGpuFence;
+
+/* How a dispatch uses an image. */
+typedef enum
+{
+  CBLUR_GPU_READ,
+  CBLUR_GPU_WRITE,
+  CBLUR_GPU_READ_WRITE
+} CblurGpuAccess;
+
+/* What must see the writes of the dispatches before: their images'
+ * texels in later dispatches, uploads into their textures, downloads
+ * through a framebuffer, copies from their buffers, the host's reads of
+ * pinned buffers. */
+typedef enum
+{
+  CBLUR_GPU_BARRIER_IMAGES         = 1 << 0,
+  CBLUR_GPU_BARRIER_TEXTURE_UPDATE = 1 << 1,
+  CBLUR_GPU_BARRIER_FRAMEBUFFER    = 1 << 2,
+  CBLUR_GPU_BARRIER_BUFFER_UPDATE  = 1 << 3,
+  CBLUR_GPU_BARRIER_MAPPED         = 1 << 4
+} CblurGpuBarrier;
+
+/* ---- errors (cblur-gpu-check.c) ---- */
+
+/* Reads every pending GL error and the reset status, each logged by name
+ * with `site`; FALSE, with the first as the error, where there was any.  A
+ * loss or an out-of-memory leaves GL undefined: the context is marked
+ * failed, which sticks until it is destroyed.  The fault a test sets
+ * (CBLUR_GL_FAULT) fires here, through cblur-gpu-fault.c. */
+gboolean  cblur_gpu_check    (CblurGpu      *gpu,
+                              const gchar   *site,
+                              GError       **error);
+/* Marks the context failed: its objects cannot be trusted. */
+void      cblur_gpu_fail     (CblurGpu      *gpu);
+/* Until the GPU has done all work so far, then cblur_gpu_check(). */
+gboolean  cblur_gpu_finish   (CblurGpu      *gpu,
+                              const gchar   *site,
+                              GError       **error);
+/* A fence after the work so far, and waiting for one (which stays the
+ * caller's), looking for a GPU reset meanwhile; then cblur_gpu_check(). */
+CblurGpuFence *cblur_gpu_fence (CblurGpu      *gpu);
+gboolean  cblur_gpu_wait     (CblurGpu      *gpu,
+                              CblurGpuFence *fence,
+                              const gchar   *site,
+                              GError       **error);
+/* Whether the fence has passed, without waiting. */
+gboolean  cblur_gpu_passed   (CblurGpuFence *fence);
+void      cblur_gpu_fence_free (CblurGpuFence *fence);
+
+/* ---- pinned host buffers (cblur-gpu-pinned.c) ---- */
+
+/* A buffer in cached host memory that the GPU reaches by DMA, mapped
+ * readable and writable for its whole life. */
+typedef struct
+{
+  guint    buffer;
+  gsize    size;
+  gpointer data;
+} CblurGpuPinned;
+
+/* Pinning costs tens of milliseconds: a few given back are kept for the
+ * next.  While any is out, the context is not let go when idle, and at
+ * exit the process waits for them. */
+CblurGpuPinned *cblur_gpu_pinned_new  (CblurGpu        *gpu,
+                                       gsize            size,
+                                       GError         **error);
+/* with the context current, for the next */
+void            cblur_gpu_pinned_give_back (CblurGpu        *gpu,
+                                            CblurGpuPinned  *pinned);
+/* Thread-safe: takes the lock, and gives it back where the context can be
+ * made current. */
+void            cblur_gpu_pinned_free      (CblurGpuPinned  *pinned);
+
+/* ---- textures and buffers (cblur-gpu-texture.c) ---- */
+
+/* An RGBA float texture, the compute shaders' image. */
+typedef struct
+{
+  guint id;
+  gint  width;
+  gint  height;
+} CblurGpuTexture;
+
+/* texture of at least width × height, remade where it is smaller */
+void      cblur_gpu_texture_reserve (CblurGpuTexture       *texture,
+                                     gint                   width,
+                                     gint                   height);
+void      cblur_gpu_texture_clear   (CblurGpuTexture       *texture);
+
+/* A storage buffer of size bytes, holding data if not NULL. */
+guint     cblur_gpu_buffer_new      (gsize                  size,
+                                     gconstpointer          data);
+void      cblur_gpu_buffer_free     (guint                 *buffer);
+
+/* width × height texels from row y of the texture to or from a buffer,
+ * whose rows are row_texels apart from byte offset on; the download's
+ * buffer holds buffer_size bytes */
+void      cblur_gpu_upload          (const CblurGpuTexture *texture,
+                                     gint                   y,
+                                     gint                   width,
+                                     gint                   height,
+                                     guint                  buffer,
+                                     gsize                  offset,
+                                     gsize                  row_texels);
+void      cblur_gpu_download        (CblurGpu              *gpu,
+                                     const CblurGpuTexture *texture,
+                                     gint                   y,
+                                     gint                   width,
+                                     gint                   height,
+                                     guint                  buffer,
+                                     gsize                  buffer_size,
+                                     gsize                  offset,
+                                     gsize                  row_texels);
+void      cblur_gpu_copy            (guint                  from,
+                                     gsize                  from_offset,
+                                     guint                  to,
+                                     gsize                  to_offset,
+                                     gsize                  size);
+
+/* ---- programs (cblur-gpu-program.c) ---- */
+
+/* A linked compute program, kept with the context; its uniforms' locations
+ * are read once, when it is linked. */
+typedef struct _CblurGpuProgram CblurGpuProgram;
+
+/* The program of source (a #version line first) with `defines` and then
+ * `prelude` after its #version line, compiled once per name and defines;
+ * NULL, with the compiler's log, where it does not build.  The info log's
+ * line numbers stay the source's. */
+CblurGpuProgram *cblur_gpu_program   (CblurGpu              *gpu,
+                                      const gchar           *name,
+                                      const gchar           *source,
+                                      const gchar           *defines,
+                                      const gchar           *prelude,
+                                      GError               **error);
+void      cblur_gpu_use         (const CblurGpuProgram *program);
+void      cblur_gpu_set_int     (const CblurGpuProgram *program,
+                                 const gchar           *name,
+                                 gint                   value);
+void      cblur_gpu_set_uint    (const CblurGpuProgram *program,
+                                 const gchar           *name,
+                                 guint                  value);
+void      cblur_gpu_set_float   (const CblurGpuProgram *program,
+                                 const gchar           *name,
+                                 gfloat                 value);
+void      cblur_gpu_set_ivec2   (const CblurGpuProgram *program,
+                                 const gchar           *name,
+                                 gint                   x,
+                                 gint                   y);
+void      cblur_gpu_set_ivec4   (const CblurGpuProgram *program,
+                                 const gchar           *name,
+                                 const gint            *value);
+void      cblur_gpu_set_vec4    (const CblurGpuProgram *program,
+                                 const gchar           *name,
+                                 const gfloat          *value);
+
+/* ---- dispatch and timers (cblur-gpu-dispatch.c) ---- */
+
+/* texture as the program's image `unit` */
+void      cblur_gpu_bind_image  (guint                  unit,
+                                 const CblurGpuTexture *texture,
+                                 CblurGpuAccess         access);
+/* bytes [offset, offset + size) of buffer as storage block `binding`;
+ * size 0: all of it */
+void      cblur_gpu_bind_buffer (guint                  binding,
+                                 guint                  buffer,
+                                 gsize                  offset,
+                                 gsize                  size);
+/* The program in use over x × y work groups; `barrier` (or 0) orders
+ * what follows after it. */
+void      cblur_gpu_dispatch    (gint                   x,
+                                 gint                   y,
+                                 CblurGpuBarrier        barrier);
+void      cblur_gpu_barrier     (CblurGpuBarrier        barrier);
+/* what is queued starts now, not when GL next waits */
+void      cblur_gpu_flush       (void);
+
+/* GPU time between pairs of marks. */
+typedef struct _CblurGpuTimer CblurGpuTimer;
+
+CblurGpuTimer *cblur_gpu_timer_new   (void);
+/* a timestamp: the first of each pair begins a span, the second ends it */
+void           cblur_gpu_timer_mark  (CblurGpuTimer *timer);
+/* the spans' sum in milliseconds, waiting for the GPU where read, else 0 */
+gdouble        cblur_gpu_timer_free  (CblurGpuTimer *timer,
+                                      gboolean       read);
+
+G_END_DECLS
+
+#endif
