@@ -11,6 +11,8 @@ const BenchMethod bench_methods[] = {
   { "gl-auto",     "cblur:gaussian-blur", "gl",  "auto" },
   { "gegl-iir",    "gegl:gaussian-blur",  NULL,  "iir" },
   { "gegl-fir",    "gegl:gaussian-blur",  NULL,  "fir" },
+  { "cpu-variable", "cblur:variable-blur", "cpu", NULL },
+  { "gegl-variable", "gegl:variable-blur", NULL, NULL },
   { "gegl-io",     "gegl:convert-format", NULL,  NULL },
   { "gegl-invert", "gegl:invert-linear",  NULL,  NULL },
 };
@@ -43,7 +45,7 @@ bench_method_set_radius (GeglNode          *node,
 {
   if (g_str_equal (method->operation, "gegl:gaussian-blur"))
     gegl_node_set (node, "std-dev-x", radius / 3.0, "std-dev-y", radius / 3.0, NULL);
-  else if (method->backend != NULL)
+  else if (method->backend != NULL || g_str_equal (method->operation, "gegl:variable-blur"))
     gegl_node_set (node, "radius", radius, NULL);
 }
 
@@ -62,7 +64,8 @@ bench_method_node (GeglNode          *graph,
     {
       g_setenv ("CBLUR_BACKEND", method->backend, TRUE);
       cblur_settings_reload ();
-      set_enum (node, "mode", method->mode);
+      if (method->mode != NULL)
+        set_enum (node, "mode", method->mode);
     }
   bench_method_set_radius (node, method, radius);
   return node;

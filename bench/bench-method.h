@@ -1,5 +1,6 @@
 /* The blurs the benchmark times: cblur:gaussian-blur per backend and mode,
- * gegl:gaussian-blur per filter at std-dev = radius / 3, and GEGL's own
+ * gegl:gaussian-blur per filter at std-dev = radius / 3, cblur's and
+ * GEGL's variable blurs at radius (the largest std-dev), and GEGL's own
  * reading and writing of an image without a blur. */
 #ifndef BENCH_METHOD_H
 #define BENCH_METHOD_H
@@ -11,7 +12,8 @@ typedef struct
   const gchar *name;
   const gchar *operation;
   const gchar *backend;   /* CBLUR_BACKEND, for cblur */
-  const gchar *mode;      /* cblur's mode, or gegl:gaussian-blur's filter */
+  const gchar *mode;      /* cblur's mode (none for its variable blur), or
+                           * gegl:gaussian-blur's filter */
 } BenchMethod;
 
 extern const BenchMethod bench_methods[];

@@ -23,6 +23,8 @@ typedef struct
 {
   CblurBackendKind ran_on;
   CblurMode        modes[2];        /* by CblurAxis */
+  const gchar     *mode_name;       /* the log's mode where it is none of the kernel's
+                                     * ("variable"), or NULL */
   gdouble          radii[2];        /* the radius each axis blurs at */
   gchar            renderer[128];   /* the GPU's, where it ran there */
   gint             tiles;           /* the GPU's tiles */

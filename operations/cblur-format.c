@@ -133,6 +133,15 @@ cblur_format_get (const Babl *format)
   return found;
 }
 
+const Babl *
+cblur_format_for_source (const Babl *source,
+                         const Babl *space)
+{
+  if (source != NULL && cblur_format_get (source) != NULL)
+    return source;
+  return babl_format_with_space ("RaGaBaA float", space);
+}
+
 gboolean
 cblur_format_is_rgba_float (const CblurFormat *format)
 {

@@ -40,6 +40,13 @@ typedef struct
  * not read and write it as it is (the caller falls back to RaGaBaA float). */
 const CblurFormat *cblur_format_get    (const Babl        *format);
 
+/* What an op reads a source of format `source` (NULL: unknown) in, and
+ * gives its result in: the source's own where covered, so that GEGL
+ * copies tiles in and out and babl converts nothing on one thread after
+ * the op; else premultiplied linear float in space. */
+const Babl        *cblur_format_for_source (const Babl *source,
+                                            const Babl *space);
+
 /* whether format is the blur's own RGBA float, straight, which decodes as
  * it is */
 gboolean           cblur_format_is_rgba_float (const CblurFormat *format);

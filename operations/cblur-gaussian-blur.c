@@ -95,6 +95,7 @@ property_boolean (clip_extent, _("Clip to the input extent"), TRUE)
 #else
 
 #define GEGL_OP_AREA_FILTER
+#define GEGL_OP_BUNDLE
 #define GEGL_OP_NAME     cblur_gaussian_blur
 #define GEGL_OP_C_SOURCE cblur-gaussian-blur.c
 
@@ -102,6 +103,7 @@ property_boolean (clip_extent, _("Clip to the input extent"), TRUE)
 
 #include "cblur-backend.h"
 #include "cblur-format.h"
+#include "cblur-op.h"
 #include "cblur-log.h"
 #include "cblur-settings.h"
 
@@ -199,19 +201,12 @@ mode_at_level (GeglProperties *o,
 
 /* The source's own format where cblur-format covers it: the op reads it
  * as GEGL stores it and writes its result in it, converting inside its
- * own threaded reads and writes, so that a host writing into an image of
- * that format (GIMP, gegl:write-buffer) copies tiles rather than having
- * babl convert every pixel after process() on GEGL's side.  Anything
- * else goes through premultiplied linear float, the blur's own pixels. */
+ * own threaded reads and writes (cblur_format_for_source). */
 static const Babl *
 output_format (GeglOperation *operation)
 {
-  const Babl *source = gegl_operation_get_source_format (operation, "input");
-  const Babl *space = gegl_operation_get_source_space (operation, "input");
-
-  if (source != NULL && cblur_format_get (source) != NULL)
-    return source;
-  return babl_format_with_space ("RaGaBaA float", space);
+  return cblur_format_for_source (gegl_operation_get_source_format (operation, "input"),
+                                  gegl_operation_get_source_space (operation, "input"));
 }
 
 static void
@@ -331,26 +326,6 @@ region_takes_whole_image (State               *state,
   return FALSE;
 }
 
-/* GEGL keeps an op's output in a cache on its node where the op's class
- * asks for one, which get_cached_region alone does.  The op needs it only
- * once it has blurred more than a region, so that GEGL's cache serves the
- * rest of the whole image to the chunks that follow; a host asking for the
- * whole image at once, as the gegl command line does, needs none.  That
- * command never frees the nodes it chains after "--", and a cache there
- * outlives gegl_exit(), where GEGL reports it as a leaked buffer.  So the
- * class keeps none, and a node gets its cache at its first whole image,
- * unless the host has set the node's policy itself. */
-static void
-cache_on_node (GeglOperation *operation)
-{
-  GeglCachePolicy policy;
-  gboolean        dont_cache;
-
-  g_object_get (operation->node, "cache-policy", &policy, "dont-cache", &dont_cache, NULL);
-  if (policy == GEGL_CACHE_POLICY_AUTO && !dont_cache)
-    g_object_set (operation->node, "cache-policy", GEGL_CACHE_POLICY_ALWAYS, NULL);
-}
-
 /* GEGL's cache of the output keeps all but what changes of the input
  * invalidate, such as a brush's dabs under the blur; that is noted here
  * for get_cached_region, grown to whole tiles of GEGL's, which its cache
@@ -432,7 +407,7 @@ get_cached_region (GeglOperation       *operation,
   if (takes_dirty (state, &region, &whole, area->left, &dirty))
     {
       if (!gegl_rectangle_equal (&region, &dirty))
-        cache_on_node (operation);
+        cblur_cache_on_node (operation);
       return dirty;
     }
   if (!region_takes_whole_image (state, &region, &whole, area->left))
@@ -441,7 +416,7 @@ get_cached_region (GeglOperation       *operation,
   state->dirty = *GEGL_RECTANGLE (0, 0, 0, 0);
   g_mutex_unlock (&state->lock);
   if (!gegl_rectangle_equal (&region, &whole))
-    cache_on_node (operation);
+    cblur_cache_on_node (operation);
   return whole;
 }
 
@@ -472,19 +447,6 @@ operation_process (GeglOperation        *operation,
   return parent->process (operation, context, output_prop, result, level);
 }
 
-static GeglRectangle
-rectangle_at_level (const GeglRectangle *rect,
-                    gint                 level)
-{
-  GeglRectangle scaled;
-
-  scaled.x = rect->x >> level;
-  scaled.y = rect->y >> level;
-  scaled.width = ((rect->x + rect->width) >> level) - scaled.x;
-  scaled.height = ((rect->y + rect->height) >> level) - scaled.y;
-  return scaled;
-}
-
 /* GEGL's abyss at a mipmap level: the pixels whole inside the image */
 static GeglRectangle
 abyss_at_level (const GeglRectangle *abyss,
@@ -492,7 +454,7 @@ abyss_at_level (const GeglRectangle *abyss,
 {
   if (gegl_rectangle_is_infinite_plane (abyss))
     return *abyss;
-  return rectangle_at_level (abyss, level);
+  return cblur_rectangle_at_level (abyss, level);
 }
 
 static void
@@ -619,7 +581,7 @@ process (GeglOperation       *operation,
 {
   GeglProperties         *o = GEGL_PROPERTIES (operation);
   State                  *state = o->user_data;
-  GeglRectangle           roi = rectangle_at_level (result, level);
+  GeglRectangle           roi = cblur_rectangle_at_level (result, level);
   g_autoptr (CblurKernel) kernel = NULL;
   CblurRunReport          report = { 0 };
   const Babl             *format = gegl_operation_get_format (operation, "output");

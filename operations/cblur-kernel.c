@@ -31,11 +31,11 @@ cblur_kernel_resolve_mode (gdouble   radius,
 
 /* The box of half-width k has variance k(k+1)/3; one more pixel at each end
  * weighted by the fraction a brings it to exactly sigma^2 / iterations. */
-static void
-box_geometry (gdouble  sigma,
-              gint     iterations,
-              gint    *half,
-              gdouble *fraction)
+void
+cblur_box_geometry (gdouble  sigma,
+                    gint     iterations,
+                    gint    *half,
+                    gdouble *fraction)
 {
   gdouble variance = sigma * sigma / iterations;
   gdouble k = floor ((sqrt (1.0 + 12.0 * variance) - 1.0) / 2.0);
@@ -90,7 +90,7 @@ blurring_radius (gdouble   radius,
   if (cblur_kernel_resolve_mode (radius, mode) == CBLUR_MODE_DIRECT)
     nearest = direct_tap (radius, sigma, 1) / (1.0 + 2.0 * direct_tap (radius, sigma, 1));
   else
-    box_geometry (sigma, clamp_iterations (iterations), &half, &nearest);
+    cblur_box_geometry (sigma, clamp_iterations (iterations), &half, &nearest);
   return (gfloat) nearest >= FLT_MIN ? radius : 0.0;
 }
 
@@ -110,7 +110,7 @@ cblur_kernel_reach (gdouble   radius,
     return (gint) ceil (radius);
 
   iterations = clamp_iterations (iterations);
-  box_geometry (cblur_sigma_for_radius (radius), iterations, &half, &fraction);
+  cblur_box_geometry (cblur_sigma_for_radius (radius), iterations, &half, &fraction);
   return iterations * (half + 1);
 }
 
@@ -158,8 +158,8 @@ axis_init (CblurKernelAxis *kernel,
     {
       gdouble fraction;
 
-      box_geometry (kernel->sigma, kernel->iterations,
-                    &kernel->box_half, &fraction);
+      cblur_box_geometry (kernel->sigma, kernel->iterations,
+                          &kernel->box_half, &fraction);
       kernel->box_fraction = fraction;
       kernel->box_scale = 1.0 / (2.0 * kernel->box_half + 1.0 + 2.0 * fraction);
       kernel->box_block = 2 * kernel->box_half + 1;

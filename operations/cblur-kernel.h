@@ -68,6 +68,13 @@ typedef struct
 } CblurKernel;
 
 gdouble      cblur_sigma_for_radius    (gdouble            radius);
+/* The box of each of `iterations` passes for sigma: half-width *half plus
+ * *fraction of one more pixel at each end, their variances adding up to
+ * exactly sigma^2.  sigma 0 gives the box of one pixel, fraction 0. */
+void         cblur_box_geometry        (gdouble            sigma,
+                                        gint               iterations,
+                                        gint              *half,
+                                        gdouble           *fraction);
 /* AUTO resolves by the radius alone, so that a result never depends on
  * the machine that made it; radius 0 is DIRECT */
 CblurMode    cblur_kernel_resolve_mode (gdouble            radius,

@@ -137,7 +137,9 @@ format_line (const CblurRunReport *report,
   GString *line = g_string_new (NULL);
 
   g_string_append_printf (line, "backend=%s ", report->ran_on == CBLUR_BACKEND_GL ? "gl" : "cpu");
-  if (report->modes[0] == report->modes[1] && report->radii[0] == report->radii[1])
+  if (report->mode_name != NULL)
+    g_string_append_printf (line, "mode=%s radius=%g ", report->mode_name, report->radii[0]);
+  else if (report->modes[0] == report->modes[1] && report->radii[0] == report->radii[1])
     g_string_append_printf (line, "mode=%s radius=%g ", cblur_mode_name (report->modes[0]),
                             report->radii[0]);
   else

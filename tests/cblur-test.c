@@ -330,3 +330,16 @@ test_wait_child (GPid   child,
     }
   return status;
 }
+
+gsize
+test_status_kib (const gchar *field)
+{
+  g_autofree gchar *status = NULL;
+  g_autofree gchar *name = g_strconcat ("\n", field, ":", NULL);
+  const gchar      *line;
+
+  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
+  line = strstr (status, name);
+  g_assert_nonnull (line);
+  return g_ascii_strtoull (line + strlen (name), NULL, 10);
+}

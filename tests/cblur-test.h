@@ -20,6 +20,8 @@ GeglBuffer *test_load_photo    (const gchar          *name);
 GeglBuffer *test_load_image    (const gchar          *path);
 gfloat     *test_read          (GeglBuffer           *buffer,
                                 const GeglRectangle  *rect);
+/* a field of /proc/self/status in KiB, as "VmRSS" or "VmHWM" */
+gsize       test_status_kib    (const gchar          *field);
 /* renders roi of cblur:gaussian-blur over input with the given properties */
 gfloat     *test_blur          (GeglBuffer           *input,
                                 const GeglRectangle  *roi,

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Under a German locale `gegl --info cblur:gaussian-blur` speaks German,
+# Under a German locale `gegl --info` of either op speaks German,
 # from the catalogue built in po/ (CBLUR_LOCALEDIR, set by the test).
 set -eu
 . "$(dirname "$0")/german-locale.sh"
@@ -21,3 +21,9 @@ echo "$words" | grep -q "Gaußscher Weichzeichner (GPU)"
 echo "$words" | grep -q "Halbe Breite der Weichzeichnung in Pixeln entlang x"
 echo "$words" | grep -q "Radius 30 zeichnet also weich wie GIMPs Gaußscher Weichzeichner mit Größe 10"
 info cpu | grep -q "Gaußscher Weichzeichner (CPU)"
+
+info=$(env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 CBLUR_BACKEND=gl \
+         gegl --info cblur:variable-blur)
+echo "$info" | head -3
+echo "$info" | grep -q "Variabler Weichzeichner (CPU)"
+echo "$info" | grep -q "wahrnehmungsgetreues"

@@ -304,6 +304,154 @@ ref_blur_gaussian_xy (const RefImage *src,
   return blur_axes (src, gaussian_axis (sigma_x), gaussian_axis (sigma_y));
 }
 
+/* pixel (x, y) of src, or what its abyss puts there */
+static void
+pixel_or_abyss (const RefImage *src,
+                gint            x,
+                gint            y,
+                gdouble        *out)
+{
+  if (y >= 0 && y < src->height && x >= 0 && x < src->width)
+    {
+      memcpy (out, src->data + ((gsize) y * src->width + x) * 4, 4 * sizeof (gdouble));
+      return;
+    }
+  /* clamp and loop map each axis on its own; colours fill the rest */
+  if (src->abyss == GEGL_ABYSS_CLAMP || src->abyss == GEGL_ABYSS_LOOP)
+    {
+      gint row = src->abyss == GEGL_ABYSS_CLAMP ? CLAMP (y, 0, src->height - 1)
+                                                : ((y % src->height) + src->height) % src->height;
+
+      abyss_pixel (src->data + (gsize) row * src->width * 4, 4, src->width, x, src->abyss, out);
+      return;
+    }
+  abyss_pixel (src->data, 4, src->width, -1, src->abyss, out);
+}
+
+/* The weights g[u + half] of the offsets [-half, half] from c, summed
+ * onto the index of [0, n) whose pixel each offset's is under the abyss,
+ * or onto n where it is the abyss's colour. */
+static void
+fold_axis (const gdouble   *g,
+           gint             half,
+           gint             c,
+           gint             n,
+           GeglAbyssPolicy  abyss,
+           gdouble         *folded)
+{
+  gint u;
+
+  memset (folded, 0, (n + 1) * sizeof (gdouble));
+  for (u = -half; u <= half; u++)
+    {
+      gint i = c + u;
+
+      if (i < 0 || i >= n)
+        i = abyss == GEGL_ABYSS_CLAMP ? CLAMP (i, 0, n - 1)
+          : abyss == GEGL_ABYSS_LOOP  ? ((i % n) + n) % n
+                                      : n;
+      folded[i] += g[u + half];
+    }
+}
+
+/* The same sum as over every offset, each pixel of src weighed once with
+ * all the offsets that land on it: at a radius far past the image, its
+ * pixels are far fewer than the offsets. */
+static void
+gather_folded (const RefImage *src,
+               gint            x,
+               gint            y,
+               const gdouble  *g,
+               gint            half,
+               gdouble        *out)
+{
+  g_autofree gdouble *wx = g_new (gdouble, src->width + 1);
+  g_autofree gdouble *wy = g_new (gdouble, src->height + 1);
+  gdouble             total = 0.0, inside = 0.0, colour[4];
+  gint                i, j, c;
+
+  fold_axis (g, half, x, src->width, src->abyss, wx);
+  fold_axis (g, half, y, src->height, src->abyss, wy);
+  for (c = 0; c < 4; c++)
+    out[c] = 0.0;
+  for (j = 0; j < src->height; j++)
+    for (i = 0; i < src->width; i++)
+      {
+        const gdouble *pixel = src->data + ((gsize) j * src->width + i) * 4;
+        gdouble        weight = wx[i] * wy[j];
+
+        for (c = 0; c < 4; c++)
+          out[c] += weight * pixel[c];
+        inside += weight;
+      }
+  for (i = 0; i < 2 * half + 1; i++)
+    total += g[i];
+  total *= total;
+  /* what is neither row nor column of src has the abyss's colour */
+  abyss_pixel (src->data, 4, src->width, -1, src->abyss, colour);
+  for (c = 0; c < 4; c++)
+    out[c] = (out[c] + (total - inside) * colour[c]) / total;
+}
+
+static void
+gather_gaussian (const RefImage *src,
+                 gint            x,
+                 gint            y,
+                 gdouble         sigma,
+                 gdouble        *out)
+{
+  gint                half = (gint) ceil (6.0 * sigma);
+  g_autofree gdouble *g = g_new (gdouble, 2 * half + 1);
+  gdouble             total = 0.0;
+  gint                u, v, c;
+
+  /* the two-dimensional Gaussian is the product of one per axis */
+  for (u = -half; u <= half; u++)
+    g[u + half] = exp (-(gdouble) u * u / (2.0 * sigma * sigma));
+  if ((gdouble) (2 * half + 1) * (2 * half + 1) > (gdouble) src->width * src->height)
+    {
+      gather_folded (src, x, y, g, half, out);
+      return;
+    }
+  for (c = 0; c < 4; c++)
+    out[c] = 0.0;
+  for (v = -half; v <= half; v++)
+    for (u = -half; u <= half; u++)
+      {
+        gdouble weight = g[u + half] * g[v + half];
+        gdouble pixel[4];
+
+        pixel_or_abyss (src, x + u, y + v, pixel);
+        for (c = 0; c < 4; c++)
+          out[c] += weight * pixel[c];
+        total += weight;
+      }
+  for (c = 0; c < 4; c++)
+    out[c] /= total;
+}
+
+RefImage *
+ref_blur_variable (const RefImage *src,
+                   const gdouble  *sigmas)
+{
+  RefImage *out = ref_image_new (src->width, src->height);
+  gint      x, y;
+
+  out->abyss = src->abyss;
+  for (y = 0; y < src->height; y++)
+    for (x = 0; x < src->width; x++)
+      {
+        gsize   i = (gsize) y * src->width + x;
+        gdouble *to = out->data + i * 4;
+
+        if (sigmas[i] > 0.0)
+          gather_gaussian (src, x, y, sigmas[i], to);
+        else
+          memcpy (to, src->data + i * 4, 4 * sizeof (gdouble));
+      }
+  return out;
+}
+
 void
 ref_compare_floats (const RefImage *expected,
                     const gfloat   *actual,

@@ -44,6 +44,12 @@ RefImage *ref_blur_gaussian_xy   (const RefImage *src,
                                   gdouble         sigma_x,
                                   gdouble         sigma_y);
 
+/* The variable blur: each pixel gathers the normalized two-dimensional
+ * Gaussian of its own sigma (sigmas: one a pixel, row after row) around
+ * it, sampled out to 6 sigma; sigma 0 keeps the pixel. */
+RefImage *ref_blur_variable      (const RefImage *src,
+                                  const gdouble  *sigmas);
+
 /* largest and root-mean-square difference over every channel */
 void      ref_compare_floats     (const RefImage *expected,
                                   const gfloat   *actual,

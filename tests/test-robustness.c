@@ -289,18 +289,6 @@ test_transparent_image_stays_empty (void)
     }
 }
 
-static gsize
-resident_kib (void)
-{
-  g_autofree gchar *status = NULL;
-  const gchar      *line;
-
-  g_assert_true (g_file_get_contents ("/proc/self/status", &status, NULL, NULL));
-  line = strstr (status, "VmRSS:");
-  g_assert_nonnull (line);
-  return g_ascii_strtoull (line + strlen ("VmRSS:"), NULL, 10);
-}
-
 /* A thousand blurs in a row give the same pixels and hold on to no memory:
  * a leak of even one small buffer per blur would show. */
 static void
@@ -321,15 +309,15 @@ test_many_small_blurs (void)
         g_assert_cmpmem (again, 16 * 16 * 4 * sizeof (gfloat),
                          first, 16 * 16 * 4 * sizeof (gfloat));
       if (i == 100)
-        settled = resident_kib ();
+        settled = test_status_kib ("VmRSS");
     }
   g_test_message ("resident after 100 blurs %zu KiB, after 1000 %zu KiB",
-                  settled, resident_kib ());
+                  settled, test_status_kib ("VmRSS"));
   /* AddressSanitizer's allocator keeps freed blocks in its own pools, which
    * the driver's allocations under GL grow by a few KiB a blur without a
    * leak; the plain build holds the bound (the same suites run there). */
 #ifndef __SANITIZE_ADDRESS__
-  g_assert_cmpuint (resident_kib (), <, settled + 2048);
+  g_assert_cmpuint (test_status_kib ("VmRSS"), <, settled + 2048);
 #endif
 }
 

@@ -1,0 +1,257 @@
+#include "cblur-cpu-variable.h"
+
+#include <string.h>
+#include <gegl.h>
+
+#include "cblur-cpu-variable-line.h"
+#include "cblur-memory.h"
+#include "cblur-pixel.h"
+
+/* Columns gathered into lines together: a row of them is a few cache
+ * lines, read and written whole. */
+#define COLUMN_GROUP 16
+
+typedef struct
+{
+  const CblurVariable *variable;
+  const CblurImage    *src;
+  const CblurBoxWidth *widths;
+  GeglAbyssPolicy      abyss;
+  const CblurImage    *dst;
+  CblurPixel           colour;   /* the abyss's, under none, black and white */
+  /* src's rows at dst's width, then one row of the abyss's colour */
+  CblurPixel          *between;
+} Job;
+
+/* the index in [0, n) whose pixel the pixel i is, under the abyss, or -1
+ * where it has the abyss's colour */
+static gint
+own_index (GeglAbyssPolicy abyss,
+           gint64          i,
+           gint            n)
+{
+  if (i >= 0 && i < n)
+    return i;
+  if (abyss == GEGL_ABYSS_CLAMP)
+    return CLAMP (i, 0, n - 1);
+  if (abyss == GEGL_ABYSS_LOOP)
+    return (i % n + n) % n;
+  return -1;
+}
+
+/* the boxes of src's row that row y (absolute) takes: the mask is
+ * clamped at src's edges, whatever the pixels' abyss */
+static const CblurBoxWidth *
+widths_row (const Job *job,
+            gint64     y)
+{
+  const CblurImage *src = job->src;
+
+  return job->widths + (gsize) CLAMP (y - src->y, 0, src->height - 1) * src->width;
+}
+
+/* the pass between's row for row y (absolute) */
+static const CblurPixel *
+between_row (const Job *job,
+             gint64     y)
+{
+  gint own = own_index (job->abyss, y - job->src->y, job->src->height);
+
+  return job->between + (gsize) (own < 0 ? job->src->height : own) * job->dst->width;
+}
+
+/* pixels [from, to) of a line that lie beyond src's row, its first at
+ * absolute column origin: the abyss, with the boxes of the row's edge */
+static void
+make_abyss (const Job           *job,
+            const CblurPixel    *row,
+            const CblurBoxWidth *row_boxes,
+            gint64               origin,
+            gint                 from,
+            gint                 to,
+            CblurPixel          *line,
+            CblurBoxWidth       *boxes)
+{
+  gint width = job->src->width;
+  gint i;
+
+  for (i = from; i < to; i++)
+    {
+      gint64 x = origin + i - job->src->x;
+      gint   own = own_index (job->abyss, x, width);
+
+      line[i] = own < 0 ? job->colour : row[own];
+      boxes[i] = row_boxes[CLAMP (x, 0, width - 1)];
+    }
+}
+
+/* n pixels of row r of src and their boxes, the first at absolute column
+ * origin, into line and boxes: src's own where it has them, the abyss
+ * beyond */
+static void
+make_line (const Job     *job,
+           gint           r,
+           gint64         origin,
+           gint           n,
+           CblurPixel    *line,
+           CblurBoxWidth *boxes)
+{
+  const CblurImage    *src = job->src;
+  const CblurPixel    *row = (const CblurPixel *) cblur_image_row (src, r);
+  const CblurBoxWidth *row_boxes = job->widths + (gsize) r * src->width;
+  gint                 first = CLAMP (src->x - origin, 0, n);
+  gint                 last = CLAMP (src->x + src->width - origin, first, n);
+
+  memcpy (line + first, row + (origin + first - src->x), (gsize) (last - first) * sizeof *line);
+  memcpy (boxes + first, row_boxes + (origin + first - src->x),
+          (gsize) (last - first) * sizeof *boxes);
+  make_abyss (job, row, row_boxes, origin, 0, first, line, boxes);
+  make_abyss (job, row, row_boxes, origin, last, n, line, boxes);
+}
+
+/* src's rows into the pass between, at dst's width: rows that hold the
+ * whole line go through as they lie, the rest through a line made of them
+ * and the abyss */
+static void
+horizontal_rows (gsize    first,
+                 gsize    count,
+                 gpointer user_data)
+{
+  const Job     *job = user_data;
+  gint           n_in = job->dst->width + 2 * job->variable->reach;
+  gint64         origin = job->dst->x - job->variable->reach;
+  gboolean       whole = job->src->x == origin && job->src->width == n_in;
+  gsize          scratch_bytes = cblur_variable_line_scratch_bytes (n_in);
+  guint8        *memory = cblur_pixels_take (scratch_bytes + (gsize) n_in *
+                                             (sizeof (CblurPixel) + sizeof (CblurBoxWidth)));
+  CblurPixel    *line = (CblurPixel *) (memory + scratch_bytes);
+  CblurBoxWidth *boxes = (CblurBoxWidth *) (line + n_in);
+  gsize          r;
+
+  for (r = first; r < first + count; r++)
+    {
+      if (whole)
+        {
+          line = (CblurPixel *) cblur_image_row (job->src, r);
+          boxes = (CblurBoxWidth *) job->widths + r * n_in;
+        }
+      else
+        make_line (job, r, origin, n_in, line, boxes);
+      cblur_variable_line (job->variable, line, n_in, origin, boxes,
+                           job->between + r * job->dst->width, memory);
+    }
+  cblur_pixels_free (memory);
+}
+
+/* Columns [x, x + columns) of dst, each gathered from the pass between
+ * with its boxes into a line of its own, blurred, and put back. */
+static void
+vertical_group (const Job     *job,
+                gint           x,
+                gint           columns,
+                CblurPixel    *lines,
+                CblurBoxWidth *boxes,
+                CblurPixel    *results,
+                gpointer       scratch)
+{
+  const CblurVariable *variable = job->variable;
+  const CblurImage    *src = job->src;
+  gint                 n_out = job->dst->height;
+  gint                 n_in = n_out + 2 * variable->reach;
+  gint64               origin = job->dst->y - variable->reach;
+  /* the columns' boxes in src's rows, clamped at its edges */
+  gint64               left = (gint64) job->dst->x + x - src->x;
+  gint                 first = CLAMP (left, 0, src->width - 1);
+  gint                 last = CLAMP (left + columns - 1, 0, src->width - 1);
+  gint                 y, c;
+
+  for (y = 0; y < n_in; y++)
+    {
+      const CblurPixel    *row = between_row (job, origin + y) + x;
+      const CblurBoxWidth *box = widths_row (job, origin + y);
+
+      for (c = 0; c < columns; c++)
+        lines[(gsize) c * n_in + y] = row[c];
+      if (last - first == columns - 1)
+        for (c = 0; c < columns; c++)
+          boxes[(gsize) c * n_in + y] = box[first + c];
+      else
+        for (c = 0; c < columns; c++)
+          boxes[(gsize) c * n_in + y] = box[CLAMP (left + c, 0, src->width - 1)];
+    }
+  for (c = 0; c < columns; c++)
+    cblur_variable_line (variable, lines + (gsize) c * n_in, n_in, origin,
+                         boxes + (gsize) c * n_in, results + (gsize) c * n_out, scratch);
+  for (y = 0; y < n_out; y++)
+    {
+      CblurPixel *row = (CblurPixel *) cblur_image_pixel (job->dst, x, y);
+
+      for (c = 0; c < columns; c++)
+        row[c] = results[(gsize) c * n_out + y];
+    }
+}
+
+static void
+vertical_groups (gsize    first,
+                 gsize    count,
+                 gpointer user_data)
+{
+  const Job     *job = user_data;
+  gint           n_in = job->dst->height + 2 * job->variable->reach;
+  gsize          line_bytes = (gsize) COLUMN_GROUP * n_in * sizeof (CblurPixel);
+  gsize          box_bytes = (gsize) COLUMN_GROUP * n_in * sizeof (CblurBoxWidth);
+  gsize          scratch_bytes = cblur_variable_line_scratch_bytes (n_in);
+  guint8        *memory = cblur_pixels_take (scratch_bytes + 2 * line_bytes + box_bytes);
+  CblurPixel    *lines = (CblurPixel *) (memory + scratch_bytes);
+  CblurPixel    *results = lines + (gsize) COLUMN_GROUP * n_in;
+  CblurBoxWidth *boxes = (CblurBoxWidth *) (results + (gsize) COLUMN_GROUP * n_in);
+  gsize          g;
+
+  for (g = first; g < first + count; g++)
+    {
+      gint x = g * COLUMN_GROUP;
+
+      vertical_group (job, x, MIN (COLUMN_GROUP, job->dst->width - x), lines, boxes, results,
+                      memory);
+    }
+  cblur_pixels_free (memory);
+}
+
+void
+cblur_cpu_variable_blur (const CblurVariable *variable,
+                         const CblurImage    *src,
+                         const CblurBoxWidth *widths,
+                         GeglAbyssPolicy      abyss,
+                         const CblurImage    *dst)
+{
+  Job    job = { variable, src, widths, abyss, dst, { 0 }, NULL };
+  gint   groups = (dst->width + COLUMN_GROUP - 1) / COLUMN_GROUP;
+  gint   reach = variable->reach;
+  gfloat colour[CBLUR_CHANNELS];
+  gint   x;
+
+  g_return_if_fail (src->format == NULL && dst->format == NULL);
+  g_return_if_fail (src->width > 0 && src->height > 0);
+  g_return_if_fail (src->x >= dst->x - reach && src->y >= dst->y - reach &&
+                    src->x + src->width <= dst->x + dst->width + reach &&
+                    src->y + src->height <= dst->y + dst->height + reach);
+
+  if (dst->width <= 0 || dst->height <= 0)
+    return;
+
+  cblur_abyss_colour (abyss, colour);
+  job.colour = (CblurPixel) { colour[0], colour[1], colour[2], colour[3] };
+  job.between = cblur_pixels_take ((gsize) dst->width * (src->height + 1) * sizeof (CblurPixel));
+  for (x = 0; x < dst->width; x++)
+    job.between[(gsize) src->height * dst->width + x] = job.colour;
+
+  /* a pixel costs a few dozen operations a pass: a thread is worth it
+   * from a few rows or columns on */
+  gegl_parallel_distribute_range (src->height, 16384.0 / ((gsize) dst->width + 2 * reach + 1),
+                                  horizontal_rows, &job);
+  gegl_parallel_distribute_range (groups,
+                                  16384.0 / ((gsize) COLUMN_GROUP * (dst->height + 2 * reach) + 1),
+                                  vertical_groups, &job);
+
+  cblur_pixels_free (job.between);
+}

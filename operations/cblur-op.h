@@ -1,0 +1,47 @@
+/* What the ops share of GEGL's machinery: mipmap levels and the cache on
+ * their node.  From the op's own thread (GEGL's). */
+#ifndef CBLUR_OP_H
+#define CBLUR_OP_H
+
+#include <gegl-plugin.h>
+
+G_BEGIN_DECLS
+
+/* rect, at level 0 (as GEGL hands it to process()), in the pixels of
+ * `level` */
+static inline GeglRectangle
+cblur_rectangle_at_level (const GeglRectangle *rect,
+                          gint                 level)
+{
+  GeglRectangle scaled;
+
+  scaled.x = rect->x >> level;
+  scaled.y = rect->y >> level;
+  scaled.width = ((rect->x + rect->width) >> level) - scaled.x;
+  scaled.height = ((rect->y + rect->height) >> level) - scaled.y;
+  return scaled;
+}
+
+/* GEGL keeps an op's output in a cache on its node where the op's class
+ * asks for one, which get_cached_region alone does.  An op needs it only
+ * once it has blurred more than a region, so that GEGL's cache serves the
+ * rest of the whole image to the chunks that follow; a host asking for the
+ * whole image at once, as the gegl command line does, needs none.  That
+ * command never frees the nodes it chains after "--", and a cache there
+ * outlives gegl_exit(), where GEGL reports it as a leaked buffer.  So the
+ * ops' classes keep none, and a node gets its cache at its first whole
+ * image, unless the host has set the node's policy itself. */
+static inline void
+cblur_cache_on_node (GeglOperation *operation)
+{
+  GeglCachePolicy policy;
+  gboolean        dont_cache;
+
+  g_object_get (operation->node, "cache-policy", &policy, "dont-cache", &dont_cache, NULL);
+  if (policy == GEGL_CACHE_POLICY_AUTO && !dont_cache)
+    g_object_set (operation->node, "cache-policy", GEGL_CACHE_POLICY_ALWAYS, NULL);
+}
+
+G_END_DECLS
+
+#endif

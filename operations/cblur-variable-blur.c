@@ -1,0 +1,485 @@
+/* cblur:variable-blur — blurs each pixel by its own Gaussian, its standard
+ * deviation read from a mask, through box passes of a width per pixel.
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU Lesser General Public License as published by
+ * the Free Software Foundation; either version 3 of the License, or (at your
+ * option) any later version.
+ */
+
+#include "config.h"
+#include <glib/gi18n-lib.h>
+#include "cblur-i18n.h"
+
+#include "cblur-kernel.h"
+#include "cblur-variable.h"
+
+#ifdef GEGL_PROPERTIES
+
+property_double (radius, _("Radius"), 10.0)
+  description (_("Standard deviation of the blur where the mask is white; "
+                 "where it is grey, that much of it"))
+  value_range (0.0, CBLUR_VARIABLE_RADIUS_MAX)
+  ui_range    (0.0, 100.0)
+  ui_gamma    (2.0)
+  ui_digits   (1)
+  ui_meta     ("unit", "pixel-distance")
+
+property_boolean (linear_mask, _("Linear mask"), FALSE)
+  description (_("Read the mask as linear grey rather than perceptual grey"))
+
+property_int (iterations, _("Box passes"), 4)
+  description (_("Box filter passes per axis: more passes come closer to a "
+                 "true Gaussian"))
+  value_range (CBLUR_ITERATIONS_MIN, CBLUR_ITERATIONS_MAX)
+
+property_enum (abyss_policy, _("Abyss policy"), GeglAbyssPolicy,
+               gegl_abyss_policy, GEGL_ABYSS_CLAMP)
+  description (_("How image edges are handled"))
+
+#else
+
+#define GEGL_OP_COMPOSER
+#define GEGL_OP_BUNDLE
+#define GEGL_OP_NAME     cblur_variable_blur
+#define GEGL_OP_C_SOURCE cblur-variable-blur.c
+
+#include "gegl-op.h"
+
+#include "cblur-backend-variable.h"
+#include "cblur-format.h"
+#include "cblur-log.h"
+#include "cblur-memory.h"
+#include "cblur-op.h"
+#include "cblur-pixel.h"
+#include "cblur-settings.h"
+
+typedef struct
+{
+  CblurBackendKind backend;
+  gsize            whole_image_pixels;  /* cblur_backend_whole_image_pixels */
+} State;
+
+static gint
+reach_at_level (GeglProperties *o,
+                gint            level)
+{
+  return cblur_variable_reach (o->radius / (1 << level), o->iterations);
+}
+
+static void
+prepare (GeglOperation *operation)
+{
+  GeglProperties *o = GEGL_PROPERTIES (operation);
+  const Babl     *format =
+    cblur_format_for_source (gegl_operation_get_source_format (operation, "input"),
+                             gegl_operation_get_source_space (operation, "input"));
+  State          *state = o->user_data;
+
+  if (state == NULL)
+    o->user_data = state = g_new0 (State, 1);
+  state->backend = cblur_backend_preferred ();
+  /* the whole image for any region as far as the CPU's memory allows:
+   * the boxes of a region's halo cost what its own pixels do */
+  state->whole_image_pixels = cblur_backend_whole_image_pixels (CBLUR_BACKEND_CPU);
+
+  gegl_operation_set_format (operation, "input", format);
+  gegl_operation_set_format (operation, "output", format);
+  gegl_operation_set_format (operation, "aux",
+                             babl_format_with_space (o->linear_mask ? "Y float" : "Y' float",
+                                                     gegl_operation_get_source_space (operation,
+                                                                                      "aux")));
+}
+
+static void
+finalize (GObject *object)
+{
+  GeglProperties *o = GEGL_PROPERTIES (object);
+
+  g_clear_pointer (&o->user_data, g_free);
+  G_OBJECT_CLASS (gegl_op_parent_class)->finalize (object);
+}
+
+static GeglRectangle
+get_bounding_box (GeglOperation *operation)
+{
+  const GeglRectangle *in_rect = gegl_operation_source_get_bounding_box (operation, "input");
+
+  return in_rect != NULL ? *in_rect : *GEGL_RECTANGLE (0, 0, 0, 0);
+}
+
+/* both pads, for the boxes of the passes before the last */
+static GeglRectangle
+grown_by_reach (GeglOperation       *operation,
+                const GeglRectangle *roi)
+{
+  gint          reach = reach_at_level (GEGL_PROPERTIES (operation), 0);
+  GeglRectangle grown = *roi;
+
+  if (gegl_rectangle_is_infinite_plane (&grown))
+    return grown;
+  grown.x -= reach;
+  grown.y -= reach;
+  grown.width += 2 * reach;
+  grown.height += 2 * reach;
+  return grown;
+}
+
+static GeglRectangle
+get_required_for_output (GeglOperation       *operation,
+                         const gchar         *input_pad,
+                         const GeglRectangle *roi)
+{
+  return grown_by_reach (operation, roi);
+}
+
+static GeglRectangle
+get_invalidated_by_change (GeglOperation       *operation,
+                           const gchar         *input_pad,
+                           const GeglRectangle *input_region)
+{
+  return grown_by_reach (operation, input_region);
+}
+
+/* A region's halo inside the input costs as much as its own pixels, and
+ * GEGL renders in chunks, each with its own: the whole image at once,
+ * which reads only itself, where it fits the CPU's memory, pays it once,
+ * and GEGL's cache serves the other chunks. */
+static GeglRectangle
+get_cached_region (GeglOperation       *operation,
+                   const GeglRectangle *roi)
+{
+  State         *state = GEGL_PROPERTIES (operation)->user_data;
+  GeglRectangle  whole = get_bounding_box (operation);
+
+  if (state == NULL || gegl_rectangle_is_infinite_plane (&whole) ||
+      (gdouble) whole.width * whole.height > (gdouble) state->whole_image_pixels)
+    return *roi;
+  if (!gegl_rectangle_equal (roi, &whole))
+    cblur_cache_on_node (operation);
+  return whole;
+}
+
+/* Radius 0, or no mask, hands the input on untouched, not even
+ * converted: every pixel's mask is 0 there.  No input gives nothing. */
+static gboolean
+operation_process (GeglOperation        *operation,
+                   GeglOperationContext *context,
+                   const gchar          *output_prop,
+                   const GeglRectangle  *result,
+                   gint                  level)
+{
+  GeglOperationClass *parent = GEGL_OPERATION_CLASS (gegl_op_parent_class);
+
+  if (reach_at_level (GEGL_PROPERTIES (operation), 0) == 0 ||
+      gegl_operation_context_get_object (context, "aux") == NULL ||
+      gegl_operation_context_get_object (context, "input") == NULL)
+    {
+      gegl_operation_context_set_object (context, "output",
+                                         gegl_operation_context_get_object (context, "input"));
+      return TRUE;
+    }
+
+  return parent->process (operation, context, output_prop, result, level);
+}
+
+/* GEGL's side of a region: its rows come in and go out on GEGL's threads,
+ * rows of the source with their boxes, made from the mask's rows as they
+ * come.  Where native formats are set, rows go in and out as GEGL stores
+ * them, and these threads convert them (as the Gaussian blur's do). */
+typedef struct
+{
+  /* both bounded by the input's extent: what is read lies inside it, but
+   * for loop's abyss on a part of the input, which GEGL makes beyond it
+   * (the mask's by its edge pixels) */
+  GeglBuffer          *input;
+  GeglBuffer          *aux;
+  GeglBuffer          *output;
+  const Babl          *premultiplied;
+  const CblurFormat   *read_native;
+  const CblurFormat   *write_native;
+  const Babl          *mask_format;
+  gint                 level;
+  GeglAbyssPolicy      abyss;
+  const CblurVariable *variable;
+  const CblurImage    *image;   /* src on the way in, dst on the way out */
+  gint                 top;     /* the image's rows [top, bottom) go in or out */
+  gint                 bottom;
+  CblurBoxWidth       *widths;
+} Io;
+
+#define IO_ROWS 32
+
+static GeglRectangle
+io_rows (const Io *io,
+         gsize     group)
+{
+  const CblurImage *image = io->image;
+  gint              y = io->top + group * IO_ROWS;
+
+  return (GeglRectangle) { image->x, image->y + y, image->width,
+                           MIN (IO_ROWS, io->bottom - y) };
+}
+
+/* rows' pixels as stored, decoded in place into premultiplied float */
+static void
+read_pixels (const Io            *io,
+             const GeglRectangle *rows)
+{
+  const CblurImage *image = io->image;
+  gfloat           *first = cblur_image_row (image, rows->y - image->y);
+  gint              r;
+
+  gegl_buffer_get (io->input, rows, 1.0 / (1 << io->level),
+                   io->read_native != NULL ? io->read_native->babl : io->premultiplied, first,
+                   image->stride * sizeof (gfloat), io->abyss);
+  if (io->read_native == NULL)
+    return;
+  for (r = 0; r < rows->height; r++)
+    {
+      gfloat *row = first + (gsize) r * image->stride;
+
+      cblur_format_decode (io->read_native, (const guint8 *) row, row, rows->width);
+      cblur_premultiply_pixels (row, rows->width);
+    }
+}
+
+static void
+read_rows (gsize    first,
+           gsize    count,
+           gpointer user_data)
+{
+  const Io *io = user_data;
+  gint      width = io->image->width;
+  gfloat   *mask = g_new (gfloat, (gsize) width * IO_ROWS);
+  gsize     group;
+
+  for (group = first; group < first + count; group++)
+    {
+      GeglRectangle rows = io_rows (io, group);
+      gsize         offset = (gsize) (rows.y - io->image->y) * width;
+
+      read_pixels (io, &rows);
+      gegl_buffer_get (io->aux, &rows, 1.0 / (1 << io->level), io->mask_format, mask,
+                       GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
+      cblur_variable_widths (io->variable, mask, io->widths + offset,
+                             (gsize) rows.width * rows.height);
+    }
+  g_free (mask);
+}
+
+static void
+write_rows (gsize    first,
+            gsize    count,
+            gpointer user_data)
+{
+  const Io         *io = user_data;
+  const CblurImage *image = io->image;
+  gsize             group;
+  gint              r;
+
+  for (group = first; group < first + count; group++)
+    {
+      GeglRectangle rows = io_rows (io, group);
+      gfloat       *data = cblur_image_row (image, rows.y - image->y);
+
+      for (r = 0; io->write_native != NULL && r < rows.height; r++)
+        cblur_format_encode (io->write_native, data + (gsize) r * image->stride,
+                             (guint8 *) (data + (gsize) r * image->stride), rows.width);
+      gegl_buffer_set (io->output, &rows, io->level,
+                       io->write_native != NULL ? io->write_native->babl : io->premultiplied,
+                       data, image->stride * sizeof (gfloat));
+    }
+}
+
+/* rows [top, bottom) of image go in or out */
+static gsize
+io_groups (Io               *io,
+           const CblurImage *image,
+           gint              top,
+           gint              bottom)
+{
+  io->image = image;
+  io->top = top;
+  io->bottom = bottom;
+  return (bottom - top + IO_ROWS - 1) / IO_ROWS;
+}
+
+static CblurImage
+image_new (const GeglRectangle *rect)
+{
+  gsize stride = (gsize) rect->width * CBLUR_CHANNELS;
+
+  return (CblurImage) { cblur_pixels_take (stride * rect->height * sizeof (gfloat)),
+                        rect->x, rect->y, rect->width, rect->height, stride, NULL };
+}
+
+/* A band of the region with its halo holds at most this many pixels:
+ * source, boxes, the pass between and the result take about 56 bytes a
+ * pixel, and a 4K image at radius 100 is one band. */
+#define BAND_PIXELS (16 * 1024 * 1024)
+
+/* rows of a band of the region, whose halo is at most two thirds of it */
+static gint
+band_rows (const CblurVariable *variable,
+           const GeglRectangle *roi)
+{
+  gint   reach = variable->reach;
+  gint64 budget = cblur_setting_or (cblur_settings ()->band_pixels, BAND_PIXELS);
+  gint64 rows = budget / ((gint64) roi->width + 2 * reach) - 2 * reach;
+
+  return (gint) CLAMP (rows, MIN (roi->height, MAX (64, 2 * reach)), roi->height);
+}
+
+/* What of the band's source, grown by the reach, is read: its rows
+ * inside the input, the rest the backend makes under the abyss, so that a
+ * tiny image at a huge radius costs its own pixels.  The columns beyond
+ * the input are read too, GEGL making their abyss, where they are not most
+ * of a row: a row then goes through the passes where it lies, not copied
+ * into a line with its abyss.  Loop's abyss repeats the far side of the
+ * input, which must be there: where the part is not the whole input, the
+ * grown source is read whole.  inside: the input's extent at the band's
+ * level. */
+static GeglRectangle
+read_part (GeglAbyssPolicy      abyss,
+           const GeglRectangle *grown,
+           const GeglRectangle *inside)
+{
+  GeglRectangle part;
+
+  if (!gegl_rectangle_intersect (&part, grown, inside) ||
+      (abyss == GEGL_ABYSS_LOOP && !gegl_rectangle_equal (&part, inside)))
+    return *grown;
+  if (grown->width <= 2 * part.width)
+    {
+      part.x = grown->x;
+      part.width = grown->width;
+    }
+  return part;
+}
+
+/* the band's source read, with the boxes of its pixels, blurred through
+ * the backend, and its rows out */
+static void
+blur_band (CblurBackendKind     backend,
+           Io                  *io,
+           const GeglRectangle *band,
+           const GeglRectangle *inside)
+{
+  gint           reach = io->variable->reach;
+  GeglRectangle  grown = { band->x - reach, band->y - reach,
+                           band->width + 2 * reach, band->height + 2 * reach };
+  GeglRectangle  part = read_part (io->abyss, &grown, inside);
+  CblurImage     src = image_new (&part);
+  CblurImage     dst = image_new (band);
+  CblurRunReport report = { 0 };
+  gint64         started = g_get_monotonic_time ();
+  gint64         read, blurred;
+
+  io->widths = cblur_pixels_take ((gsize) part.width * part.height * sizeof (CblurBoxWidth));
+  gegl_parallel_distribute_range (io_groups (io, &src, 0, part.height), 1.0, read_rows, io);
+  read = g_get_monotonic_time ();
+
+  cblur_backend_variable_blur (backend, io->variable, &src, io->widths, io->abyss, &dst,
+                               &report);
+  g_clear_pointer (&io->widths, cblur_pixels_free);
+  cblur_pixels_free (src.data);
+  blurred = g_get_monotonic_time ();
+
+  gegl_parallel_distribute_range (io_groups (io, &dst, 0, dst.height), 1.0, write_rows, io);
+  cblur_pixels_free (dst.data);
+
+  /* the fields of the Gaussian blur's line, which the benchmark sums */
+  report.mode_name = "variable";
+  report.radii[CBLUR_AXIS_X] = report.radii[CBLUR_AXIS_Y] = io->variable->radius;
+  report.read_ms = (read - started) / 1000.0;
+  report.write_ms = (g_get_monotonic_time () - blurred) / 1000.0;
+  report.total_ms = (g_get_monotonic_time () - started) / 1000.0;
+  cblur_log_band (&report, band, io->level);
+  cblur_run_report_clear (&report);
+}
+
+static gboolean
+process (GeglOperation       *operation,
+         GeglBuffer          *input,
+         GeglBuffer          *aux,
+         GeglBuffer          *output,
+         const GeglRectangle *result,
+         gint                 level)
+{
+  GeglProperties        *o = GEGL_PROPERTIES (operation);
+  State                 *state = o->user_data;
+  const GeglRectangle   *in_rect = gegl_operation_source_get_bounding_box (operation, "input");
+  g_autoptr (GeglBuffer) bounded = gegl_buffer_create_sub_buffer (input, in_rect);
+  /* Beyond the input's edges the halo's pixels take the boxes of the
+   * edge's: the mask goes on smoothly, so that the passes there blur as
+   * the edge pixels ask, and a constant mask stays constant. */
+  g_autoptr (GeglBuffer) mask = gegl_buffer_create_sub_buffer (aux, in_rect);
+  GeglRectangle          roi = cblur_rectangle_at_level (result, level);
+  CblurVariable          variable;
+  const Babl            *format = gegl_operation_get_format (operation, "output");
+  /* as the Gaussian blur: stored pixels at level 0, where GIMP's previews
+   * are not */
+  Io                     io = { bounded, mask, output,
+                                babl_format_with_space ("RaGaBaA float",
+                                                        babl_format_get_space (format)),
+                                level == 0 ? cblur_format_get (gegl_buffer_get_format (input))
+                                           : NULL,
+                                cblur_format_get (format),
+                                gegl_operation_get_format (operation, "aux"), level,
+                                o->abyss_policy, &variable, NULL, 0, 0, NULL };
+  GeglRectangle          inside = cblur_rectangle_at_level (in_rect, level);
+  gint                   rows, y;
+
+  if (roi.width <= 0 || roi.height <= 0)
+    return TRUE;
+
+  cblur_variable_init (&variable, o->radius / (1 << level), o->iterations);
+  rows = band_rows (&variable, &roi);
+  for (y = roi.y; y < roi.y + roi.height; y += rows)
+    {
+      GeglRectangle band = { roi.x, y, roi.width, MIN (rows, roi.y + roi.height - y) };
+
+      blur_band (state->backend, &io, &band, &inside);
+      if (roi.height > rows)
+        gegl_operation_progress (operation, (gdouble) (y + band.height - roi.y) / roi.height,
+                                 (gchar *) _("Blurring"));
+    }
+  return TRUE;
+}
+
+static void
+gegl_op_class_init (GeglOpClass *klass)
+{
+  GObjectClass               *object_class = G_OBJECT_CLASS (klass);
+  GeglOperationClass         *operation_class = GEGL_OPERATION_CLASS (klass);
+  GeglOperationComposerClass *composer_class = GEGL_OPERATION_COMPOSER_CLASS (klass);
+
+  object_class->finalize = finalize;
+  operation_class->prepare = prepare;
+  operation_class->process = operation_process;
+  operation_class->get_bounding_box = get_bounding_box;
+  operation_class->get_required_for_output = get_required_for_output;
+  operation_class->get_invalidated_by_change = get_invalidated_by_change;
+  operation_class->get_cached_region = get_cached_region;
+  /* the backend threads the work itself */
+  operation_class->threaded = FALSE;
+  /* cblur_cache_on_node gives a node its cache where it pays */
+  operation_class->cache_policy = GEGL_CACHE_POLICY_NEVER;
+  composer_class->process = process;
+
+  /* the title and the menu say where the blur runs, as the Gaussian
+   * blur's do: on the CPU, whatever the backend, until it has a GL path */
+  gegl_operation_class_set_keys (operation_class,
+    "name",            "cblur:variable-blur",
+    "title",           _("Variable Blur (CPU)"),
+    "categories",      "blur",
+    "gimp:menu-path",  "<Image>/Filters/Blur",
+    "gimp:menu-label", _("Variable Blur (CPU)..."),
+    "description", _("Blurs each pixel by a Gaussian of its own standard "
+                     "deviation: the radius times the mask's grey there "
+                     "(aux input), through box filters of a width per pixel"),
+    NULL);
+}
+
+#endif
