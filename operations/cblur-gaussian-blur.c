@@ -146,6 +146,7 @@ typedef struct
   /* the output that changes of the input alone invalidated since a
    * region last took it (a host's brush under the blur) */
   GeglRectangle    dirty;
+  gint             keeps_gpu;           /* has blurred on GL: the context stays */
 } State;
 
 /* GEGL renders in chunks, each with its own halo.  The GPU pays for that
@@ -240,6 +241,8 @@ finalize (GObject *object)
   GeglProperties *o = GEGL_PROPERTIES (object);
   State          *state = o->user_data;
 
+  if (state != NULL && g_atomic_int_get (&state->keeps_gpu))
+    cblur_backend_keep_gpu (FALSE);
   if (state != NULL)
     g_mutex_clear (&state->lock);
   g_clear_pointer (&o->user_data, g_free);
@@ -629,6 +632,11 @@ process (GeglOperation       *operation,
                      band.width, band.height);
           return FALSE;
         }
+
+      /* a live preview's next render after a pause finds the context */
+      if (report.ran_on == CBLUR_BACKEND_GL &&
+          g_atomic_int_compare_and_exchange (&state->keeps_gpu, FALSE, TRUE))
+        cblur_backend_keep_gpu (TRUE);
 
       /* one line a band, each with only its own figures, so that the
        * benchmark's sums over the lines are a region's */

@@ -95,6 +95,7 @@ typedef struct
   CblurGpu             *gpu;
   const CblurGpuLimits *limits;
   CblurGlTextures      *textures;
+  gboolean              no_wait;   /* CblurGlSource's */
 } CblurGl;
 
 typedef struct
@@ -176,6 +177,12 @@ typedef struct
 
 /* direct.comp's outputs per work group, its SEGMENT */
 #define CBLUR_GL_DIRECT_SEGMENT 384
+
+/* A streamed tile's first stripe of outputs goes to GEGL while later
+ * input rows come up: in one stripe GEGL's writes of the output would
+ * wait for all its reads.  Two stripes are enough for that overlap, and
+ * fewer, longer segments cost less: the column pass's fewest segments. */
+#define CBLUR_GL_MIN_STRIPES 2
 
 /* The passes of one kernel over tiles of one plan: their programs and
  * weights, and the textures they ping-pong through. */
@@ -261,6 +268,20 @@ G_GNUC_INTERNAL CblurGpuProgram *cblur_gl_program (CblurGl         *gl,
                                                   CblurGlVariant   variant,
                                                   gint             cache_len,
                                                   GError         **error);
+/* the same program compiled on the runtime's thread, for a later blur */
+G_GNUC_INTERNAL void         cblur_gl_program_prepare  (CblurGl         *gl,
+                                                        CblurGlShader    shader,
+                                                        CblurGlVariant   variant,
+                                                        gint             cache_len);
+
+/* cblur-gl-variants.c: every program that the blur's other radii reach on
+ * tiles of the largest's output size, nearest to kernel's first, compiled
+ * on the runtime's thread, once per output size and alpha for the
+ * context */
+G_GNUC_INTERNAL void         cblur_gl_variants_prepare (CblurGl           *gl,
+                                                        const CblurKernel *kernel,
+                                                        const CblurGlTile *largest,
+                                                        gboolean           straight);
 
 /* cblur-gl-tiles.c */
 G_GNUC_INTERNAL void         cblur_gl_plan_tiles       (gint          width,

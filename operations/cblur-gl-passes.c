@@ -17,12 +17,6 @@ enum
   DST_UNIT
 };
 
-/* A streamed tile's first stripe of outputs goes to GEGL while later
- * input rows come up: in one stripe GEGL's writes of the output would
- * wait for all its reads.  Two stripes are enough for that overlap, and
- * fewer, longer segments cost less. */
-#define MIN_STRIPES 2
-
 /* whether the axis runs the two-shader box */
 static gboolean
 two_shader_box (const CblurGl         *gl,
@@ -117,7 +111,7 @@ cblur_gl_passes_init (CblurGl            *gl,
   if (kernel->axes[CBLUR_AXIS_Y].mode != CBLUR_MODE_DIRECT)
     passes->segments[1] = cblur_gl_fused_segment (gl, &kernel->axes[CBLUR_AXIS_Y],
                                                   largest->in_height - 2 * kernel->reach,
-                                                  MIN_STRIPES);
+                                                  CBLUR_GL_MIN_STRIPES);
   if (!init_programs (gl, kernel, straight, passes, error))
     return FALSE;
   if (cblur_gl_textures_fit (kernel, tiles, sizes))

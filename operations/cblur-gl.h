@@ -38,6 +38,11 @@ typedef struct
    * its pixels */
   CblurStreamRun   *run;
   const CblurImage *read;   /* the part of src that run reads */
+  /* where a program is not linked yet, the blur fails with
+   * CBLUR_GL_ERROR_NOT_READY rather than compile it on this thread, and
+   * has the runtime's thread compile it and the variants that other radii
+   * reach */
+  gboolean          no_wait;
 } CblurGlSource;
 
 /* src holds dst's rectangle grown by kernel->reach on every side, as for

@@ -112,6 +112,31 @@ read_locations (GLuint program)
   return locations;
 }
 
+gchar *
+cblur_gpu_program_key (const gchar *name,
+                       const gchar *defines)
+{
+  return g_strconcat (name, "\n", defines, NULL);
+}
+
+CblurGpuProgram *
+cblur_gpu_program_build (const gchar  *name,
+                         const gchar  *source,
+                         const gchar  *defines,
+                         const gchar  *prelude,
+                         GError      **error)
+{
+  CblurGpuProgram *program;
+  GLuint           id = build (name, source, defines, prelude, error);
+
+  if (id == 0)
+    return NULL;
+  program = g_new0 (CblurGpuProgram, 1);
+  program->id = id;
+  program->locations = read_locations (id);
+  return program;
+}
+
 CblurGpuProgram *
 cblur_gpu_program (CblurGpu     *gpu,
                    const gchar  *name,
@@ -120,7 +145,7 @@ cblur_gpu_program (CblurGpu     *gpu,
                    const gchar  *prelude,
                    GError      **error)
 {
-  g_autofree gchar *key = g_strconcat (name, "\n", defines, NULL);
+  g_autofree gchar *key = cblur_gpu_program_key (name, defines);
   g_autofree gchar *faulty = NULL;
   CblurGpuProgram  *program;
   GLuint            id;
@@ -137,14 +162,38 @@ cblur_gpu_program (CblurGpu     *gpu,
   if (program != NULL)
     return program;
 
-  id = build (name, source, defines, prelude, error);
-  if (id == 0)
-    return NULL;
+  program = cblur_gpu_compiler_take (gpu, key);
+  if (program == NULL)
+    {
+      cblur_gpu_compiler_count_caller ();
+      program = cblur_gpu_program_build (name, source, defines, prelude, error);
+    }
+  if (program != NULL)
+    g_hash_table_insert (gpu->programs, g_steal_pointer (&key), program);
+  return program;
+}
 
-  program = g_new0 (CblurGpuProgram, 1);
-  program->id = id;
-  program->locations = read_locations (id);
-  g_hash_table_insert (gpu->programs, g_steal_pointer (&key), program);
+CblurGpuProgram *
+cblur_gpu_program_ready (CblurGpu     *gpu,
+                         const gchar  *name,
+                         const gchar  *source,
+                         const gchar  *defines,
+                         const gchar  *prelude,
+                         GError      **error)
+{
+  g_autofree gchar *key = cblur_gpu_program_key (name, defines);
+  CblurGpuProgram  *program = g_hash_table_lookup (gpu->programs, key);
+
+  if (program == NULL && !cblur_gpu_fault_compile ())
+    {
+      cblur_gpu_prepare (gpu, name, source, defines, prelude);
+      program = g_hash_table_lookup (gpu->programs, key);
+    }
+  if (program == NULL && cblur_gpu_fault_compile ())
+    return cblur_gpu_program (gpu, name, source, defines, prelude, error);
+  if (program == NULL)
+    g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NOT_READY,
+                 _("the %s shader is still compiling"), name);
   return program;
 }
 
