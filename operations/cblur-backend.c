@@ -167,6 +167,19 @@ source_init (Source            *source,
   source->abyss = source->makes_abyss ? stream->abyss : GEGL_ABYSS_NONE;
 }
 
+/* Under auto a GL blur never waits for a compile: the CPU serves that
+ * band.  On a software rasterizer, which auto leaves for the CPU, only
+ * where asked (CBLUR_GL_NO_WAIT): there GL blurs are the tests'. */
+static gboolean
+no_wait (void)
+{
+  gboolean is_software = TRUE;
+
+  return cblur_settings ()->backend == CBLUR_BACKEND_CHOICE_AUTO &&
+         cblur_gpu_state (FALSE, &is_software, NULL) == CBLUR_GPU_READY &&
+         (!is_software || cblur_settings ()->gl_no_wait);
+}
+
 /* TRUE where the GPU blurred src into dst and GEGL has its rows; else src
  * is read, dst's released rows handed on, and report says why.  A band of
  * one tile streams, its rows going up as GEGL reads them; any other is
@@ -183,8 +196,7 @@ blur_on_gl (const CblurBand   *band,
   g_autoptr (GError) error = NULL;
   CblurGlReport      gl = { 0 };
   CblurGlSource      source = { stream != NULL ? stream->abyss : GEGL_ABYSS_NONE,
-                                from->straight, NULL, from->read,
-                                cblur_settings ()->backend == CBLUR_BACKEND_CHOICE_AUTO };
+                                from->straight, NULL, from->read, no_wait () };
   gboolean           streams = band != NULL && band->memory != NULL && stream != NULL &&
                                cblur_gl_band_memory_streams (band->memory);
   gboolean           ok;

@@ -78,6 +78,7 @@ read_settings (void)
   settings->gl_texture_budget = read_number ("CBLUR_GL_TEXTURE_BUDGET");
   settings->gl_shared_memory = read_number ("CBLUR_GL_SHARED_MEMORY");
   settings->gl_debug = read_number ("CBLUR_GL_DEBUG") > 0;
+  settings->gl_no_wait = read_number ("CBLUR_GL_NO_WAIT") > 0;
   settings->gl_fault =
     read_choice ("CBLUR_GL_FAULT", faults, G_N_ELEMENTS (faults), CBLUR_GL_FAULT_NONE,
                  _("CBLUR_GL_FAULT=%s is not one of context, compile, alloc, dispatch, "
