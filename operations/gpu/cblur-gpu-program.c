@@ -182,15 +182,13 @@ cblur_gpu_program_ready (CblurGpu     *gpu,
                          GError      **error)
 {
   g_autofree gchar *key = cblur_gpu_program_key (name, defines);
-  CblurGpuProgram  *program = g_hash_table_lookup (gpu->programs, key);
+  CblurGpuProgram  *program;
 
-  if (program == NULL && !cblur_gpu_fault_compile ())
-    {
-      cblur_gpu_prepare (gpu, name, source, defines, prelude);
-      program = g_hash_table_lookup (gpu->programs, key);
-    }
-  if (program == NULL && cblur_gpu_fault_compile ())
+  /* a faulty program, or one the runtime's thread cannot make, fails here
+   * with the compiler's log */
+  if (cblur_gpu_fault_compile () || !cblur_gpu_prepare (gpu, name, source, defines, prelude))
     return cblur_gpu_program (gpu, name, source, defines, prelude, error);
+  program = g_hash_table_lookup (gpu->programs, key);
   if (program == NULL)
     g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NOT_READY,
                  _("the %s shader is still compiling"), name);
