@@ -107,8 +107,8 @@ static void
 spend_on_cpu (void)
 {
   g_autoptr (CblurKernel) kernel = cblur_kernel_new (20.0, CBLUR_MODE_AUTO, 3);
-  CblurImage             *src = gl_test_random_input (kernel, 0, 0, 256, 256, 3);
-  CblurImage             *dst = gl_test_blank_image (0, 0, 256, 256);
+  CblurImage             *src = gl_test_random_input (kernel, 0, 0, 1024, 1024, 3);
+  CblurImage             *dst = gl_test_blank_image (0, 0, 1024, 1024);
   CblurRunReport          report;
 
   gl_test_set ("CBLUR_BACKEND", NULL);
