@@ -72,9 +72,13 @@ cblur_backend_preferred (void)
       return CBLUR_BACKEND_CPU;
     }
 
-  /* A software rasterizer is slower than the CPU path it would replace. */
+  /* A software rasterizer is slower than the CPU path it would replace,
+   * but where the tests take it for a GPU (CBLUR_GL_NO_WAIT).  The GPU
+   * takes blurs once every program it may need is linked, so that a region
+   * sized for it never falls back to the CPU whole. */
+  cblur_gpu_on_made (cblur_gl_prepare_all);
   if (cblur_gpu_state (worth_a_context (), &is_software, NULL) == CBLUR_GPU_READY &&
-      !is_software)
+      (!is_software || cblur_settings ()->gl_no_wait) && cblur_gpu_prepared ())
     return CBLUR_BACKEND_GL;
   return CBLUR_BACKEND_CPU;
 }

@@ -232,9 +232,6 @@ blur_held (CblurGl                 *gl,
     }
 
   gl->no_wait = source->no_wait;
-  if (ok && gl->no_wait)
-    cblur_gl_variants_prepare (gl, kernel, &g_array_index (tiles, CblurGlTile, 0),
-                               source->straight && src->format == NULL);
   cblur_gl_stamps_init (&stamps);
   ok = ok && cblur_gl_passes_init (gl, kernel, tiles, source->straight && src->format == NULL,
                                    &stamps, &passes, error);

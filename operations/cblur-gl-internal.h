@@ -175,6 +175,9 @@ typedef struct
   gboolean pairs;
 } CblurGlSegment;
 
+/* the most segment or cache lengths a shader has: each is a program */
+#define CBLUR_GL_MAX_LENGTHS 8
+
 /* direct.comp's outputs per work group, its SEGMENT */
 #define CBLUR_GL_DIRECT_SEGMENT 384
 
@@ -274,15 +277,6 @@ G_GNUC_INTERNAL void         cblur_gl_program_prepare  (CblurGl         *gl,
                                                         CblurGlVariant   variant,
                                                         gint             cache_len);
 
-/* cblur-gl-variants.c: every program that the blur's other radii reach on
- * tiles of the largest's output size, nearest to kernel's first, compiled
- * on the runtime's thread, once per output size and alpha for the
- * context */
-G_GNUC_INTERNAL void         cblur_gl_variants_prepare (CblurGl           *gl,
-                                                        const CblurKernel *kernel,
-                                                        const CblurGlTile *largest,
-                                                        gboolean           straight);
-
 /* cblur-gl-tiles.c */
 G_GNUC_INTERNAL void         cblur_gl_plan_tiles       (gint          width,
                                                         gint          height,
@@ -333,6 +327,12 @@ G_GNUC_INTERNAL CblurGlSegment cblur_gl_fused_segment  (const CblurGl         *g
 /* direct.comp's CACHE_LEN */
 G_GNUC_INTERNAL gint         cblur_gl_direct_cache_len (const CblurGl         *gl,
                                                         const CblurKernelAxis *kernel);
+/* every length the two functions above give on gl's GPU, at most
+ * CBLUR_GL_MAX_LENGTHS, into lengths or lens; how many */
+G_GNUC_INTERNAL gint         cblur_gl_fused_lengths    (const CblurGl         *gl,
+                                                        CblurGlSegment        *lengths);
+G_GNUC_INTERNAL gint         cblur_gl_direct_cache_lens (const CblurGl        *gl,
+                                                         gint                 *lens);
 
 /* cblur-gl-passes.c */
 G_GNUC_INTERNAL gint         cblur_gl_passes_textures  (const CblurGl     *gl,

@@ -50,6 +50,22 @@ cblur_gpu_hold (void)
 {
 }
 
+gboolean
+cblur_gpu_prepared (void)
+{
+  return FALSE;
+}
+
+void
+cblur_gpu_on_made (CblurGpuWarmUp warm_up)
+{
+}
+
+void
+cblur_gl_prepare_all (CblurGpu *gpu)
+{
+}
+
 void
 cblur_gpu_unhold (void)
 {

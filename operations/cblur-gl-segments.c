@@ -57,6 +57,38 @@ fused_fits (const CblurGl *gl,
   return (shared_memory (gl) - FUSED_GROUP * (2 * texel + 4)) / texel / FUSED_GROUP;
 }
 
+/* The fused box's segment lengths, in chunks of FUSED_GROUP texels, four
+ * channels or pairs: a handful, each a program of its own, so that every
+ * reach's programs can be compiled before the first blur needs them.
+ * Short chunks serve short reaches and narrow images, long ones long
+ * reaches, whose halo a short segment would spend most of its memory on;
+ * over 4K views at all reaches the cost of the best of these is within a
+ * few per cent of every odd chunk's best. */
+static const struct
+{
+  gint     chunk;
+  gboolean pairs;
+} fused_lengths[] = { { 3, FALSE }, { 5, TRUE }, { 9, TRUE }, { 15, TRUE }, { 21, TRUE } };
+
+gint
+cblur_gl_fused_lengths (const CblurGl  *gl,
+                        CblurGlSegment *lengths)
+{
+  gint  n = 0;
+  guint i;
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (fused_lengths) <= CBLUR_GL_MAX_LENGTHS);
+
+  for (i = 0; i < G_N_ELEMENTS (fused_lengths); i++)
+    if (fused_lengths[i].chunk <= fused_fits (gl, fused_lengths[i].pairs))
+      {
+        lengths[n].len = fused_lengths[i].chunk * FUSED_GROUP;
+        lengths[n].pairs = fused_lengths[i].pairs;
+        n++;
+      }
+  return n;
+}
+
 /* The segment that makes n_out outputs of a line for the least work: its
  * length times the segments the line needs, weighed by texel_cost, in at
  * least min_segments where any segment allows that.  Pairs of channels fit
@@ -70,29 +102,29 @@ cblur_gl_fused_segment (const CblurGl         *gl,
                         gint               min_segments)
 {
   CblurGlSegment best = { 0, FALSE };
+  CblurGlSegment lengths[CBLUR_GL_MAX_LENGTHS];
   gboolean       best_too_few = TRUE;
   gdouble        best_cost = G_MAXDOUBLE;
-  gint           pairs, chunk, fits;
+  gint           n = cblur_gl_fused_lengths (gl, lengths);
+  gint           i;
 
-  for (pairs = FALSE; pairs <= TRUE; pairs++)
-    for (chunk = 3, fits = fused_fits (gl, pairs); chunk <= fits; chunk += 2)
-      {
-        gint     len = chunk * FUSED_GROUP;
-        gint     outputs = len - 2 * kernel->reach;
-        gint     segments = (n_out + outputs - 1) / MAX (outputs, 1);
-        gboolean too_few = segments < min_segments;
-        gdouble  cost = (gdouble) segments * len * texel_cost (chunk, pairs);
+  for (i = 0; i < n; i++)
+    {
+      gint     len = lengths[i].len;
+      gint     outputs = len - 2 * kernel->reach;
+      gint     segments = (n_out + outputs - 1) / MAX (outputs, 1);
+      gboolean too_few = segments < min_segments;
+      gdouble  cost = (gdouble) segments * len * texel_cost (len / FUSED_GROUP, lengths[i].pairs);
 
-        if (outputs < FUSED_MIN_OUTPUTS)
-          continue;
-        if (too_few < best_too_few || (too_few == best_too_few && cost < best_cost))
-          {
-            best_too_few = too_few;
-            best_cost = cost;
-            best.len = len;
-            best.pairs = pairs;
-          }
-      }
+      if (outputs < FUSED_MIN_OUTPUTS)
+        continue;
+      if (too_few < best_too_few || (too_few == best_too_few && cost < best_cost))
+        {
+          best_too_few = too_few;
+          best_cost = cost;
+          best = lengths[i];
+        }
+    }
   return best;
 }
 
@@ -113,4 +145,19 @@ cblur_gl_direct_cache_len (const CblurGl         *gl,
   if (len < window)
     len = MAX (len, 2 * DIRECT_MIN_CACHE);
   return len;
+}
+
+gint
+cblur_gl_direct_cache_lens (const CblurGl *gl,
+                            gint          *lens)
+{
+  CblurKernelAxis widest = { CBLUR_MODE_DIRECT };
+  gint            largest;
+  gint            n = 0;
+
+  widest.half_width = G_MAXINT / 4;
+  largest = cblur_gl_direct_cache_len (gl, &widest);
+  for (lens[n++] = DIRECT_MIN_CACHE; lens[n - 1] < largest; n++)
+    lens[n] = 2 * lens[n - 1];
+  return n;
 }

@@ -78,6 +78,11 @@ void               cblur_gl_band_memory_free (CblurGlBandMemory  *memory);
  * GEGL's reads, and its downloads GEGL's writes */
 gboolean           cblur_gl_band_memory_streams (const CblurGlBandMemory *memory);
 
+/* A CblurGpuWarmUp (cblur_gpu_on_made): every program the blur may take,
+ * at any radius and size, queued for the runtime's thread; none on a
+ * software rasterizer, unless CBLUR_GL_NO_WAIT. */
+void               cblur_gl_prepare_all      (CblurGpu           *gpu);
+
 G_END_DECLS
 
 #endif

@@ -43,12 +43,20 @@ void     cblur_gpu_context_destroy (CblurGpu  *gpu);
 
 /* cblur-gpu-program.c: the cache's value destructor */
 void     cblur_gpu_program_free    (gpointer   program);
-/* a program linked on the thread's current context, not cached */
-CblurGpuProgram *cblur_gpu_program_build (const gchar *name,
-                                          const gchar *source,
-                                          const gchar *defines,
-                                          const gchar *prelude,
-                                          GError     **error);
+/* a program to link: what cblur_gpu_program() takes, then what came of it */
+typedef struct
+{
+  const gchar     *name;
+  const gchar     *source;
+  const gchar     *defines;
+  const gchar     *prelude;
+  CblurGpuProgram *program;   /* linked, not cached */
+  GError          *error;     /* else the compiler's log */
+} CblurGpuBuild;
+
+/* the programs linked on the thread's current context, all at once */
+void     cblur_gpu_programs_build  (CblurGpuBuild *builds,
+                                    guint          n);
 /* the program cache's key */
 gchar   *cblur_gpu_program_key     (const gchar *name,
                                     const gchar *defines);

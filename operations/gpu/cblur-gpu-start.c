@@ -5,7 +5,9 @@
  * programs it has linked wait in `done` until a user's thread, holding
  * the runtime's lock, moves them into the context's cache: this thread
  * never takes that lock while it compiles, and the lock comes first
- * wherever both are taken. */
+ * wherever both are taken.  Right after it has made the context, the
+ * users' warm-ups (cblur_gpu_on_made) queue every program they may
+ * need, and the thread compiles what is queued all at once. */
 #include "cblur-gpu-context.h"
 
 #include <stdlib.h>
@@ -34,13 +36,19 @@ static struct
   gboolean    starting;   /* the thread is asked to make the context, or makes it */
   GError     *failure;    /* why it could not, until a context is made */
   GQueue      jobs;
-  Job        *busy;       /* the job compiling now */
+  GPtrArray  *busy;       /* the jobs compiling now */
+  GSList     *warm_ups;   /* CblurGpuWarmUp, run on the context just made */
   GSList     *done;
   GHashTable *failed;     /* keys that did not compile here */
   EGLDisplay  display;
   EGLContext  context;    /* the thread's, sharing the one context's objects */
   gboolean    stop;       /* the process exits: no more GL here */
 } self;
+
+/* Programs compiled at once: enough for a driver's threads to work on
+ * side by side, and few enough that a process exiting meanwhile waits
+ * for them in time. */
+#define BATCH 8
 
 /* compiles on users' threads, and waits there for this thread's */
 static guint caller_compiles;
@@ -76,13 +84,25 @@ done_free (Done *done)
   g_free (done);
 }
 
+/* with self.lock held: whether key is compiling */
+static gboolean
+busy (const gchar *key)
+{
+  guint i;
+
+  for (i = 0; self.busy != NULL && i < self.busy->len; i++)
+    if (strcmp (((Job *) g_ptr_array_index (self.busy, i))->key, key) == 0)
+      return TRUE;
+  return FALSE;
+}
+
 /* with self.lock held: whether key is queued, compiling or done */
 static gboolean
 pending (const gchar *key)
 {
   GSList *l;
 
-  if (self.busy != NULL && strcmp (self.busy->key, key) == 0)
+  if (busy (key))
     return TRUE;
   for (l = self.done; l != NULL; l = l->next)
     if (strcmp (((Done *) l->data)->key, key) == 0)
@@ -111,13 +131,22 @@ static void
 make (void)
 {
   g_autoptr (GError) error = NULL;
+  g_autoptr (GSList) warm_ups = NULL;
+  GSList            *l;
   CblurGpu          *gpu;
 
   g_usleep (cblur_gpu_fault_delay_us ());
   cblur_gpu_lock ();
   gpu = cblur_gpu_acquire (&error);
   if (gpu != NULL)
-    cblur_gpu_release (gpu);
+    {
+      g_mutex_lock (&self.lock);
+      warm_ups = g_slist_copy (self.warm_ups);
+      g_mutex_unlock (&self.lock);
+      for (l = warm_ups; l != NULL; l = l->next)
+        ((CblurGpuWarmUp) l->data) (gpu);
+      cblur_gpu_release (gpu);
+    }
   cblur_gpu_unlock ();
 
   g_mutex_lock (&self.lock);
@@ -128,38 +157,65 @@ make (void)
   g_mutex_unlock (&self.lock);
 }
 
-/* With self.lock held, which is let go while the next job compiles.  A
- * program another context uses must be linked first: glFinish. */
+/* The driver compiles in as many threads as it likes, where it can. */
 static void
-compile_next (void)
+compile_in_parallel (void)
 {
-  Job               *job = g_queue_pop_head (&self.jobs);
-  CblurGpuProgram   *program = NULL;
-  g_autoptr (GError) error = NULL;
+  if (epoxy_has_gl_extension ("GL_KHR_parallel_shader_compile"))
+    glMaxShaderCompilerThreadsKHR (0xFFFFFFFF);
+  else if (epoxy_has_gl_extension ("GL_ARB_parallel_shader_compile"))
+    glMaxShaderCompilerThreadsARB (0xFFFFFFFF);
+}
 
-  self.busy = job;
-  g_mutex_unlock (&self.lock);
-  if (eglBindAPI (EGL_OPENGL_API) &&
-      eglMakeCurrent (self.display, EGL_NO_SURFACE, EGL_NO_SURFACE, self.context))
+/* With self.lock held, which is let go while the next BATCH queued jobs
+ * compile, all at once.  A program another context uses must be linked first:
+ * glFinish. */
+static void
+compile_queued (void)
+{
+  g_autoptr (GPtrArray)   jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) job_free);
+  g_autofree CblurGpuBuild *builds = NULL;
+  gboolean                current;
+  guint                   i;
+
+  while (!g_queue_is_empty (&self.jobs) && jobs->len < BATCH)
+    g_ptr_array_add (jobs, g_queue_pop_head (&self.jobs));
+  builds = g_new0 (CblurGpuBuild, jobs->len);
+  for (i = 0; i < jobs->len; i++)
     {
-      program = cblur_gpu_program_build (job->name, job->source, job->defines, job->prelude,
-                                         &error);
+      Job *job = g_ptr_array_index (jobs, i);
+
+      builds[i] = (CblurGpuBuild) { job->name, job->source, job->defines, job->prelude };
+    }
+  self.busy = jobs;
+  g_mutex_unlock (&self.lock);
+  current = eglBindAPI (EGL_OPENGL_API) &&
+            eglMakeCurrent (self.display, EGL_NO_SURFACE, EGL_NO_SURFACE, self.context);
+  if (current)
+    {
+      compile_in_parallel ();
+      cblur_gpu_programs_build (builds, jobs->len);
       glFinish ();
       eglMakeCurrent (self.display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
     }
   g_mutex_lock (&self.lock);
   self.busy = NULL;
-  if (program != NULL)
+  for (i = 0; i < jobs->len; i++)
     {
-      Done *done = g_new0 (Done, 1);
+      Job *job = g_ptr_array_index (jobs, i);
 
-      done->key = g_steal_pointer (&job->key);
-      done->program = program;
-      self.done = g_slist_prepend (self.done, done);
+      g_clear_error (&builds[i].error);
+      if (builds[i].program != NULL)
+        {
+          Done *done = g_new0 (Done, 1);
+
+          done->key = g_steal_pointer (&job->key);
+          done->program = builds[i].program;
+          self.done = g_slist_prepend (self.done, done);
+        }
+      else
+        g_hash_table_add (self.failed, g_steal_pointer (&job->key));
     }
-  else
-    g_hash_table_add (self.failed, g_steal_pointer (&job->key));
-  job_free (job);
   g_cond_broadcast (&self.changed);
 }
 
@@ -176,7 +232,7 @@ run (gpointer unused)
           g_mutex_lock (&self.lock);
         }
       else if (!g_queue_is_empty (&self.jobs) && self.context != EGL_NO_CONTEXT)
-        compile_next ();
+        compile_queued ();
       else
         g_cond_wait (&self.changed, &self.lock);
     }
@@ -216,13 +272,14 @@ cblur_gpu_state (gboolean   start,
 {
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
 
+  /* until the warm-ups have queued their programs too */
+  if (self.starting)
+    return CBLUR_GPU_STARTING;
   if (cblur_gpu_lifetime_made (is_software))
     {
       g_clear_error (&self.failure);
       return CBLUR_GPU_READY;
     }
-  if (self.starting)
-    return CBLUR_GPU_STARTING;
   if (self.failure != NULL)
     {
       if (error != NULL)
@@ -278,9 +335,9 @@ cblur_gpu_compiler_take (CblurGpu    *gpu,
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
   GList                   *queued;
 
-  if (self.busy != NULL && strcmp (self.busy->key, key) == 0)
+  if (busy (key))
     cblur_gpu_compiler_count_caller ();
-  while (self.busy != NULL && strcmp (self.busy->key, key) == 0)
+  while (busy (key))
     g_cond_wait (&self.changed, &self.lock);
   collect (gpu);
   queued = g_queue_find_custom (&self.jobs, key, (GCompareFunc) strcmp);
@@ -335,4 +392,21 @@ cblur_gpu_wait_prepared (void)
   while (!self.stop && (self.starting || self.busy != NULL ||
                         (!g_queue_is_empty (&self.jobs) && self.context != EGL_NO_CONTEXT)))
     g_cond_wait (&self.changed, &self.lock);
+}
+
+gboolean
+cblur_gpu_prepared (void)
+{
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
+
+  return !self.starting && self.busy == NULL && g_queue_is_empty (&self.jobs);
+}
+
+void
+cblur_gpu_on_made (CblurGpuWarmUp warm_up)
+{
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
+
+  if (g_slist_find (self.warm_ups, warm_up) == NULL)
+    self.warm_ups = g_slist_append (self.warm_ups, warm_up);
 }

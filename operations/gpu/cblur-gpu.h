@@ -274,6 +274,16 @@ guint     cblur_gpu_caller_compiles (void);
 /* Thread-safe, for tests and the benchmark: until the runtime's thread has
  * made the context it was asked for and compiled all that is queued. */
 void      cblur_gpu_wait_prepared   (void);
+/* Thread-safe, and waits only for the runtime's thread's short lock:
+ * whether that thread has nothing queued or compiling, so that a blur
+ * that takes only the programs the warm-ups queued finds them linked. */
+gboolean  cblur_gpu_prepared        (void);
+/* With the lock held, the context current: queues (cblur_gpu_prepare) the
+ * programs a user of the runtime may take. */
+typedef void (*CblurGpuWarmUp) (CblurGpu *gpu);
+/* Thread-safe: warm_up runs, once each, whenever the runtime's thread has
+ * made the context (cblur_gpu_state), before that says READY. */
+void      cblur_gpu_on_made         (CblurGpuWarmUp warm_up);
 void      cblur_gpu_use         (const CblurGpuProgram *program);
 void      cblur_gpu_set_int     (const CblurGpuProgram *program,
                                  const gchar           *name,

@@ -1,9 +1,9 @@
 /* The GPU's start-up off the render path and compiles off the render
  * thread: under auto a blur never waits for the context's making, a
- * process that exits meanwhile ends in time, and once the runtime's
- * thread has compiled what a blur's size reaches, a sweep over the radius
- * compiles nothing on the blurring thread and blurs on the GPU as the CPU
- * does.  Each case runs in a process of its own, the runtime's state
+ * process that exits meanwhile ends in time, the choice takes the GPU
+ * only once its programs are linked, and once the runtime's thread has
+ * compiled what the warm-up queued, a sweep over every radius compiles
+ * nothing on the blurring thread and blurs on the GPU as the CPU does.  Each case runs in a process of its own, the runtime's state
  * being the process's. */
 #include "gl-test.h"
 
@@ -18,6 +18,13 @@
 #define NO_WAIT_US (G_USEC_PER_SEC)
 
 #define BOX_TOLERANCE 1e-4
+
+/* a host's frames, as often as the choice is asked */
+#define POLL_US 2000
+
+/* past the reach the fused box's longest segment at 16 KiB holds: the
+ * two-shader box too */
+#define SWEEP_RADIUS_MAX 600.0
 
 static gboolean
 in_own_process (void)
@@ -60,47 +67,6 @@ blur_as_op (const CblurKernel *kernel,
   return report.ran_on;
 }
 
-/* The view at levels 0 and 1, each warmed by one blur and the runtime's
- * compiles it queued, then dragged from direct into box: every frame on
- * the GPU, none compiling on this thread. */
-static void
-sweep_compiles_nothing (void)
-{
-  static const gint sizes[][2] = { { 160, 96 }, { 80, 48 } };
-  guint             before;
-  gdouble           diff;
-  gint              level;
-  gdouble           radius;
-
-  if (!in_own_process ())
-    return;
-  /* fewer variants: this machine's GPU may be a slow compiler */
-  gl_test_set ("CBLUR_GL_SHARED_MEMORY", "16384");
-  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
-  for (level = 0; level < 2; level++)
-    {
-      g_autoptr (CblurKernel) first = cblur_kernel_new (2.0, CBLUR_MODE_AUTO, 3);
-
-      blur_as_op (first, sizes[level][0], sizes[level][1], &diff);
-      cblur_gpu_wait_prepared ();
-    }
-
-  before = cblur_gpu_caller_compiles ();
-  for (level = 0; level < 2; level++)
-    for (radius = 0.5; radius <= 64.0; radius += 2.5)
-      {
-        g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius / (1 << level),
-                                                           CBLUR_MODE_AUTO, 3);
-
-        if (cblur_kernel_is_identity (kernel))
-          continue;
-        g_assert_cmpint (blur_as_op (kernel, sizes[level][0], sizes[level][1], &diff), ==,
-                         CBLUR_BACKEND_GL);
-        g_assert_cmpfloat (diff, <=, BOX_TOLERANCE);
-      }
-  g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, before);
-}
-
 /* CPU blurring enough under auto (CBLUR_GL_START_MS=1) that the next
  * choice starts the context, which CBLUR_GL_FAULT=slow makes slow */
 static void
@@ -118,6 +84,73 @@ spend_on_cpu (void)
   cblur_run_report_clear (&report);
   gl_test_image_free (src);
   gl_test_image_free (dst);
+}
+
+/* The context started as auto starts it, whose warm-up queues every
+ * program for the runtime's thread; once that is done, a drag over the
+ * whole range of radii, at levels 0 and 1, from direct into the fused box
+ * and the two-shader box beyond, blurs every frame on the GPU as the CPU
+ * does and compiles nothing on this thread. */
+static void
+sweep_compiles_nothing (void)
+{
+  static const gint sizes[][2] = { { 160, 96 }, { 80, 48 } };
+  gdouble           diff;
+  gint              level;
+  gdouble           radius;
+
+  if (!in_own_process ())
+    return;
+  /* fewer lengths: this machine's GPU may be a slow compiler */
+  gl_test_set ("CBLUR_GL_SHARED_MEMORY", "16384");
+  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
+  spend_on_cpu ();
+  cblur_backend_preferred ();
+  cblur_gpu_wait_prepared ();
+  g_assert_cmpint (cblur_gpu_state (FALSE, NULL, NULL), ==, CBLUR_GPU_READY);
+  g_assert_true (cblur_gpu_prepared ());
+  g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, 0);
+
+  for (level = 0; level < 2; level++)
+    for (radius = 0.5; radius <= SWEEP_RADIUS_MAX; radius *= 1.25)
+      {
+        g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius / (1 << level),
+                                                           CBLUR_MODE_AUTO, 3);
+
+        if (cblur_kernel_is_identity (kernel))
+          continue;
+        g_assert_cmpint (blur_as_op (kernel, sizes[level][0], sizes[level][1], &diff), ==,
+                         CBLUR_BACKEND_GL);
+        g_assert_cmpfloat (diff, <=, BOX_TOLERANCE);
+      }
+  g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, 0);
+}
+
+/* Under auto the choice, which sizes the op's regions, takes the GPU only
+ * once every program is linked: while the runtime's thread makes the
+ * context and compiles, the CPU, and afterwards the GPU. */
+static void
+choice_waits_for_programs (void)
+{
+  if (!in_own_process ())
+    return;
+  gl_test_set ("CBLUR_GL_SHARED_MEMORY", "16384");
+  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
+  spend_on_cpu ();
+  g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_CPU);
+  while (cblur_gpu_state (FALSE, NULL, NULL) == CBLUR_GPU_STARTING)
+    {
+      g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_CPU);
+      g_usleep (POLL_US);
+    }
+  while (!cblur_gpu_prepared ())
+    {
+      if (cblur_backend_preferred () == CBLUR_BACKEND_GL)
+        g_assert_true (cblur_gpu_prepared ());
+      g_usleep (POLL_US);
+    }
+  g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_GL);
+  g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, 0);
 }
 
 /* The choice that starts the context comes back at once, with the CPU,
@@ -190,5 +223,6 @@ main (int    argc,
   g_test_add_data_func ("/gl/startup/exit-while-starting/gegl-exit", "slow gegl-exit",
                         exit_while_starting);
   g_test_add_func ("/gl/startup/sweep-compiles-nothing", sweep_compiles_nothing);
+  g_test_add_func ("/gl/startup/choice-waits-for-programs", choice_waits_for_programs);
   return gl_test_run ();
 }
