@@ -6,6 +6,7 @@
  * segment */
 #define DIRECT_MIN_CACHE 512
 G_STATIC_ASSERT (DIRECT_MIN_CACHE > CBLUR_GL_DIRECT_SEGMENT);
+G_STATIC_ASSERT (CBLUR_GL_DIRECT_ANY_CACHE == 2 * DIRECT_MIN_CACHE);
 
 /* box-fused.comp's THREADS, and the fewest outputs per segment worth its
  * halo; a reach too long for that runs the two-shader passes */
@@ -97,6 +98,7 @@ cblur_gl_fused_lengths (const CblurGl  *gl,
  * no segment leaves FUSED_MIN_OUTPUTS outputs. */
 CblurGlSegment
 cblur_gl_fused_segment (const CblurGl         *gl,
+                        gint                   axis,
                         const CblurKernelAxis *kernel,
                         gint               n_out,
                         gint               min_segments)
@@ -116,7 +118,9 @@ cblur_gl_fused_segment (const CblurGl         *gl,
       gboolean too_few = segments < min_segments;
       gdouble  cost = (gdouble) segments * len * texel_cost (len / FUSED_GROUP, lengths[i].pairs);
 
-      if (outputs < FUSED_MIN_OUTPUTS)
+      /* the longest is always linked before the GPU takes blurs, so
+       * whether any length serves the reach never depends on the rest */
+      if (outputs < FUSED_MIN_OUTPUTS || (i < n - 1 && !(gl->fused_linked[axis] & (1u << i))))
         continue;
       if (too_few < best_too_few || (too_few == best_too_few && cost < best_cost))
         {
@@ -132,9 +136,9 @@ cblur_gl_fused_segment (const CblurGl         *gl,
  * reserves the fewer run at once: the smallest power of two of vec4s that
  * holds a segment and its halo, else the largest that fits, in chunks,
  * whose halves must each hold a segment. */
-gint
-cblur_gl_direct_cache_len (const CblurGl         *gl,
-                           const CblurKernelAxis *kernel)
+static gint
+best_cache_len (const CblurGl         *gl,
+                const CblurKernelAxis *kernel)
 {
   gint window = CBLUR_GL_DIRECT_SEGMENT + 2 * kernel->half_width;
   gint bytes = shared_memory (gl);
@@ -143,8 +147,19 @@ cblur_gl_direct_cache_len (const CblurGl         *gl,
   while (len < window && 2 * len * 4 * (gint) sizeof (gfloat) <= bytes)
     len *= 2;
   if (len < window)
-    len = MAX (len, 2 * DIRECT_MIN_CACHE);
+    len = MAX (len, CBLUR_GL_DIRECT_ANY_CACHE);
   return len;
+}
+
+gint
+cblur_gl_direct_cache_len (const CblurGl         *gl,
+                           gint                   axis,
+                           const CblurKernelAxis *kernel)
+{
+  gint len = best_cache_len (gl, kernel);
+  gint index = g_bit_nth_msf (len / DIRECT_MIN_CACHE, -1);
+
+  return gl->direct_linked[axis] & (1u << index) ? len : CBLUR_GL_DIRECT_ANY_CACHE;
 }
 
 gint
@@ -156,7 +171,7 @@ cblur_gl_direct_cache_lens (const CblurGl *gl,
   gint            n = 0;
 
   widest.half_width = G_MAXINT / 4;
-  largest = cblur_gl_direct_cache_len (gl, &widest);
+  largest = best_cache_len (gl, &widest);
   for (lens[n++] = DIRECT_MIN_CACHE; lens[n - 1] < largest; n++)
     lens[n] = 2 * lens[n - 1];
   return n;

@@ -127,14 +127,22 @@ sweep_compiles_nothing (void)
 }
 
 /* Under auto the choice, which sizes the op's regions, takes the GPU only
- * once every program is linked: while the runtime's thread makes the
- * context and compiles, the CPU, and afterwards the GPU. */
+ * once the programs that serve every radius are linked: while the
+ * runtime's thread makes the context and compiles them, the CPU.  From
+ * then on every blur runs on the GPU, as the CPU blurs, while the rest
+ * still compile, with what is linked and nothing compiled here. */
 static void
 choice_waits_for_programs (void)
 {
+  static const gdouble radii[] = { 400.0, 2.0, 120.0, 6.0, 40.0, 1.0 };
+  gdouble              diff;
+  guint                i;
+
   if (!in_own_process ())
     return;
-  gl_test_set ("CBLUR_GL_SHARED_MEMORY", "16384");
+  /* three fused lengths and three direct caches, whose rest compiles
+   * while the blurs below take what is linked */
+  gl_test_set ("CBLUR_GL_SHARED_MEMORY", "32768");
   gl_test_set ("CBLUR_GL_NO_WAIT", "1");
   spend_on_cpu ();
   g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_CPU);
@@ -150,6 +158,16 @@ choice_waits_for_programs (void)
       g_usleep (POLL_US);
     }
   g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_GL);
+
+  /* box and direct in turn, so that each is likely to find only the
+   * programs that serve every radius */
+  for (i = 0; i < G_N_ELEMENTS (radii); i++)
+    {
+      g_autoptr (CblurKernel) kernel = cblur_kernel_new (radii[i], CBLUR_MODE_AUTO, 3);
+
+      g_assert_cmpint (blur_as_op (kernel, 96, 64, &diff), ==, CBLUR_BACKEND_GL);
+      g_assert_cmpfloat (diff, <=, BOX_TOLERANCE);
+    }
   g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, 0);
 }
 
