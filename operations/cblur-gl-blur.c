@@ -213,10 +213,7 @@ blur_held (CblurGl                 *gl,
   g_autoptr (GArray) tiles = NULL;
   gboolean           ok;
 
-  /* what the blur takes is fixed before anything depends on it */
   gl->no_wait = source->no_wait;
-  if (gl->no_wait)
-    cblur_gl_linked_snapshot (gl, source->straight && src->format == NULL);
   ok = cblur_gl_plan (gl, kernel, dst, &plan, error);
   report->tiles = plan.n_x * plan.n_y;
   if (ok && run != NULL && report->tiles != 1)

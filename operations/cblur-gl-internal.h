@@ -95,13 +95,9 @@ typedef struct
   CblurGpu             *gpu;
   const CblurGpuLimits *limits;
   CblurGlTextures      *textures;
-  gboolean              no_wait;   /* CblurGlSource's */
-  /* by axis, the direct caches' and fused segments' programs linked, bit
-   * i for the i-th of cblur_gl_direct_cache_lens() and
-   * cblur_gl_fused_lengths(): where the blur does not wait, it takes only
-   * those (cblur_gl_linked_snapshot); all where it does */
-  guint                 direct_linked[2];
-  guint                 fused_linked[2];
+  /* CblurGlSource's: the blur takes only the programs that serve every
+   * radius (cblur-gl-variants.c) */
+  gboolean              no_wait;
 } CblurGl;
 
 typedef struct
@@ -181,7 +177,7 @@ typedef struct
   gboolean pairs;
 } CblurGlSegment;
 
-/* the most segment or cache lengths a shader has: each is a program */
+/* the most segment lengths box-fused.comp has: each is a program */
 #define CBLUR_GL_MAX_LENGTHS 8
 
 /* direct.comp's cache that serves every reach, in halves of a segment
@@ -190,12 +186,6 @@ typedef struct
 
 /* direct.comp's outputs per work group, its SEGMENT */
 #define CBLUR_GL_DIRECT_SEGMENT 384
-
-/* A streamed tile's first stripe of outputs goes to GEGL while later
- * input rows come up: in one stripe GEGL's writes of the output would
- * wait for all its reads.  Two stripes are enough for that overlap, and
- * fewer, longer segments cost less: the column pass's fewest segments. */
-#define CBLUR_GL_MIN_STRIPES 2
 
 /* The passes of one kernel over tiles of one plan: their programs and
  * weights, and the textures they ping-pong through. */
@@ -286,16 +276,6 @@ G_GNUC_INTERNAL void         cblur_gl_program_prepare  (CblurGl         *gl,
                                                         CblurGlShader    shader,
                                                         CblurGlVariant   variant,
                                                         gint             cache_len);
-/* whether the program is linked */
-G_GNUC_INTERNAL gboolean     cblur_gl_program_linked   (CblurGl         *gl,
-                                                        CblurGlShader    shader,
-                                                        CblurGlVariant   variant,
-                                                        gint             cache_len);
-
-/* cblur-gl-variants.c: gl's direct_linked and fused_linked, from what
- * the context has linked, for a blur that does not wait */
-G_GNUC_INTERNAL void         cblur_gl_linked_snapshot  (CblurGl         *gl,
-                                                        gboolean         straight);
 
 /* cblur-gl-tiles.c */
 G_GNUC_INTERNAL void         cblur_gl_plan_tiles       (gint          width,
@@ -338,25 +318,20 @@ G_GNUC_INTERNAL gboolean     cblur_gl_blur_streamed    (CblurGl             *gl,
                                                         GError             **error);
 
 /* cblur-gl-segments.c: box-fused.comp's segment that makes n_out outputs
- * of a line along axis for the least work, in at least min_segments where
- * it can, among the linked (gl->fused_linked) and the longest; len 0
- * where none leaves enough outputs beside its halo */
+ * of a line for the least work, in at least min_segments where it can;
+ * where gl->no_wait, the longest; len 0 where none leaves enough outputs
+ * beside its halo */
 G_GNUC_INTERNAL CblurGlSegment cblur_gl_fused_segment  (const CblurGl         *gl,
-                                                        gint                   axis,
                                                         const CblurKernelAxis *kernel,
                                                         gint                   n_out,
                                                         gint                   min_segments);
-/* direct.comp's CACHE_LEN along axis: where the best is not linked
- * (gl->direct_linked), CBLUR_GL_DIRECT_ANY_CACHE */
+/* direct.comp's CACHE_LEN; where gl->no_wait, CBLUR_GL_DIRECT_ANY_CACHE */
 G_GNUC_INTERNAL gint         cblur_gl_direct_cache_len (const CblurGl         *gl,
-                                                        gint                   axis,
                                                         const CblurKernelAxis *kernel);
-/* every length the two functions above give on gl's GPU, at most
- * CBLUR_GL_MAX_LENGTHS, into lengths or lens; how many */
+/* every segment cblur_gl_fused_segment() may give on gl's GPU, at most
+ * CBLUR_GL_MAX_LENGTHS, shortest first, into lengths; how many */
 G_GNUC_INTERNAL gint         cblur_gl_fused_lengths    (const CblurGl         *gl,
                                                         CblurGlSegment        *lengths);
-G_GNUC_INTERNAL gint         cblur_gl_direct_cache_lens (const CblurGl        *gl,
-                                                         gint                 *lens);
 
 /* cblur-gl-passes.c */
 G_GNUC_INTERNAL gint         cblur_gl_passes_textures  (const CblurGl     *gl,

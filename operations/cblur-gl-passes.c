@@ -17,14 +17,18 @@ enum
   DST_UNIT
 };
 
+/* A streamed tile's first stripe of outputs goes to GEGL while later
+ * input rows come up: in one stripe GEGL's writes of the output would
+ * wait for all its reads.  Two stripes are enough for that overlap, and
+ * fewer, longer segments cost less. */
+#define MIN_STRIPES 2
+
 /* whether the axis runs the two-shader box */
 static gboolean
-two_shader_box (const CblurGl     *gl,
-                const CblurKernel *kernel,
-                gint               axis)
+two_shader_box (const CblurGl         *gl,
+                const CblurKernelAxis *axis)
 {
-  return kernel->axes[axis].mode == CBLUR_MODE_BOX &&
-         cblur_gl_fused_segment (gl, axis, &kernel->axes[axis], 1, 1).len == 0;
+  return axis->mode == CBLUR_MODE_BOX && cblur_gl_fused_segment (gl, axis, 1, 1).len == 0;
 }
 
 /* input, between and output, then the two-shader box's own */
@@ -32,7 +36,8 @@ gint
 cblur_gl_passes_textures (const CblurGl     *gl,
                           const CblurKernel *kernel)
 {
-  return two_shader_box (gl, kernel, CBLUR_AXIS_X) || two_shader_box (gl, kernel, CBLUR_AXIS_Y)
+  return two_shader_box (gl, &kernel->axes[CBLUR_AXIS_X]) ||
+         two_shader_box (gl, &kernel->axes[CBLUR_AXIS_Y])
          ? CBLUR_GL_N_TEXTURES : CBLUR_GL_ROW_SCRATCH;
 }
 
@@ -83,7 +88,7 @@ init_programs (CblurGl           *gl,
         }
       passes->programs[axis] =
         cblur_gl_program (gl, direct ? CBLUR_GL_SHADER_DIRECT : CBLUR_GL_SHADER_BOX, variant,
-                          direct ? cblur_gl_direct_cache_len (gl, axis, along) : 0, error);
+                          direct ? cblur_gl_direct_cache_len (gl, along) : 0, error);
       if (passes->programs[axis] == NULL)
         return FALSE;
     }
@@ -107,12 +112,12 @@ cblur_gl_passes_init (CblurGl            *gl,
   passes->stamps = stamps;
   passes->textures = gl->textures->textures;
   if (kernel->axes[CBLUR_AXIS_X].mode != CBLUR_MODE_DIRECT)
-    passes->segments[0] = cblur_gl_fused_segment (gl, CBLUR_AXIS_X, &kernel->axes[CBLUR_AXIS_X],
+    passes->segments[0] = cblur_gl_fused_segment (gl, &kernel->axes[CBLUR_AXIS_X],
                                                   largest->in_width - 2 * kernel->reach, 1);
   if (kernel->axes[CBLUR_AXIS_Y].mode != CBLUR_MODE_DIRECT)
-    passes->segments[1] = cblur_gl_fused_segment (gl, CBLUR_AXIS_Y, &kernel->axes[CBLUR_AXIS_Y],
+    passes->segments[1] = cblur_gl_fused_segment (gl, &kernel->axes[CBLUR_AXIS_Y],
                                                   largest->in_height - 2 * kernel->reach,
-                                                  CBLUR_GL_MIN_STRIPES);
+                                                  MIN_STRIPES);
   if (!init_programs (gl, kernel, straight, passes, error))
     return FALSE;
   if (cblur_gl_textures_fit (kernel, tiles, sizes))

@@ -59,12 +59,12 @@ fused_fits (const CblurGl *gl,
 }
 
 /* The fused box's segment lengths, in chunks of FUSED_GROUP texels, four
- * channels or pairs: a handful, each a program of its own, so that every
- * reach's programs can be compiled before the first blur needs them.
- * Short chunks serve short reaches and narrow images, long ones long
- * reaches, whose halo a short segment would spend most of its memory on;
- * over 4K views at all reaches the cost of the best of these is within a
- * few per cent of every odd chunk's best. */
+ * channels or pairs, shortest first: a handful, each a program of its
+ * own, so that a sweep over the radius meets few compiles.  Short chunks
+ * serve short reaches and narrow images, long ones long reaches, whose
+ * halo a short segment would spend most of its memory on; over 4K views
+ * at all reaches the best of these costs a few per cent more than every
+ * odd chunk's best.  The longest serves every reach any of them does. */
 static const struct
 {
   gint     chunk;
@@ -95,10 +95,10 @@ cblur_gl_fused_lengths (const CblurGl  *gl,
  * least min_segments where any segment allows that.  Pairs of channels fit
  * twice the segment, so spend less of it on the halo at long reaches.  An
  * odd CHUNK spreads the invocations' chunks over all banks.  len is 0 when
- * no segment leaves FUSED_MIN_OUTPUTS outputs. */
+ * no segment leaves FUSED_MIN_OUTPUTS outputs.  A blur that does not wait
+ * takes the longest, the one compiled ahead (cblur-gl-variants.c). */
 CblurGlSegment
 cblur_gl_fused_segment (const CblurGl         *gl,
-                        gint                   axis,
                         const CblurKernelAxis *kernel,
                         gint               n_out,
                         gint               min_segments)
@@ -118,9 +118,7 @@ cblur_gl_fused_segment (const CblurGl         *gl,
       gboolean too_few = segments < min_segments;
       gdouble  cost = (gdouble) segments * len * texel_cost (len / FUSED_GROUP, lengths[i].pairs);
 
-      /* the longest is always linked before the GPU takes blurs, so
-       * whether any length serves the reach never depends on the rest */
-      if (outputs < FUSED_MIN_OUTPUTS || (i < n - 1 && !(gl->fused_linked[axis] & (1u << i))))
+      if (outputs < FUSED_MIN_OUTPUTS || (gl->no_wait && i < n - 1))
         continue;
       if (too_few < best_too_few || (too_few == best_too_few && cost < best_cost))
         {
@@ -153,26 +151,7 @@ best_cache_len (const CblurGl         *gl,
 
 gint
 cblur_gl_direct_cache_len (const CblurGl         *gl,
-                           gint                   axis,
                            const CblurKernelAxis *kernel)
 {
-  gint len = best_cache_len (gl, kernel);
-  gint index = g_bit_nth_msf (len / DIRECT_MIN_CACHE, -1);
-
-  return gl->direct_linked[axis] & (1u << index) ? len : CBLUR_GL_DIRECT_ANY_CACHE;
-}
-
-gint
-cblur_gl_direct_cache_lens (const CblurGl *gl,
-                            gint          *lens)
-{
-  CblurKernelAxis widest = { CBLUR_MODE_DIRECT };
-  gint            largest;
-  gint            n = 0;
-
-  widest.half_width = G_MAXINT / 4;
-  largest = best_cache_len (gl, &widest);
-  for (lens[n++] = DIRECT_MIN_CACHE; lens[n - 1] < largest; n++)
-    lens[n] = 2 * lens[n - 1];
-  return n;
+  return gl->no_wait ? CBLUR_GL_DIRECT_ANY_CACHE : best_cache_len (gl, kernel);
 }

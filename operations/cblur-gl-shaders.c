@@ -102,14 +102,3 @@ cblur_gl_program_prepare (CblurGl         *gl,
 
   cblur_gpu_prepare (gl->gpu, names[shader], sources ()[shader], defines, prelude ());
 }
-
-gboolean
-cblur_gl_program_linked (CblurGl         *gl,
-                         CblurGlShader    shader,
-                         CblurGlVariant   variant,
-                         gint             cache_len)
-{
-  g_autofree gchar *defines = defines_for (variant, cache_len);
-
-  return cblur_gpu_program_linked (gl->gpu, names[shader], defines);
-}

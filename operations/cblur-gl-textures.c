@@ -21,8 +21,6 @@ cblur_gl_view (CblurGpu *gpu,
   gl->gpu = gpu;
   gl->limits = cblur_gpu_limits (gpu);
   gl->no_wait = FALSE;
-  gl->direct_linked[0] = gl->direct_linked[1] = ~0u;
-  gl->fused_linked[0] = gl->fused_linked[1] = ~0u;
   gl->textures = cblur_gpu_get_data (gpu, key);
   if (gl->textures == NULL)
     {

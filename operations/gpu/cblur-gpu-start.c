@@ -20,7 +20,6 @@ typedef struct
   gchar *source;
   gchar *defines;
   gchar *prelude;
-  guint  seq;   /* the order queued */
 } Job;
 
 typedef struct
@@ -39,8 +38,6 @@ static struct
   GQueue      jobs;
   GPtrArray  *busy;       /* the jobs compiling now */
   GSList     *warm_ups;   /* CblurGpuWarmUp, run on the context just made */
-  guint       last_seq;   /* the last job's queued */
-  guint       mark;       /* cblur_gpu_prepared() waits for the jobs up to it */
   GSList     *done;
   GHashTable *failed;     /* keys that did not compile here */
   EGLDisplay  display;
@@ -160,13 +157,6 @@ make (void)
   g_mutex_unlock (&self.lock);
 }
 
-/* with self.lock held: whether cblur_gpu_prepared() waits for job */
-static gboolean
-marked (const Job *job)
-{
-  return job->seq <= self.mark;
-}
-
 /* The driver compiles in as many threads as it likes, where it can. */
 static void
 compile_in_parallel (void)
@@ -178,8 +168,7 @@ compile_in_parallel (void)
 }
 
 /* With self.lock held, which is let go while the next BATCH queued jobs
- * compile, all at once: those users wait for (cblur_gpu_prepared) never
- * with those they do not.  A program another context uses must be linked first:
+ * compile, all at once.  A program another context uses must be linked first:
  * glFinish. */
 static void
 compile_queued (void)
@@ -189,9 +178,7 @@ compile_queued (void)
   gboolean                current;
   guint                   i;
 
-  while (!g_queue_is_empty (&self.jobs) && jobs->len < BATCH &&
-         (jobs->len == 0 || marked (g_queue_peek_head (&self.jobs)) ==
-                              marked (g_ptr_array_index (jobs, 0))))
+  while (!g_queue_is_empty (&self.jobs) && jobs->len < BATCH)
     g_ptr_array_add (jobs, g_queue_pop_head (&self.jobs));
   builds = g_new0 (CblurGpuBuild, jobs->len);
   for (i = 0; i < jobs->len; i++)
@@ -336,22 +323,9 @@ cblur_gpu_prepare (CblurGpu    *gpu,
   job->source = g_strdup (source);
   job->defines = g_strdup (defines);
   job->prelude = g_strdup (prelude);
-  job->seq = ++self.last_seq;
   g_queue_push_tail (&self.jobs, job);
   wake_thread ();
   return TRUE;
-}
-
-gboolean
-cblur_gpu_program_linked (CblurGpu    *gpu,
-                          const gchar *name,
-                          const gchar *defines)
-{
-  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
-  g_autofree gchar        *key = cblur_gpu_program_key (name, defines);
-
-  collect (gpu);
-  return g_hash_table_contains (gpu->programs, key);
 }
 
 CblurGpuProgram *
@@ -424,19 +398,8 @@ gboolean
 cblur_gpu_prepared (void)
 {
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
-  const Job               *next = g_queue_peek_head (&self.jobs);
 
-  /* a batch holds marked jobs or others, and the queue is in order */
-  return !self.starting && (self.busy == NULL || !marked (g_ptr_array_index (self.busy, 0))) &&
-         (next == NULL || !marked (next));
-}
-
-void
-cblur_gpu_prepared_mark (void)
-{
-  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
-
-  self.mark = self.last_seq;
+  return !self.starting && self.busy == NULL && g_queue_is_empty (&self.jobs);
 }
 
 void

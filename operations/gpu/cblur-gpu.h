@@ -275,16 +275,12 @@ guint     cblur_gpu_caller_compiles (void);
  * made the context it was asked for and compiled all that is queued. */
 void      cblur_gpu_wait_prepared   (void);
 /* Thread-safe, and waits only for the runtime's thread's short lock:
- * whether that thread has compiled every program queued up to the last
- * cblur_gpu_prepared_mark(), those a user needs before it takes blurs;
- * what is queued after compiles in their own batches, after them. */
+ * whether that thread has nothing queued or compiling, so that a blur
+ * that takes only the programs the warm-ups queued finds them linked.
+ * While it compiles, GL calls on the one context may wait for it (NVIDIA
+ * lets them): a user that takes GL blurs meanwhile does better to queue
+ * nothing more. */
 gboolean  cblur_gpu_prepared        (void);
-void      cblur_gpu_prepared_mark   (void);
-/* With the lock held: whether the program is linked and cached, as
- * cblur_gpu_program() would take it without a compile. */
-gboolean  cblur_gpu_program_linked  (CblurGpu              *gpu,
-                                     const gchar           *name,
-                                     const gchar           *defines);
 /* With the lock held, the context current: queues (cblur_gpu_prepare) the
  * programs a user of the runtime may take. */
 typedef void (*CblurGpuWarmUp) (CblurGpu *gpu);

@@ -3,8 +3,9 @@
  * process that exits meanwhile ends in time, the choice takes the GPU
  * only once its programs are linked, and once the runtime's thread has
  * compiled what the warm-up queued, a sweep over every radius compiles
- * nothing on the blurring thread and blurs on the GPU as the CPU does.  Each case runs in a process of its own, the runtime's state
- * being the process's. */
+ * nothing on the blurring thread and blurs on the GPU as the CPU does.
+ * Each case runs in a process of its own, the runtime's state being the
+ * process's. */
 #include "gl-test.h"
 
 #include <stdlib.h>
@@ -86,11 +87,11 @@ spend_on_cpu (void)
   gl_test_image_free (dst);
 }
 
-/* The context started as auto starts it, whose warm-up queues every
- * program for the runtime's thread; once that is done, a drag over the
- * whole range of radii, at levels 0 and 1, from direct into the fused box
- * and the two-shader box beyond, blurs every frame on the GPU as the CPU
- * does and compiles nothing on this thread. */
+/* The context started as auto starts it, whose warm-up queues the
+ * programs that serve every radius for the runtime's thread; once that is
+ * done, a drag over the whole range of radii, at levels 0 and 1, from
+ * direct into the fused box and the two-shader box beyond, blurs every
+ * frame on the GPU as the CPU does and compiles nothing on this thread. */
 static void
 sweep_compiles_nothing (void)
 {
@@ -129,8 +130,8 @@ sweep_compiles_nothing (void)
 /* Under auto the choice, which sizes the op's regions, takes the GPU only
  * once the programs that serve every radius are linked: while the
  * runtime's thread makes the context and compiles them, the CPU.  From
- * then on every blur runs on the GPU, as the CPU blurs, while the rest
- * still compile, with what is linked and nothing compiled here. */
+ * then on every blur, box and direct, runs on the GPU as the CPU blurs,
+ * and nothing is compiled here. */
 static void
 choice_waits_for_programs (void)
 {
@@ -140,8 +141,7 @@ choice_waits_for_programs (void)
 
   if (!in_own_process ())
     return;
-  /* three fused lengths and three direct caches, whose rest compiles
-   * while the blurs below take what is linked */
+  /* three fused lengths, of which the blurs take the longest */
   gl_test_set ("CBLUR_GL_SHARED_MEMORY", "32768");
   gl_test_set ("CBLUR_GL_NO_WAIT", "1");
   spend_on_cpu ();
@@ -159,8 +159,6 @@ choice_waits_for_programs (void)
     }
   g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_GL);
 
-  /* box and direct in turn, so that each is likely to find only the
-   * programs that serve every radius */
   for (i = 0; i < G_N_ELEMENTS (radii); i++)
     {
       g_autoptr (CblurKernel) kernel = cblur_kernel_new (radii[i], CBLUR_MODE_AUTO, 3);
