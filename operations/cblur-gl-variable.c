@@ -102,8 +102,8 @@ upload_widths (CblurGl                     *gl,
   if ((gint64) size > gl->limits->max_storage_range)
     {
       g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
-                   _("the band's boxes take %" G_GSIZE_FORMAT " bytes, more than a "
-                     "shader may read from one buffer"), size);
+                   _("the band's boxes take %d MiB, more than a shader may read from "
+                     "one buffer"), (gint) (size >> 20));
       return FALSE;
     }
   if (widths == NULL)
