@@ -335,7 +335,9 @@ test_tiny_image_largest_radius (void)
         before = test_status_kib ("VmHWM");
         g_free (variable_blur ("cblur:variable-blur", input, mask, "radius", c.radius,
                                "abyss-policy", c.abyss, NULL));
-        grown = test_status_kib ("VmHWM") - before;
+        /* where the peak cannot be reset, it may read below before */
+        grown = test_status_kib ("VmHWM");
+        grown = grown > before ? grown - before : 0;
         g_test_message ("%dx%d abyss %d: peak resident memory grew by %zu KiB", width, height,
                         c.abyss, grown);
         g_assert_cmpuint (grown, <, allowed);
