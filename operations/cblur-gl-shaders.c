@@ -70,8 +70,6 @@ cblur_gl_program (CblurGl         *gl,
     g_string_append (defines, "#define PREMULTIPLY\n");
   if (variant & CBLUR_GL_SCAN)
     g_string_append (defines, "#define SCAN\n");
-  if (variant & CBLUR_GL_OFFSETS)
-    g_string_append (defines, "#define OFFSETS\n");
 
   return cblur_gpu_program (gl->gpu, names[shader], sources[shader], defines->str, prelude (),
                             error);

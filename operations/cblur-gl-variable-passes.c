@@ -1,7 +1,7 @@
 /* The variable blur's passes on a tile: along each axis `iterations`
  * passes of variable.comp, each a dispatch for the running sums of its
- * lines' chunks, one for the chunks' offsets in their blocks and one for
- * its outputs, through ping, pong and textures of the sums and offsets. */
+ * lines and one for its outputs, through ping, pong and a texture of the
+ * sums. */
 #include "cblur-gl-variable-passes.h"
 
 #include <string.h>
@@ -9,31 +9,20 @@
 /* variable.comp's work group width */
 #define GROUP 64
 
-/* the longest chunk of a block one invocation sums */
-#define CHUNK 32
-
 /* the shader's image units and storage binding */
 enum
 {
   SRC_UNIT,
   DST_UNIT,
-  SUMS_UNIT,
-  CHUNKS_UNIT
+  SUMS_UNIT
 };
 #define WIDTHS_BINDING 0
-
-static gint
-chunk_length (const CblurVariable *variable)
-{
-  return MIN (1 << variable->block_shift, CHUNK);
-}
 
 void
 cblur_gl_variable_texture_sizes (const CblurVariable *variable,
                                  const GArray        *tiles,
                                  CblurGlSize          sizes[CBLUR_GL_VARIABLE_TEXTURES])
 {
-  gint  chunk = chunk_length (variable);
   guint i;
   gint  j;
 
@@ -49,7 +38,7 @@ cblur_gl_variable_texture_sizes (const CblurVariable *variable,
       };
 
       /* a row pass's lines are the input's rows inside the image, a
-       * column pass's the output's columns; a chunk's offset is a texel */
+       * column pass's the output's columns */
       for (j = 0; j < 3; j++)
         {
           tile_sizes[CBLUR_GL_ROW_SCRATCH + j] = (CblurGlSize) { tile->in_width,
@@ -57,10 +46,7 @@ cblur_gl_variable_texture_sizes (const CblurVariable *variable,
           tile_sizes[CBLUR_GL_COLUMN_SCRATCH + j] = (CblurGlSize) { out_width,
                                                                     tile->in_height };
         }
-      tile_sizes[CBLUR_GL_ROW_SCRATCH + 3] = (CblurGlSize) { tile->in_width / chunk + 2,
-                                                             tile->inside.height };
-      tile_sizes[CBLUR_GL_COLUMN_SCRATCH + 3] = (CblurGlSize) { out_width,
-                                                                tile->in_height / chunk + 2 };
+      tile_sizes[CBLUR_GL_ROW_SCRATCH + 3] = (CblurGlSize) { 1, 1 };
       for (j = 0; j < CBLUR_GL_VARIABLE_TEXTURES; j++)
         {
           sizes[j].width = MAX (sizes[j].width, tile_sizes[j].width);
@@ -93,10 +79,6 @@ cblur_gl_variable_passes_init (CblurGl               *gl,
                                               variant | CBLUR_GL_SCAN, 0, error);
       if (passes->scans[axis] == NULL)
         return FALSE;
-      passes->offsets[axis] = cblur_gl_program (gl, CBLUR_GL_SHADER_VARIABLE,
-                                                variant | CBLUR_GL_OFFSETS, 0, error);
-      if (passes->offsets[axis] == NULL)
-        return FALSE;
       passes->programs[axis] = cblur_gl_program (gl, CBLUR_GL_SHADER_VARIABLE, variant, 0,
                                                  error);
       if (passes->programs[axis] == NULL)
@@ -116,27 +98,9 @@ set_common (const CblurGlVariablePasses *passes,
 
   cblur_gpu_set_int (program, "n_lines", lines);
   cblur_gpu_set_int (program, "block", 1 << passes->variable->block_shift);
-  cblur_gpu_set_int (program, "chunk", chunk_length (passes->variable));
   cblur_gpu_set_int (program, "reach", passes->variable->max_half + 1);
   cblur_gpu_set_vec4 (program, "colour", passes->colour);
   cblur_gpu_set_ivec4 (program, "table", table);
-}
-
-/* the uniforms that place a pass's blocks and chunks on its lines */
-static void
-set_line (const CblurGpuProgram *program,
-          CblurGlMap             map,
-          gint                   n_in,
-          gint                   block_phase,
-          gint                   chunk_phase,
-          gint                   n_chunks)
-{
-  cblur_gpu_use (program);
-  cblur_gl_set_map (program, map);
-  cblur_gpu_set_int (program, "n_in", n_in);
-  cblur_gpu_set_int (program, "block_phase", block_phase);
-  cblur_gpu_set_int (program, "chunk_phase", chunk_phase);
-  cblur_gpu_set_int (program, "n_chunks", n_chunks);
 }
 
 /* A pass's running sums, then its outputs into `to`, for `lines` lines
@@ -152,23 +116,25 @@ pass (const CblurGlVariablePasses *passes,
       gint                         x,
       gint                         y)
 {
+  const CblurGpuProgram *scan = passes->scans[vertical];
   const CblurGpuProgram *program = passes->programs[vertical];
   gint                   block = 1 << passes->variable->block_shift;
-  gint                   chunk = chunk_length (passes->variable);
   gint                   phase = cblur_floor_mod (vertical ? y : x, block);
-  gint                   chunk_phase = cblur_floor_mod (vertical ? y : x, chunk);
-  gint                   n_chunks = cblur_gl_groups (n_in + chunk_phase, chunk);
   gint                   n_out = n_in - 2 * (passes->variable->max_half + 1);
 
   cblur_gpu_bind_image (SRC_UNIT, from, CBLUR_GPU_READ);
-  set_line (passes->scans[vertical], map, n_in, phase, chunk_phase, n_chunks);
-  cblur_gpu_dispatch (cblur_gl_groups (lines, GROUP), n_chunks, CBLUR_GPU_BARRIER_IMAGES);
-  set_line (passes->offsets[vertical], map, n_in, phase, chunk_phase, n_chunks);
+  cblur_gpu_use (scan);
+  cblur_gl_set_map (scan, map);
+  cblur_gpu_set_int (scan, "n_in", n_in);
+  cblur_gpu_set_int (scan, "block_phase", phase);
   cblur_gpu_dispatch (cblur_gl_groups (lines, GROUP), cblur_gl_groups (n_in + phase, block),
                       CBLUR_GPU_BARRIER_IMAGES);
 
   cblur_gpu_bind_image (DST_UNIT, to, CBLUR_GPU_WRITE);
-  set_line (program, map, n_in, phase, chunk_phase, n_chunks);
+  cblur_gpu_use (program);
+  cblur_gl_set_map (program, map);
+  cblur_gpu_set_int (program, "n_in", n_in);
+  cblur_gpu_set_int (program, "block_phase", phase);
   cblur_gpu_set_ivec2 (program, "line_origin", x, y);
   if (vertical)
     cblur_gpu_dispatch (cblur_gl_groups (lines, GROUP), n_out, CBLUR_GPU_BARRIER_IMAGES);
@@ -195,10 +161,8 @@ axis_passes (const CblurGlVariablePasses *passes,
   gint                   i;
 
   set_common (passes, passes->scans[vertical], lines);
-  set_common (passes, passes->offsets[vertical], lines);
   set_common (passes, passes->programs[vertical], lines);
   cblur_gpu_bind_image (SUMS_UNIT, &scratch[2], CBLUR_GPU_READ_WRITE);
-  cblur_gpu_bind_image (CHUNKS_UNIT, &scratch[3], CBLUR_GPU_READ_WRITE);
   for (i = 0; i < passes->variable->iterations; i++)
     {
       const CblurGpuTexture *target = i == passes->variable->iterations - 1 ? to

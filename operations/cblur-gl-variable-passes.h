@@ -10,16 +10,15 @@
 G_BEGIN_DECLS
 
 /* the textures the passes go through: the input, the texture between,
- * the output, and each axis's ping, pong, running sums and chunks'
- * offsets (its scratch textures) */
-#define CBLUR_GL_VARIABLE_TEXTURES (CBLUR_GL_COLUMN_SCRATCH + 4)
+ * the output, and each axis's ping, pong and running sums (the first
+ * three of its scratch textures; the fourth goes unused) */
+#define CBLUR_GL_VARIABLE_TEXTURES (CBLUR_GL_COLUMN_SCRATCH + 3)
 
 typedef struct
 {
   const CblurVariable   *variable;
   const CblurGpuTexture *textures;     /* the context's, by CblurGlTexture */
   CblurGpuProgram       *scans[2];     /* running sums, by axis; cached, not owned */
-  CblurGpuProgram       *offsets[2];   /* the chunks' offsets */
   CblurGpuProgram       *programs[2];  /* outputs, by axis */
   guint                  widths;       /* the band's boxes, a storage buffer */
   GeglRectangle          table;        /* the pixels they are of: the band's source */

@@ -1,22 +1,17 @@
 #version 430 core
 
-/* One pass of the variable blur along one axis, in three dispatches, as
+/* One pass of the variable blur along one axis, in two dispatches, as
  * cblur-cpu-variable-line.c's variable_pass computes it.
  *
- * The line's running sums restart at blocks of `block` pixels (a power
- * of two at least as long as the widest window), anchored at absolute
- * coordinates and clipped to the line.  So that many invocations share a
- * long block, it is cut into chunks of `chunk` pixels (a power of two, at
- * most the block), anchored alike: with SCAN an invocation walks one
- * chunk of one line in order, sums[i] adding the pixels from the first
- * of i's chunk up to i, and keeps the chunk's total in `chunks`; with
- * OFFSETS an invocation walks the chunks of one block of one line,
- * turning their totals into each chunk's offset, the sum of the block's
- * chunks before it.  A running sum is then sums[i] plus its chunk's
- * offset.  Neighbouring invocations take neighbouring lines.
+ * With SCAN, the line's running sums: inside blocks of `block` pixels (a
+ * power of two at least as long as the widest window), anchored at
+ * absolute coordinates and clipped to the line, sums[i] adds the line's
+ * pixels from the first of i's block up to i.  An invocation walks one
+ * block of one line in order; neighbouring invocations take neighbouring
+ * lines.
  *
- * Without either, the outputs: output o is pixel j = o + reach of the
- * line through a box of j's own half-width k and end fraction a, from the
+ * Without, the outputs: output o is pixel j = o + reach of the line
+ * through a box of j's own half-width k and end fraction a, from the
  * widths table,
  *   (sum of [j - k, j + k] + a * (x[j - k - 1] + x[j + k + 1])) / (2k + 1 + 2a)
  * the window's sum from at most three running sums, as it spans at most
@@ -26,21 +21,17 @@
  *
  * The first pass of each axis reads its texture through common.glsl's
  * map; where the map points beyond the image under none, black and white
- * the pixel is `colour`.  Defines: VERTICAL for the column pass, SCAN or
- * OFFSETS for the running sums. */
+ * the pixel is `colour`.  Defines: VERTICAL for the column pass, SCAN for
+ * the running sums. */
 
 layout (local_size_x = 64) in;
 
 layout (rgba32f, binding = 0) uniform readonly image2D src;
-#if defined (SCAN)
+#ifdef SCAN
 layout (rgba32f, binding = 2) uniform writeonly image2D sums;
-layout (rgba32f, binding = 3) uniform writeonly image2D chunks;
-#elif defined (OFFSETS)
-layout (rgba32f, binding = 3) uniform image2D chunks;
 #else
 layout (rgba32f, binding = 1) uniform writeonly image2D dst;
 layout (rgba32f, binding = 2) uniform readonly image2D sums;
-layout (rgba32f, binding = 3) uniform readonly image2D chunks;
 
 /* the band's boxes, row after row: half-width, and the fraction's bits */
 layout (std430, binding = 0) readonly buffer Widths
@@ -53,9 +44,6 @@ uniform int   n_in;
 uniform int   n_lines;
 uniform int   block;
 uniform int   block_phase;   /* floor_mod (origin, block) */
-uniform int   chunk;
-uniform int   chunk_phase;   /* floor_mod (origin, chunk) */
-uniform int   n_chunks;
 uniform int   reach;         /* the widest box's half-width plus one */
 uniform vec4  colour;
 uniform ivec2 line_origin;   /* absolute coordinates of pixel 0 of line 0 */
@@ -72,15 +60,15 @@ pixel (int i,
   return imageLoad (src, at (m, line));
 }
 
-#if defined (SCAN)
+#ifdef SCAN
 
 void
 main ()
 {
   int line = int (gl_GlobalInvocationID.x);
-  int c = int (gl_GlobalInvocationID.y);
-  int first = max (c * chunk - chunk_phase, 0);
-  int last = min ((c + 1) * chunk - chunk_phase, n_in) - 1;
+  int b = int (gl_GlobalInvocationID.y);
+  int first = max (b * block - block_phase, 0);
+  int last = min ((b + 1) * block - block_phase, n_in) - 1;
   precise vec4 sum = vec4 (0.0);
 
   if (line >= n_lines || first > last)
@@ -89,31 +77,6 @@ main ()
     {
       sum = sum + pixel (i, line);
       imageStore (sums, at (i, line), sum);
-    }
-  imageStore (chunks, at (c, line), sum);
-}
-
-#elif defined (OFFSETS)
-
-void
-main ()
-{
-  int line = int (gl_GlobalInvocationID.x);
-  int per_block = block / chunk;
-  /* block_phase - chunk_phase pixels of the line's first block lie before
-   * the line, in whole chunks */
-  int first = int (gl_GlobalInvocationID.y) * per_block - (block_phase - chunk_phase) / chunk;
-  int last = min (first + per_block, n_chunks) - 1;
-  precise vec4 offset = vec4 (0.0);
-
-  if (line >= n_lines)
-    return;
-  for (int c = max (first, 0); c <= last; c++)
-    {
-      vec4 total = imageLoad (chunks, at (c, line));
-
-      imageStore (chunks, at (c, line), offset);
-      offset = offset + total;
     }
 }
 
@@ -133,15 +96,6 @@ box_of (int i,
 
   p = clamp (p - table.xy, ivec2 (0), table.zw - 1);
   return widths[p.y * table.z + p.x];
-}
-
-/* the running sum of the line's pixels from the first of i's block up to i */
-vec4
-running (int i,
-         int line)
-{
-  return imageLoad (sums, at (i, line)) +
-         imageLoad (chunks, at ((i + chunk_phase) / chunk, line));
 }
 
 void
@@ -176,11 +130,11 @@ main ()
   r = j + k;
   offset = (block_phase + l) & (block - 1);
   block_end = l + block - 1 - offset;
-  sum = running (r, line);
+  sum = imageLoad (sums, at (r, line));
   if (offset != 0)
-    sum = sum - running (l - 1, line);
+    sum = sum - imageLoad (sums, at (l - 1, line));
   if (block_end < r)
-    sum = sum + running (block_end, line);
+    sum = sum + imageLoad (sums, at (block_end, line));
   sum = sum + (pixel (l - 1, line) + pixel (r + 1, line)) * a;
   imageStore (dst, at (o, line), sum * (1.0 / (float (2 * k + 1) + 2.0 * a)));
 }
