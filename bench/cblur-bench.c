@@ -10,8 +10,8 @@
  * sink-float, an RGBA float source whose result a gegl:buffer-sink takes
  * in whatever format the op gives, is the view of the blur alone.
  *
- * cpu-variable (cblur:variable-blur) and gegl-variable (gegl:variable-blur)
- * blur through a smooth mask on their aux pad, a Y' u8 gradient as a
+ * cpu-variable and gl-variable (cblur:variable-blur on each backend) and
+ * gegl-variable (gegl:variable-blur) blur through a smooth mask on their aux pad, a Y' u8 gradient as a
  * painted channel would be; for them a radius is the largest standard
  * deviation, gegl:variable-blur's radius.
  *

@@ -488,6 +488,31 @@ gegl_op_class_init (GeglOpClass *klass)
     "categories",      "blur",
     "gimp:menu-path",  "<Image>/Filters/Blur",
     "gimp:menu-label", gpu ? _("Variable Blur (GPU)...") : _("Variable Blur (CPU)..."),
+    /* a diagonal ramp of blur over GEGL's checkerboard, as gegl-tester
+     * renders it: the mask feeds the aux pad from inside the node.  The
+     * CPU's hash, and Mesa's GL's (hashB), whose float sums round a few
+     * pixels to the next 8-bit code. */
+    "reference-hash", "bf3306ff0efa0448713dd6808928a5a7",
+    "reference-hashB", "3ee1ad220d078a110a9dd369c2bea4a8",
+    "reference-composition",
+      "<?xml version='1.0' encoding='UTF-8'?>"
+      "<gegl>"
+      "<node operation='cblur:variable-blur'>"
+      "  <params><param name='radius'>8</param></params>"
+      "  <node operation='gegl:linear-gradient'>"
+      "    <params><param name='start-x'>0</param><param name='start-y'>0</param>"
+      "    <param name='end-x'>200</param><param name='end-y'>150</param>"
+      "    <param name='start-color'>black</param>"
+      "    <param name='end-color'>white</param></params>"
+      "  </node>"
+      "</node>"
+      "<node operation='gegl:crop' width='200' height='200'/>"
+      "<node operation='gegl:checkerboard'>"
+      "  <params><param name='x'>23</param><param name='y'>23</param>"
+      "  <param name='color1'>rgb(0.05, 0.2, 0.6)</param>"
+      "  <param name='color2'>rgb(1.0, 0.85, 0.3)</param></params>"
+      "</node>"
+      "</gegl>",
     "description", _("Blurs each pixel by a Gaussian of its own standard "
                      "deviation: the radius times the mask's grey there "
                      "(aux input), through box filters of a width per pixel"),
