@@ -103,79 +103,83 @@ set_common (const CblurGlVariablePasses *passes,
   cblur_gpu_set_ivec4 (program, "table", table);
 }
 
-/* A pass's running sums, then its outputs into `to`, for `lines` lines
- * of n_in pixels whose first pixel is at x, y absolute. */
+/* A pass's lines: `lines` lines of n_in pixels, the first pixel of the
+ * first at x, y absolute, read through map. */
+typedef struct
+{
+  CblurGlMap map;
+  gint       n_in;
+  gint       lines;
+  gint       x;
+  gint       y;
+} Lines;
+
+/* A pass's running sums, then its outputs into `to`. */
 static void
 pass (const CblurGlVariablePasses *passes,
       gboolean                     vertical,
       const CblurGpuTexture       *from,
       const CblurGpuTexture       *to,
-      CblurGlMap                   map,
-      gint                         n_in,
-      gint                         lines,
-      gint                         x,
-      gint                         y)
+      const Lines                 *in)
 {
   const CblurGpuProgram *scan = passes->scans[vertical];
   const CblurGpuProgram *program = passes->programs[vertical];
   gint                   block = 1 << passes->variable->block_shift;
-  gint                   phase = cblur_floor_mod (vertical ? y : x, block);
-  gint                   n_out = n_in - 2 * (passes->variable->max_half + 1);
+  gint                   phase = cblur_floor_mod (vertical ? in->y : in->x, block);
+  gint                   n_out = in->n_in - 2 * (passes->variable->max_half + 1);
+  gint                   i;
 
+  for (i = 0; i < 2; i++)
+    {
+      const CblurGpuProgram *each = i == 0 ? scan : program;
+
+      cblur_gl_set_map (each, in->map);
+      cblur_gpu_set_int (each, "n_in", in->n_in);
+      cblur_gpu_set_int (each, "block_phase", phase);
+    }
   cblur_gpu_bind_image (SRC_UNIT, from, CBLUR_GPU_READ);
   cblur_gpu_use (scan);
-  cblur_gl_set_map (scan, map);
-  cblur_gpu_set_int (scan, "n_in", n_in);
-  cblur_gpu_set_int (scan, "block_phase", phase);
-  cblur_gpu_dispatch (cblur_gl_groups (lines, GROUP), cblur_gl_groups (n_in + phase, block),
-                      CBLUR_GPU_BARRIER_IMAGES);
+  cblur_gpu_dispatch (cblur_gl_groups (in->lines, GROUP),
+                      cblur_gl_groups (in->n_in + phase, block), CBLUR_GPU_BARRIER_IMAGES);
 
   cblur_gpu_bind_image (DST_UNIT, to, CBLUR_GPU_WRITE);
   cblur_gpu_use (program);
-  cblur_gl_set_map (program, map);
-  cblur_gpu_set_int (program, "n_in", n_in);
-  cblur_gpu_set_int (program, "block_phase", phase);
-  cblur_gpu_set_ivec2 (program, "line_origin", x, y);
+  cblur_gpu_set_ivec2 (program, "line_origin", in->x, in->y);
   if (vertical)
-    cblur_gpu_dispatch (cblur_gl_groups (lines, GROUP), n_out, CBLUR_GPU_BARRIER_IMAGES);
+    cblur_gpu_dispatch (cblur_gl_groups (in->lines, GROUP), n_out, CBLUR_GPU_BARRIER_IMAGES);
   else
-    cblur_gpu_dispatch (cblur_gl_groups (n_out, GROUP), lines, CBLUR_GPU_BARRIER_IMAGES);
+    cblur_gpu_dispatch (cblur_gl_groups (n_out, GROUP), in->lines, CBLUR_GPU_BARRIER_IMAGES);
 }
 
-/* The axis's passes from `from`, read through map, into `to`, through
- * ping and pong. */
+/* The axis's passes from `from` into `to`, through ping and pong. */
 static void
 axis_passes (const CblurGlVariablePasses *passes,
              gboolean                     vertical,
              const CblurGpuTexture       *from,
              const CblurGpuTexture       *to,
-             CblurGlMap                   map,
-             gint                         n_in,
-             gint                         lines,
-             gint                         x,
-             gint                         y)
+             Lines                        in)
 {
   const CblurGpuTexture *scratch = passes->textures + (vertical ? CBLUR_GL_COLUMN_SCRATCH
                                                                 : CBLUR_GL_ROW_SCRATCH);
   gint                   s = passes->variable->max_half + 1;
   gint                   i;
 
-  set_common (passes, passes->scans[vertical], lines);
-  set_common (passes, passes->programs[vertical], lines);
+  set_common (passes, passes->scans[vertical], in.lines);
+  set_common (passes, passes->programs[vertical], in.lines);
   cblur_gpu_bind_image (SUMS_UNIT, &scratch[2], CBLUR_GPU_READ_WRITE);
   for (i = 0; i < passes->variable->iterations; i++)
     {
       const CblurGpuTexture *target = i == passes->variable->iterations - 1 ? to
                                                                            : &scratch[i % 2];
 
-      pass (passes, vertical, from, target, map, n_in, lines, x, y);
+      pass (passes, vertical, from, target, &in);
       from = target;
-      n_in -= 2 * s;
-      map = (CblurGlMap) { 0, n_in, GEGL_ABYSS_CLAMP };
+      in.n_in -= 2 * s;
+      in.map = (CblurGlMap) { 0, in.n_in, GEGL_ABYSS_CLAMP };
       if (vertical)
-        y += s;
+        in.y += s;
       else
-        x += s;
+        in.x += s;
     }
 }
 
@@ -190,10 +194,10 @@ cblur_gl_variable_passes_run (const CblurGlVariablePasses *passes,
   cblur_gpu_bind_buffer (WIDTHS_BINDING, passes->widths, 0, 0);
   /* the rows inside the image, then every column of the output */
   axis_passes (passes, FALSE, &textures[CBLUR_GL_INPUT], &textures[CBLUR_GL_BETWEEN],
-               (CblurGlMap) { inside->x, inside->width, tile->abyss }, tile->in_width,
-               inside->height, tile->x, tile->y + inside->y);
+               (Lines) { { inside->x, inside->width, tile->abyss }, tile->in_width,
+                         inside->height, tile->x, tile->y + inside->y });
   axis_passes (passes, TRUE, &textures[CBLUR_GL_BETWEEN], &textures[CBLUR_GL_OUTPUT],
-               (CblurGlMap) { inside->y, inside->height, tile->abyss }, tile->in_height,
-               tile->in_width - 2 * reach, tile->x + reach, tile->y);
+               (Lines) { { inside->y, inside->height, tile->abyss }, tile->in_height,
+                         tile->in_width - 2 * reach, tile->x + reach, tile->y });
   return &textures[CBLUR_GL_OUTPUT];
 }

@@ -355,19 +355,6 @@ read_part (GeglAbyssPolicy      abyss,
   return part;
 }
 
-static void
-warn_once (const gchar *why)
-{
-  static gsize warned = 0;
-
-  if (g_once_init_enter (&warned))
-    {
-      g_warning (_("cblur:variable-blur: the GPU failed (%s); this and later "
-                   "failures are blurred on the CPU"), why);
-      g_once_init_leave (&warned, 1);
-    }
-}
-
 /* the band's source read, with the boxes of its pixels, blurred through
  * the backend, and its rows out */
 static void
@@ -394,7 +381,11 @@ blur_band (CblurBackendKind     backend,
 
   cblur_backend_variable_blur (pixels, io->variable, &src, io->abyss, &dst, &report);
   if (report.gl_failure != NULL)
-    warn_once (report.gl_failure);
+    {
+      static gsize warned = 0;
+
+      cblur_warn_gpu_failed (&warned, "cblur:variable-blur", report.gl_failure);
+    }
   blurred = g_get_monotonic_time ();
 
   gegl_parallel_distribute_range (io_groups (io, &dst, 0, dst.height), 1.0, write_rows, io);
