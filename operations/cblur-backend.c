@@ -254,9 +254,9 @@ why_auto_chose_cpu (void)
     }
 }
 
-static const gchar *
-why_cpu (CblurBackendKind      backend,
-         const CblurRunReport *report)
+const gchar *
+cblur_backend_why_cpu (CblurBackendKind      backend,
+                       const CblurRunReport *report)
 {
   if (report->gl_failure != NULL)
     return report->gl_failure;
@@ -319,7 +319,7 @@ cblur_backend_blur (CblurBand         *band,
   report->radii[CBLUR_AXIS_Y] = kernel->axes[CBLUR_AXIS_Y].radius;
   blur (band, backend, kernel, src, dst, stream, report);
   if (report->ran_on == CBLUR_BACKEND_CPU)
-    report->why_cpu = why_cpu (backend, report);
+    report->why_cpu = cblur_backend_why_cpu (backend, report);
   if (report->ran_on == CBLUR_BACKEND_CPU &&
       cblur_settings ()->backend == CBLUR_BACKEND_CHOICE_AUTO)
     g_atomic_pointer_add (&cpu_blur_us, g_get_monotonic_time () - started);

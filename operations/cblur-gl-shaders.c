@@ -36,6 +36,7 @@ static const gchar *const names[] = {
   [CBLUR_GL_SHADER_PREMULTIPLY] = "premultiply",
   [CBLUR_GL_SHADER_DECODE]      = "decode",
   [CBLUR_GL_SHADER_ENCODE]      = "encode",
+  [CBLUR_GL_SHADER_VARIABLE]    = "variable",
 };
 
 static const gchar *const *
@@ -50,6 +51,7 @@ sources (void)
     [CBLUR_GL_SHADER_PREMULTIPLY] = cblur_shader_premultiply,
     [CBLUR_GL_SHADER_DECODE]      = cblur_shader_decode,
     [CBLUR_GL_SHADER_ENCODE]      = cblur_shader_encode,
+    [CBLUR_GL_SHADER_VARIABLE]    = cblur_shader_variable,
   };
 
   return table;
@@ -71,6 +73,8 @@ defines_for (CblurGlVariant variant,
     g_string_append (defines, "#define PAIRS\n");
   if (variant & CBLUR_GL_PREMULTIPLY)
     g_string_append (defines, "#define PREMULTIPLY\n");
+  if (variant & CBLUR_GL_SCAN)
+    g_string_append (defines, "#define SCAN\n");
   return g_string_free (defines, FALSE);
 }
 
