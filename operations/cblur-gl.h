@@ -38,10 +38,10 @@ typedef struct
    * its pixels */
   CblurStreamRun   *run;
   const CblurImage *read;   /* the part of src that run reads */
-  /* where a program is not linked yet, the blur fails with
-   * CBLUR_GL_ERROR_NOT_READY rather than compile it on this thread, and
-   * has the runtime's thread compile it and the variants that other radii
-   * reach */
+  /* the blur takes only the programs that serve every radius, those
+   * cblur_gl_prepare_all() queues, and where one is not linked yet fails
+   * with CBLUR_GL_ERROR_NOT_READY rather than compile it on this thread,
+   * having the runtime's thread compile it */
   gboolean          no_wait;
 } CblurGlSource;
 
