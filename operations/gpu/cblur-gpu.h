@@ -211,7 +211,7 @@ void      cblur_gpu_copy            (guint                  from,
 typedef enum
 {
   CBLUR_GPU_NOT_STARTED,   /* no context, none being made */
-  CBLUR_GPU_STARTING,      /* the runtime's thread makes it */
+  CBLUR_GPU_STARTING,      /* the runtime's thread makes it, or runs its warm-ups */
   CBLUR_GPU_READY,         /* it exists */
   CBLUR_GPU_FAILED         /* the runtime's thread could not make it */
 } CblurGpuState;
@@ -257,9 +257,9 @@ CblurGpuProgram *cblur_gpu_program_ready (CblurGpu          *gpu,
                                           const gchar       *defines,
                                           const gchar       *prelude,
                                           GError           **error);
-/* Has the runtime's thread compile the program, in the order queued, on
- * a context of its own that shares this one's objects, where it is not
- * linked or queued yet: a later cblur_gpu_program() takes it without a
+/* Has the runtime's thread compile the program, in the order queued and
+ * several at once, on a context of its own that shares this one's
+ * objects, where it is not linked or queued yet: a later cblur_gpu_program() takes it without a
  * compile.  FALSE where that thread cannot (no context of its own, or
  * the program failed there before). */
 gboolean  cblur_gpu_prepare     (CblurGpu              *gpu,
