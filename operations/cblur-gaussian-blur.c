@@ -139,6 +139,9 @@ typedef struct
 {
   CblurBackendKind backend;
   gsize            whole_image_pixels;  /* cblur_backend_whole_image_pixels */
+  /* the mipmap level of the last region blurred, which stands for the
+   * next region's (see get_cached_region) */
+  gint             level;
   /* halo pixels blurred for regions on their own since the graph last
    * changed, to weigh against blurring the whole image once */
   gsize            halo_pixels;
@@ -153,13 +156,21 @@ typedef struct
  * in reading and blurring it, so there the whole image at once, which the
  * backends cut into bands themselves, pays it only once, and GEGL's cache
  * of the result serves the chunks that follow.  Direct mode on the CPU
- * loses more on a whole image's tall column strips than it gains. */
+ * loses more on a whole image's tall column strips than it gains.
+ *
+ * Above level 0 a host shows the image zoomed out (GIMP's canvas), in
+ * chunks of a few thousand pixels of the level each: there the CPU spends
+ * more on each chunk's start (threads, reads, a halo as wide as the
+ * chunk's own rows) than on its pixels, and the image at the level is a
+ * quarter of its pixels or less, so the CPU too blurs it whole at any
+ * reach. */
 static gboolean
 renders_whole_images (CblurBackendKind backend,
                       CblurMode        mode,
-                      gint             reach)
+                      gint             reach,
+                      gint             level)
 {
-  return backend == CBLUR_BACKEND_GL ||
+  return backend == CBLUR_BACKEND_GL || level > 0 ||
          reach >= (mode == CBLUR_MODE_BOX ? WHOLE_IMAGE_REACH_BOX : WHOLE_IMAGE_REACH_DIRECT);
 }
 
@@ -276,11 +287,15 @@ get_bounding_box (GeglOperation *operation)
   return box;
 }
 
+/* rect (at level 0) with the halo of `reach`, in pixels of `level` */
 static gdouble
 pixels_with_halo (const GeglRectangle *rect,
-                  gint                 reach)
+                  gint                 reach,
+                  gint                 level)
 {
-  return ((gdouble) rect->width + 2.0 * reach) * ((gdouble) rect->height + 2.0 * reach);
+  GeglRectangle scaled = cblur_rectangle_at_level (rect, level);
+
+  return ((gdouble) scaled.width + 2.0 * reach) * ((gdouble) scaled.height + 2.0 * reach);
 }
 
 /* Where whole images pay (renders_whole_images), whether this region
@@ -307,11 +322,12 @@ static gboolean
 region_takes_whole_image (State               *state,
                           const GeglRectangle *region,
                           const GeglRectangle *whole,
-                          gint                 reach)
+                          gint                 reach,
+                          gint                 level)
 {
-  gdouble whole_pixels = pixels_with_halo (whole, reach);
-  gdouble region_pixels = pixels_with_halo (region, reach);
-  gdouble halo = region_pixels - (gdouble) region->width * region->height +
+  gdouble whole_pixels = pixels_with_halo (whole, reach, level);
+  gdouble region_pixels = pixels_with_halo (region, reach, level);
+  gdouble halo = region_pixels - pixels_with_halo (region, 0, level) +
                  (gdouble) cblur_backend_region_overhead (state->backend);
 
   if (whole_pixels <= (gdouble) state->whole_image_pixels)
@@ -365,6 +381,7 @@ takes_dirty (State               *state,
              const GeglRectangle *region,
              const GeglRectangle *whole,
              gint                 reach,
+             gint                 level,
              GeglRectangle       *take)
 {
   gboolean small = FALSE;
@@ -376,7 +393,8 @@ takes_dirty (State               *state,
     {
       gegl_rectangle_bounding_box (take, &state->dirty, region);
       gegl_rectangle_intersect (take, take, whole);
-      small = 2 * pixels_with_halo (take, reach) <= pixels_with_halo (whole, reach);
+      small = 2 * pixels_with_halo (take, reach, level) <=
+              pixels_with_halo (whole, reach, level);
       if (small)
         state->dirty = *GEGL_RECTANGLE (0, 0, 0, 0);
     }
@@ -384,11 +402,16 @@ takes_dirty (State               *state,
   return small;
 }
 
+/* GEGL does not say at which mipmap level it asks for roi.  A host
+ * renders a view's chunks at one level, that of its zoom, so the level
+ * of the last region blurred stands for it: after a zoom only the first
+ * region is judged at the level before.  Which region is blurred changes
+ * only what a frame costs, not its pixels (takes_dirty,
+ * region_takes_whole_image). */
 static GeglRectangle
 get_cached_region (GeglOperation       *operation,
                    const GeglRectangle *roi)
 {
-  GeglOperationAreaFilter *area = GEGL_OPERATION_AREA_FILTER (operation);
   GeglProperties          *o = GEGL_PROPERTIES (operation);
   State                   *state = o->user_data;
   const GeglRectangle     *in_rect =
@@ -396,21 +419,26 @@ get_cached_region (GeglOperation       *operation,
   GeglRectangle            whole;
   GeglRectangle            region;
   GeglRectangle            dirty;
+  gint                     level;
+  gint                     reach;
 
-  if (state == NULL || in_rect == NULL || gegl_rectangle_is_infinite_plane (in_rect) ||
-      !renders_whole_images (state->backend, mode_at_level (o, 0), area->left))
+  if (state == NULL || in_rect == NULL || gegl_rectangle_is_infinite_plane (in_rect))
+    return *roi;
+  level = g_atomic_int_get (&state->level);
+  reach = reach_at_level (o, level);
+  if (!renders_whole_images (state->backend, mode_at_level (o, level), reach, level))
     return *roi;
 
   whole = get_bounding_box (operation);
   if (!gegl_rectangle_intersect (&region, roi, &whole))
     return *roi;
-  if (takes_dirty (state, &region, &whole, area->left, &dirty))
+  if (takes_dirty (state, &region, &whole, reach, level, &dirty))
     {
       if (!gegl_rectangle_equal (&region, &dirty))
         cblur_cache_on_node (operation);
       return dirty;
     }
-  if (!region_takes_whole_image (state, &region, &whole, area->left))
+  if (!region_takes_whole_image (state, &region, &whole, reach, level))
     return *roi;
   g_mutex_lock (&state->lock);
   state->dirty = *GEGL_RECTANGLE (0, 0, 0, 0);
@@ -552,13 +580,14 @@ blur_band (const CblurKernel   *kernel,
 static gint
 band_height (CblurBackendKind   backend,
              const CblurKernel *kernel,
+             gint               level,
              gint               width,
              gint               height)
 {
   gint   reach = kernel->reach;
   gint64 budget = cblur_setting_or (cblur_settings ()->band_pixels,
                                     backend == CBLUR_BACKEND_CPU ? CPU_BAND_PIXELS
-                                    : renders_whole_images (backend, kernel->mode, reach)
+                                    : renders_whole_images (backend, kernel->mode, reach, level)
                                       ? WHOLE_BAND_PIXELS : CHUNK_BAND_PIXELS);
   gint64 rows = budget / ((gint64) width + 2 * reach) - 2 * reach;
   /* never let the halo dominate a band: on the CPU, which reads and blurs
@@ -595,6 +624,7 @@ process (GeglOperation       *operation,
 
   if (roi.width <= 0 || roi.height <= 0)
     return TRUE;
+  g_atomic_int_set (&state->level, level);
 
   kernel = cblur_kernel_new_xy (axis_radius (o, o->radius_x) / (1 << level),
                                 axis_radius (o, o->radius_y) / (1 << level),
@@ -617,7 +647,7 @@ process (GeglOperation       *operation,
   if (level == 0)
     io.read_native = cblur_format_get (gegl_buffer_get_format (input));
   stream.straight_alpha = io.read_native != NULL;
-  rows = band_height (state->backend, kernel, roi.width, roi.height);
+  rows = band_height (state->backend, kernel, level, roi.width, roi.height);
 
   for (y = roi.y; y < roi.y + roi.height; y += rows)
     {

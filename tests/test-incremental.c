@@ -8,6 +8,7 @@
 
 #include "cblur-kernel.h"
 #include "cblur-backend.h"
+#include "cblur-op.h"
 #include "cblur-settings.h"
 #include "cblur-test.h"
 
@@ -308,6 +309,80 @@ test_levels (void)
   test_assert_ran_on_backend ();
 }
 
+/* Slider moves at level 1 with radii that blur directly: each frame
+ * blurs the image at the level once, not chunk by chunk, and GEGL's
+ * cache serves the view's other chunks. */
+static void
+test_level_whole_image (void)
+{
+  static const gdouble   radii[] = { 4.0, 6.5, 9.0, 3.0 };
+  g_autoptr (GeglBuffer) image = test_image (21);
+  GeglRectangle          level_image = cblur_rectangle_at_level (GEGL_RECTANGLE (0, 0, WIDTH,
+                                                                                 HEIGHT), 1);
+  View                   view;
+  gsize                  i;
+
+  view_init (&view, image, radii[0]);
+  view_show (&view, 1);
+  for (i = 1; i < G_N_ELEMENTS (radii); i++)
+    {
+      TestBlurred blurred;
+
+      test_take_blurred ();
+      gegl_node_set (view.blur, "radius", radii[i], NULL);
+      view_update (&view);
+      blurred = test_take_blurred ();
+      g_assert_cmpint (blurred.bands, ==, 1);
+      g_assert_cmpint (blurred.pixels, ==, (gint64) level_image.width * level_image.height);
+      assert_fresh (&view, image, radii[i]);
+    }
+  view_clear (&view);
+  test_assert_ran_on_backend ();
+}
+
+/* The view at level 1 is the blur at half the radius of the source's
+ * level-1 pixels as GEGL reads them at scale 0.5, blurred at level 0:
+ * the op reads and converts a mipmap's pixels as it does the image's. */
+static void
+test_level_is_half_image (void)
+{
+  static const gdouble   radii[] = { 3.0, 14.0, 80.0 };
+  g_autoptr (GeglBuffer) image = test_image (23);
+  GeglRectangle          rect = view_rect (1);
+  gsize                  n = (gsize) rect.width * rect.height * 4;
+  g_autofree guchar     *pixels = g_new (guchar, n);
+  g_autoptr (GeglBuffer) half = gegl_buffer_new (&rect, babl_format (FORMAT));
+  gsize                  r, i;
+
+  gegl_buffer_get (image, &rect, 0.5, babl_format (FORMAT), pixels, GEGL_AUTO_ROWSTRIDE,
+                   GEGL_ABYSS_NONE);
+  gegl_buffer_set (half, &rect, 0, babl_format (FORMAT), pixels, GEGL_AUTO_ROWSTRIDE);
+  for (r = 0; r < G_N_ELEMENTS (radii); r++)
+    {
+      g_autofree guchar *expected = g_new (guchar, n);
+      GeglNode          *graph = gegl_node_new ();
+      GeglNode          *input = gegl_node_new_child (graph, "operation", "gegl:buffer-source",
+                                                      "buffer", half, NULL);
+      GeglNode          *blur = gegl_node_new_child (graph, "operation", "cblur:gaussian-blur",
+                                                     "radius", radii[r] / 2, NULL);
+      View               view;
+      gint               worst = 0;
+
+      gegl_node_link (input, blur);
+      gegl_node_blit (blur, 1.0, &rect, babl_format (FORMAT), expected, GEGL_AUTO_ROWSTRIDE,
+                      GEGL_BLIT_DEFAULT);
+      g_object_unref (graph);
+      view_init (&view, image, radii[r]);
+      view_show (&view, 1);
+      for (i = 0; i < n; i++)
+        worst = MAX (worst, ABS ((gint) expected[i] - (gint) view.pixels[i]));
+      g_test_message ("radius %g: worst %d", radii[r], worst);
+      g_assert_cmpint (worst, <=, test_backend_is_gl () ? 1 : 0);
+      view_clear (&view);
+    }
+  test_assert_ran_on_backend ();
+}
+
 gint
 main (gint    argc,
       gchar **argv)
@@ -321,6 +396,8 @@ main (gint    argc,
     { "slider", test_slider, TRUE },
     { "dabs", test_dabs, TRUE },
     { "levels", test_levels, TRUE },
+    { "level-whole-image", test_level_whole_image, FALSE },
+    { "level-is-half-image", test_level_is_half_image, TRUE },
     /* a dab's area is blurred on its own either way */
     { "dab-blurs-its-area", test_dab_blurs_its_area, FALSE },
   };
