@@ -641,11 +641,10 @@ process (GeglOperation       *operation,
   /* A source in a covered format GEGL copies as it is, and the op
    * converts it, the backend premultiplying it on the way in: babl's
    * conversion on GEGL's threads costs several times the copy, even from
-   * straight RGBA float.  Level 0 only: other levels are GIMP's
-   * previews, whose mipmaps GEGL would make from the stored pixels rather
-   * than from premultiplied linear ones. */
-  if (level == 0)
-    io.read_native = cblur_format_get (gegl_buffer_get_format (input));
+   * straight RGBA float.  At other levels too: GEGL makes a mipmap's
+   * pixels from the stored ones in the stored format, whichever format
+   * they are read in, and copies them as they are. */
+  io.read_native = cblur_format_get (gegl_buffer_get_format (input));
   stream.straight_alpha = io.read_native != NULL;
   rows = band_height (state->backend, kernel, level, roi.width, roi.height);
 
