@@ -145,10 +145,15 @@ typedef struct
   /* halo pixels blurred for regions on their own since the graph last
    * changed, to weigh against blurring the whole image once */
   gsize            halo_pixels;
-  GMutex           lock;                /* guards dirty */
+  GMutex           lock;                /* guards the rectangles and input_changed */
   /* the output that changes of the input alone invalidated since a
    * region last took it (a host's brush under the blur) */
   GeglRectangle    dirty;
+  /* what regions took since the graph last changed (a host's frame), and
+   * what the frame before took where only properties changed since */
+  GeglRectangle    frame;
+  GeglRectangle    last_frame;
+  gboolean         input_changed;       /* since the frame began */
 } State;
 
 /* GEGL renders in chunks, each with its own halo.  The GPU pays for that
@@ -237,6 +242,16 @@ prepare (GeglOperation *operation)
   state->backend = cblur_backend_preferred ();
   state->whole_image_pixels = cblur_backend_whole_image_pixels (state->backend);
   g_atomic_pointer_set (&state->halo_pixels, 0);
+  /* a change of the graph begins a frame; a prepare without a region
+   * taken since (GEGL's bounding box, say) does not */
+  g_mutex_lock (&state->lock);
+  if (!gegl_rectangle_is_empty (&state->frame))
+    {
+      state->last_frame = state->input_changed ? *GEGL_RECTANGLE (0, 0, 0, 0) : state->frame;
+      state->frame = *GEGL_RECTANGLE (0, 0, 0, 0);
+      state->input_changed = FALSE;
+    }
+  g_mutex_unlock (&state->lock);
 
   reach = reach_at_level (o, 0);
   area->left = area->right = area->top = area->bottom = reach;
@@ -365,6 +380,7 @@ get_invalidated_by_change (GeglOperation       *operation,
                         GEGL_RECTANGLE_ALIGNMENT_SUPERSET);
   g_mutex_lock (&state->lock);
   gegl_rectangle_bounding_box (&state->dirty, &state->dirty, &tiles);
+  state->input_changed = TRUE;
   g_mutex_unlock (&state->lock);
   return changed;
 }
@@ -402,6 +418,55 @@ takes_dirty (State               *state,
   return small;
 }
 
+/* A host shows a view, and after a change of properties alone renders
+ * again, chunk by chunk, what it showed.  Where region lies in what the
+ * frame before took and that is a small part of the image, *take gets it
+ * all: blurred at once, the view pays one halo and one start rather than
+ * one for each chunk, and where the rules would take the whole image,
+ * blurs only what is shown.  CPU only, as takes_dirty. */
+static gboolean
+takes_last_frame (State               *state,
+                  const GeglRectangle *region,
+                  const GeglRectangle *whole,
+                  gint                 reach,
+                  gint                 level,
+                  GeglRectangle       *take)
+{
+  if (state->backend != CBLUR_BACKEND_CPU)
+    return FALSE;
+  g_mutex_lock (&state->lock);
+  *take = state->last_frame;
+  g_mutex_unlock (&state->lock);
+  return gegl_rectangle_contains (take, region) &&
+         2 * pixels_with_halo (take, reach, level) <= pixels_with_halo (whole, reach, level);
+}
+
+/* what to blur for region, inside whole: the dirty area, the last frame,
+ * the whole image or region alone */
+static GeglRectangle
+choose_region (GeglProperties      *o,
+               State               *state,
+               const GeglRectangle *region,
+               const GeglRectangle *whole,
+               gint                 level)
+{
+  gint          reach = reach_at_level (o, level);
+  gboolean      whole_images = renders_whole_images (state->backend, mode_at_level (o, level),
+                                                     reach, level);
+  GeglRectangle take;
+
+  if (whole_images && takes_dirty (state, region, whole, reach, level, &take))
+    return take;
+  if (takes_last_frame (state, region, whole, reach, level, &take))
+    return take;
+  if (!whole_images || !region_takes_whole_image (state, region, whole, reach, level))
+    return *region;
+  g_mutex_lock (&state->lock);
+  state->dirty = *GEGL_RECTANGLE (0, 0, 0, 0);
+  g_mutex_unlock (&state->lock);
+  return *whole;
+}
+
 /* GEGL does not say at which mipmap level it asks for roi.  A host
  * renders a view's chunks at one level, that of its zoom, so the level
  * of the last region blurred stands for it: after a zoom only the first
@@ -412,40 +477,27 @@ static GeglRectangle
 get_cached_region (GeglOperation       *operation,
                    const GeglRectangle *roi)
 {
-  GeglProperties          *o = GEGL_PROPERTIES (operation);
-  State                   *state = o->user_data;
-  const GeglRectangle     *in_rect =
-    gegl_operation_source_get_bounding_box (operation, "input");
-  GeglRectangle            whole;
-  GeglRectangle            region;
-  GeglRectangle            dirty;
-  gint                     level;
-  gint                     reach;
+  GeglProperties      *o = GEGL_PROPERTIES (operation);
+  State               *state = o->user_data;
+  const GeglRectangle *in_rect = gegl_operation_source_get_bounding_box (operation, "input");
+  GeglRectangle        whole;
+  GeglRectangle        region;
+  GeglRectangle        take;
 
   if (state == NULL || in_rect == NULL || gegl_rectangle_is_infinite_plane (in_rect))
     return *roi;
-  level = g_atomic_int_get (&state->level);
-  reach = reach_at_level (o, level);
-  if (!renders_whole_images (state->backend, mode_at_level (o, level), reach, level))
-    return *roi;
-
   whole = get_bounding_box (operation);
   if (!gegl_rectangle_intersect (&region, roi, &whole))
     return *roi;
-  if (takes_dirty (state, &region, &whole, reach, level, &dirty))
-    {
-      if (!gegl_rectangle_equal (&region, &dirty))
-        cblur_cache_on_node (operation);
-      return dirty;
-    }
-  if (!region_takes_whole_image (state, &region, &whole, reach, level))
-    return *roi;
+
+  take = choose_region (o, state, &region, &whole, g_atomic_int_get (&state->level));
   g_mutex_lock (&state->lock);
-  state->dirty = *GEGL_RECTANGLE (0, 0, 0, 0);
+  gegl_rectangle_bounding_box (&state->frame, &state->frame, &take);
   g_mutex_unlock (&state->lock);
-  if (!gegl_rectangle_equal (&region, &whole))
-    cblur_cache_on_node (operation);
-  return whole;
+  if (gegl_rectangle_equal (&take, &region))
+    return *roi;
+  cblur_cache_on_node (operation);
+  return take;
 }
 
 static gboolean

@@ -309,6 +309,48 @@ test_levels (void)
   test_assert_ran_on_backend ();
 }
 
+/* Slider moves under a view of part of the image at level 0: after the
+ * first frame, which the chunks blur on their own, the CPU blurs the
+ * view once a frame, neither chunk by chunk nor the whole image (box
+ * mode's rule); GL keeps to whole images. */
+static void
+test_slider_blurs_view (void)
+{
+  static const gdouble   radii[] = { 9.0, 12.0, 27.0, 5.0, 20.0 };
+  g_autoptr (GeglBuffer) image = test_image_sized (480, 320, 19);
+  View                   view;
+  gsize                  i;
+
+  view_init (&view, image, radii[0]);
+  view_show (&view, 0);
+  for (i = 1; i < G_N_ELEMENTS (radii); i++)
+    {
+      TestBlurred blurred;
+
+      test_take_blurred ();
+      gegl_node_set (view.blur, "radius", radii[i], NULL);
+      view_update (&view);
+      blurred = test_take_blurred ();
+      g_test_message ("radius %g: %d bands, %" G_GINT64_FORMAT " pixels", radii[i],
+                      blurred.bands, blurred.pixels);
+      if (!test_backend_is_gl ())
+        {
+          g_assert_cmpint (blurred.bands, ==, 1);
+          g_assert_cmpint (blurred.pixels, ==, (gint64) view.rect.width * view.rect.height);
+        }
+      assert_fresh (&view, image, radii[i]);
+    }
+  /* a dab after them blurs its own area, not the view again */
+  test_take_blurred ();
+  paint_dab (image, 150, 90, 3);
+  view_update (&view);
+  if (!test_backend_is_gl ())
+    g_assert_cmpint (test_take_blurred ().pixels, <, (gint64) view.rect.width * view.rect.height / 4);
+  assert_fresh (&view, image, radii[G_N_ELEMENTS (radii) - 1]);
+  view_clear (&view);
+  test_assert_ran_on_backend ();
+}
+
 /* Slider moves at level 1 with radii that blur directly: each frame
  * blurs the image at the level once, not chunk by chunk, and GEGL's
  * cache serves the view's other chunks. */
@@ -394,6 +436,7 @@ main (gint    argc,
     gboolean     without_whole_images;
   } tests[] = {
     { "slider", test_slider, TRUE },
+    { "slider-blurs-view", test_slider_blurs_view, TRUE },
     { "dabs", test_dabs, TRUE },
     { "levels", test_levels, TRUE },
     { "level-whole-image", test_level_whole_image, FALSE },
