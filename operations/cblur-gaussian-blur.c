@@ -313,6 +313,16 @@ pixels_with_halo (const GeglRectangle *rect,
   return ((gdouble) scaled.width + 2.0 * reach) * ((gdouble) scaled.height + 2.0 * reach);
 }
 
+/* whether part, with its halo, is at most half of whole with its */
+static gboolean
+is_small_part (const GeglRectangle *part,
+               const GeglRectangle *whole,
+               gint                 reach,
+               gint                 level)
+{
+  return 2 * pixels_with_halo (part, reach, level) <= pixels_with_halo (whole, reach, level);
+}
+
 /* Where whole images pay (renders_whole_images), whether this region
  * takes one.  An image up to the backend's whole-image size
  * (cblur_backend_whole_image_pixels) is taken whole for any region.
@@ -409,8 +419,7 @@ takes_dirty (State               *state,
     {
       gegl_rectangle_bounding_box (take, &state->dirty, region);
       gegl_rectangle_intersect (take, take, whole);
-      small = 2 * pixels_with_halo (take, reach, level) <=
-              pixels_with_halo (whole, reach, level);
+      small = is_small_part (take, whole, reach, level);
       if (small)
         state->dirty = *GEGL_RECTANGLE (0, 0, 0, 0);
     }
@@ -437,8 +446,7 @@ takes_last_frame (State               *state,
   g_mutex_lock (&state->lock);
   *take = state->last_frame;
   g_mutex_unlock (&state->lock);
-  return gegl_rectangle_contains (take, region) &&
-         2 * pixels_with_halo (take, reach, level) <= pixels_with_halo (whole, reach, level);
+  return gegl_rectangle_contains (take, region) && is_small_part (take, whole, reach, level);
 }
 
 /* what to blur for region, inside whole: the dirty area, the last frame,

@@ -309,6 +309,38 @@ test_levels (void)
   test_assert_ran_on_backend ();
 }
 
+/* The slider moved through radii after the first under view: where
+ * `check`, each frame blurs `pixels` in one band; each leaves the view a
+ * fresh render. */
+static void
+drag_blurs_once (View          *view,
+                 GeglBuffer    *image,
+                 const gdouble *radii,
+                 gsize          n,
+                 gint64         pixels,
+                 gboolean       check)
+{
+  gsize i;
+
+  for (i = 1; i < n; i++)
+    {
+      TestBlurred blurred;
+
+      test_take_blurred ();
+      gegl_node_set (view->blur, "radius", radii[i], NULL);
+      view_update (view);
+      blurred = test_take_blurred ();
+      g_test_message ("radius %g: %d bands, %" G_GINT64_FORMAT " pixels", radii[i],
+                      blurred.bands, blurred.pixels);
+      if (check)
+        {
+          g_assert_cmpint (blurred.bands, ==, 1);
+          g_assert_cmpint (blurred.pixels, ==, pixels);
+        }
+      assert_fresh (view, image, radii[i]);
+    }
+}
+
 /* Slider moves under a view of part of the image at level 0: after the
  * first frame, which the chunks blur on their own, the CPU blurs the
  * view once a frame, neither chunk by chunk nor the whole image (box
@@ -319,27 +351,11 @@ test_slider_blurs_view (void)
   static const gdouble   radii[] = { 9.0, 12.0, 27.0, 5.0, 20.0 };
   g_autoptr (GeglBuffer) image = test_image_sized (480, 320, 19);
   View                   view;
-  gsize                  i;
 
   view_init (&view, image, radii[0]);
   view_show (&view, 0);
-  for (i = 1; i < G_N_ELEMENTS (radii); i++)
-    {
-      TestBlurred blurred;
-
-      test_take_blurred ();
-      gegl_node_set (view.blur, "radius", radii[i], NULL);
-      view_update (&view);
-      blurred = test_take_blurred ();
-      g_test_message ("radius %g: %d bands, %" G_GINT64_FORMAT " pixels", radii[i],
-                      blurred.bands, blurred.pixels);
-      if (!test_backend_is_gl ())
-        {
-          g_assert_cmpint (blurred.bands, ==, 1);
-          g_assert_cmpint (blurred.pixels, ==, (gint64) view.rect.width * view.rect.height);
-        }
-      assert_fresh (&view, image, radii[i]);
-    }
+  drag_blurs_once (&view, image, radii, G_N_ELEMENTS (radii),
+                   (gint64) view.rect.width * view.rect.height, !test_backend_is_gl ());
   /* a dab after them blurs its own area, not the view again */
   test_take_blurred ();
   paint_dab (image, 150, 90, 3);
@@ -362,22 +378,11 @@ test_level_whole_image (void)
   GeglRectangle          level_image = cblur_rectangle_at_level (GEGL_RECTANGLE (0, 0, WIDTH,
                                                                                  HEIGHT), 1);
   View                   view;
-  gsize                  i;
 
   view_init (&view, image, radii[0]);
   view_show (&view, 1);
-  for (i = 1; i < G_N_ELEMENTS (radii); i++)
-    {
-      TestBlurred blurred;
-
-      test_take_blurred ();
-      gegl_node_set (view.blur, "radius", radii[i], NULL);
-      view_update (&view);
-      blurred = test_take_blurred ();
-      g_assert_cmpint (blurred.bands, ==, 1);
-      g_assert_cmpint (blurred.pixels, ==, (gint64) level_image.width * level_image.height);
-      assert_fresh (&view, image, radii[i]);
-    }
+  drag_blurs_once (&view, image, radii, G_N_ELEMENTS (radii),
+                   (gint64) level_image.width * level_image.height, TRUE);
   view_clear (&view);
   test_assert_ran_on_backend ();
 }
