@@ -10,10 +10,10 @@
  * sink-float, an RGBA float source whose result a gegl:buffer-sink takes
  * in whatever format the op gives, is the view of the blur alone.
  *
- * cpu-variable (cblur:variable-blur) and gegl-variable (gegl:variable-blur)
- * blur through a smooth mask on their aux pad, a Y' u8 gradient as a
- * painted channel would be; for them a radius is the largest standard
- * deviation, gegl:variable-blur's radius.
+ * cpu-variable and gl-variable (cblur:variable-blur on each backend) and
+ * gegl-variable (gegl:variable-blur) blur through a smooth mask on their
+ * aux pad, a Y' u8 gradient as a painted channel would be; for them a
+ * radius is the largest standard deviation, gegl:variable-blur's radius.
  *
  * gegl-io and gegl-invert are no blurs: gegl:convert-format into the
  * blurs' working format, and gegl:invert-linear, read and write every

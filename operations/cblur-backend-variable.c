@@ -1,21 +1,175 @@
+#include "config.h"
 #include "cblur-backend-variable.h"
 
 #include <string.h>
+#include <gegl.h>
+#include <glib/gi18n-lib.h>
+#include "cblur-i18n.h"
 
 #include "cblur-cpu-variable.h"
+#include "cblur-gl-variable.h"
+#include "cblur-memory.h"
+#include "cblur-pixel.h"
+
+struct _CblurVariableBand
+{
+  CblurBackendKind       backend;
+  CblurGlVariableMemory *memory;   /* GL's, or NULL */
+  gpointer               heap[3];  /* src, dst and widths where not in GL's */
+  const CblurBoxWidth   *widths;
+  gchar                 *no_memory;   /* why GL could not stage the band */
+};
+
+/* premultiplied float rows of the image's rectangle */
+static gpointer
+float_image (CblurImage *image)
+{
+  image->format = NULL;
+  image->stride = (gsize) image->width * CBLUR_CHANNELS;
+  image->data = cblur_pixels_take (image->stride * image->height * sizeof (gfloat));
+  return image->data;
+}
+
+CblurVariableBand *
+cblur_variable_band_new (CblurBackendKind  backend,
+                         CblurImage       *src,
+                         CblurImage       *dst,
+                         CblurBoxWidth   **widths)
+{
+  CblurVariableBand *band = g_new0 (CblurVariableBand, 1);
+
+  band->backend = backend;
+  /* where staging fails, the band goes on the heap, and the blur on the
+   * CPU, which reports why */
+  if (backend == CBLUR_BACKEND_GL)
+    {
+      g_autoptr (GError) error = NULL;
+
+      band->memory = cblur_gl_variable_memory_new (src, dst, widths, &error);
+      if (band->memory == NULL)
+        band->no_memory = g_strdup (error->message);
+    }
+  if (band->memory == NULL)
+    {
+      band->heap[0] = float_image (src);
+      band->heap[1] = float_image (dst);
+      band->heap[2] = *widths =
+        cblur_pixels_take ((gsize) src->width * src->height * sizeof (CblurBoxWidth));
+    }
+  band->widths = *widths;
+  return band;
+}
 
 void
-cblur_backend_variable_blur (CblurBackendKind     backend,
+cblur_variable_band_free (CblurVariableBand *band)
+{
+  gint i;
+
+  g_clear_pointer (&band->memory, cblur_gl_variable_memory_free);
+  for (i = 0; i < 3; i++)
+    cblur_pixels_free (band->heap[i]);
+  g_free (band->no_memory);
+  g_free (band);
+}
+
+/* Rows between a band's pixels as stored and the CPU's float. */
+typedef struct
+{
+  const CblurImage *stored;
+  const CblurImage *floats;
+} Convert;
+
+static void
+decode_rows (gsize    first,
+             gsize    count,
+             gpointer user_data)
+{
+  const Convert *convert = user_data;
+  gsize          r;
+
+  for (r = first; r < first + count; r++)
+    {
+      gfloat *row = cblur_image_row (convert->floats, r);
+
+      cblur_format_decode (convert->stored->format,
+                           (const guint8 *) cblur_image_row (convert->stored, r), row,
+                           convert->floats->width);
+      cblur_premultiply_pixels (row, convert->floats->width);
+    }
+}
+
+static void
+encode_rows (gsize    first,
+             gsize    count,
+             gpointer user_data)
+{
+  const Convert *convert = user_data;
+  gsize          r;
+
+  for (r = first; r < first + count; r++)
+    cblur_format_encode (convert->stored->format, cblur_image_row (convert->floats, r),
+                         (guint8 *) cblur_image_row (convert->stored, r),
+                         convert->floats->width);
+}
+
+/* The CPU's blur of a GL band, whose pixels may be stored as GEGL stores
+ * them: converted through float images of its own. */
+static void
+blur_on_cpu (const CblurVariable *variable,
+             const CblurImage    *src,
+             const CblurBoxWidth *widths,
+             GeglAbyssPolicy      abyss,
+             const CblurImage    *dst)
+{
+  CblurImage src_float = *src;
+  CblurImage dst_float = *dst;
+  Convert    in = { src, &src_float };
+  Convert    out = { dst, &dst_float };
+
+  if (src->format != NULL)
+    {
+      float_image (&src_float);
+      gegl_parallel_distribute_range (src->height, 16, decode_rows, &in);
+    }
+  if (dst->format != NULL)
+    float_image (&dst_float);
+  cblur_cpu_variable_blur (variable, &src_float, widths, abyss, &dst_float);
+  if (dst->format != NULL)
+    gegl_parallel_distribute_range (dst->height, 16, encode_rows, &out);
+  if (src->format != NULL)
+    cblur_pixels_free (src_float.data);
+  if (dst->format != NULL)
+    cblur_pixels_free (dst_float.data);
+}
+
+void
+cblur_backend_variable_blur (CblurVariableBand   *band,
                              const CblurVariable *variable,
                              const CblurImage    *src,
-                             const CblurBoxWidth *widths,
                              GeglAbyssPolicy      abyss,
                              const CblurImage    *dst,
                              CblurRunReport      *report)
 {
+  g_autoptr (GError) error = NULL;
+  CblurGlReport      gl;
+
   memset (report, 0, sizeof *report);
+  report->ran_on = CBLUR_BACKEND_GL;
+  if (band->memory != NULL &&
+      cblur_gl_variable_blur (band->memory, variable, src, abyss, dst, &gl, &error))
+    {
+      g_strlcpy (report->renderer, gl.renderer, sizeof report->renderer);
+      report->tiles = gl.tiles;
+      report->upload_ms = gl.upload_ms;
+      report->compute_ms = gl.compute_ms;
+      report->download_ms = gl.download_ms;
+      return;
+    }
+  if (band->no_memory != NULL)
+    report->gl_failure = g_strdup (band->no_memory);
+  else if (error != NULL && !g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_EXITING))
+    report->gl_failure = g_strdup (error->message);
   report->ran_on = CBLUR_BACKEND_CPU;
-  if (backend == CBLUR_BACKEND_GL)
-    report->why_cpu = report->gl_failure = g_strdup ("the variable blur has no GL path yet");
-  cblur_cpu_variable_blur (variable, src, widths, abyss, dst);
+  report->why_cpu = cblur_backend_why_cpu (band->backend, report);
+  blur_on_cpu (variable, src, band->widths, abyss, dst);
 }

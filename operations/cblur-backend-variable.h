@@ -1,6 +1,7 @@
-/* Which backend runs the variable blur.  Only the CPU has it for now: a
- * GL backend goes in here, behind the same call, and the op stays as it
- * is. */
+/* Which backend runs the variable blur, the band's pixels, and the
+ * fallback from GL to the CPU, with the Gaussian blur's rules
+ * (cblur-backend.h): CBLUR_BACKEND chooses, and any GL failure blurs the
+ * band on the CPU, the report saying why. */
 #ifndef CBLUR_BACKEND_VARIABLE_H
 #define CBLUR_BACKEND_VARIABLE_H
 
@@ -9,18 +10,36 @@
 
 G_BEGIN_DECLS
 
-/* Blurs src into dst with the boxes in widths, the rest made under abyss
- * (cblur_cpu_variable_blur says what each holds), on the backend, or on
- * the CPU where the backend has no variable blur; report says where it
- * ran, and why not on GL (cblur_run_report_clear frees it).  Call from
- * one thread at a time per dst. */
-void cblur_backend_variable_blur (CblurBackendKind     backend,
+/* Where a band's source, output and boxes live: the GL backend's pinned
+ * memory, which the GPU copies from and into in place, or the heap. */
+typedef struct _CblurVariableBand CblurVariableBand;
+
+/* The band's pixels for src and dst (their rectangles set; src: the part
+ * of dst's grown by the reach that is read) and the boxes of src's
+ * pixels, row after row (*widths).  src->format and dst->format ask for
+ * pixels as GEGL stores them, or NULL for premultiplied RGBA float: on
+ * GL they stay, and the GPU converts; on the CPU they become NULL, and
+ * the rows are float-wide, for the caller to decode and encode in place.
+ * Never NULL: the heap aborts where it has no room, as GEGL does. */
+CblurVariableBand *cblur_variable_band_new  (CblurBackendKind  backend,
+                                             CblurImage       *src,
+                                             CblurImage       *dst,
+                                             CblurBoxWidth   **widths);
+void               cblur_variable_band_free (CblurVariableBand *band);
+
+/* Blurs the band's src into its dst with its boxes, the rest made under
+ * abyss (cblur_cpu_variable_blur says what each holds), on the backend
+ * the band was made for, or on the CPU where GL fails; report says where
+ * it ran, and why not on GL (cblur_run_report_clear frees it).  Call from
+ * one thread at a time per band. */
+void cblur_backend_variable_blur (CblurVariableBand   *band,
                                   const CblurVariable *variable,
                                   const CblurImage    *src,
-                                  const CblurBoxWidth *widths,
                                   GeglAbyssPolicy      abyss,
                                   const CblurImage    *dst,
                                   CblurRunReport      *report);
+
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CblurVariableBand, cblur_variable_band_free)
 
 G_END_DECLS
 

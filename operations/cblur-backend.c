@@ -207,9 +207,9 @@ why_auto_chose_cpu (void)
   return why;
 }
 
-static const gchar *
-why_cpu (CblurBackendKind      backend,
-         const CblurRunReport *report)
+const gchar *
+cblur_backend_why_cpu (CblurBackendKind      backend,
+                       const CblurRunReport *report)
 {
   if (report->gl_failure != NULL)
     return report->gl_failure;
@@ -272,7 +272,7 @@ cblur_backend_blur (CblurBand         *band,
   report->radii[CBLUR_AXIS_Y] = kernel->axes[CBLUR_AXIS_Y].radius;
   blur (band, backend, kernel, src, dst, stream, report);
   if (report->ran_on == CBLUR_BACKEND_CPU)
-    report->why_cpu = why_cpu (backend, report);
+    report->why_cpu = cblur_backend_why_cpu (backend, report);
   report->read_ms = stream != NULL ? stream->read_ms - read_before : 0;
   report->write_ms = stream != NULL ? stream->write_ms - write_before : 0;
   report->total_ms = (band != NULL ? band->made_ms : 0) +

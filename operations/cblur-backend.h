@@ -92,6 +92,12 @@ void             cblur_backend_blur      (CblurBand         *band,
 
 void             cblur_run_report_clear  (CblurRunReport    *report);
 
+/* Why a band that backend was chosen for ran on the CPU, for its
+ * report: its gl_failure, the setting, or what auto found; NULL if
+ * unknown. */
+const gchar     *cblur_backend_why_cpu   (CblurBackendKind      backend,
+                                          const CblurRunReport *report);
+
 /* The band's pixels for src and dst: fills their data and stride for
  * their rectangles and formats, src being dst's grown by kernel's reach.
  * Where the backend makes the abyss beyond stream's input itself, src

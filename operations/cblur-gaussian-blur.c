@@ -545,19 +545,6 @@ abyss_at_level (const GeglRectangle *abyss,
   return cblur_rectangle_at_level (abyss, level);
 }
 
-static void
-warn_once (const gchar *why)
-{
-  static gsize warned = 0;
-
-  if (g_once_init_enter (&warned))
-    {
-      g_warning (_("cblur:gaussian-blur: the GPU failed (%s); this and later "
-                   "failures are blurred on the CPU"), why);
-      g_once_init_leave (&warned, 1);
-    }
-}
-
 /* GEGL's side of a band.  Pixels go in and out as premultiplied float,
  * or, where native formats are set, as GEGL stores them, which the
  * backends convert (a straight RGBA float source the band holds as
@@ -633,7 +620,11 @@ blur_band (const CblurKernel   *kernel,
     return FALSE;
   cblur_backend_blur (pixels, backend, kernel, &src, &dst, stream, report);
   if (report->gl_failure != NULL)
-    warn_once (report->gl_failure);
+    {
+      static gsize warned = 0;
+
+      cblur_warn_gpu_failed (&warned, "cblur:gaussian-blur", report->gl_failure);
+    }
   return TRUE;
 }
 

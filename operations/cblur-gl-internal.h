@@ -11,6 +11,8 @@
  *   cblur-gl-transfer.c  a tile's uploads and downloads, and their GPU time
  *   cblur-gl-convert.c   pixels in GEGL's formats, converted on the GPU
  *   cblur-gl-shaders.c   the blur's shaders as the runtime's programs
+ *   cblur-gl-variable*.c the variable blur (cblur-gl-variable.h) on the same tiles,
+ *                        textures and conversions
  *
  * Every function here runs with the runtime's lock held and its context
  * current (cblur_gpu_acquire()). */
@@ -143,7 +145,8 @@ typedef enum
   CBLUR_GL_SHADER_ABYSS,
   CBLUR_GL_SHADER_PREMULTIPLY,
   CBLUR_GL_SHADER_DECODE,
-  CBLUR_GL_SHADER_ENCODE
+  CBLUR_GL_SHADER_ENCODE,
+  CBLUR_GL_SHADER_VARIABLE
 } CblurGlShader;
 
 G_GNUC_INTERNAL extern const gchar cblur_shader_direct[];
@@ -154,16 +157,19 @@ G_GNUC_INTERNAL extern const gchar cblur_shader_abyss[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_premultiply[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_decode[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_encode[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_variable[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_alpha[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_common[];
 
 /* a shader's variant: its column pass; its texels pairs of channels (the
- * fused box); its source in straight alpha, premultiplied as loaded */
+ * fused box); its source in straight alpha, premultiplied as loaded; the
+ * running sums rather than the outputs (variable.comp) */
 typedef enum
 {
   CBLUR_GL_VERTICAL    = 1 << 0,
   CBLUR_GL_PAIRS       = 1 << 1,
-  CBLUR_GL_PREMULTIPLY = 1 << 2
+  CBLUR_GL_PREMULTIPLY = 1 << 2,
+  CBLUR_GL_SCAN        = 1 << 3
 } CblurGlVariant;
 
 /* box-fused.comp's segment: CACHE_LEN, and whether it goes a pair of

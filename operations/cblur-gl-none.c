@@ -3,6 +3,7 @@
  * blurring and pinned memory are never reached; they fail as GL fails
  * where it has no context. */
 #include "cblur-gl.h"
+#include "cblur-gl-variable.h"
 
 #include <glib/gi18n-lib.h>
 #include "cblur-i18n.h"
@@ -56,4 +57,31 @@ cblur_gl_band_memory_streams (const CblurGlBandMemory *memory)
 void
 cblur_gl_band_memory_free (CblurGlBandMemory *memory)
 {
+}
+
+CblurGlVariableMemory *
+cblur_gl_variable_memory_new (CblurImage     *src,
+                              CblurImage     *dst,
+                              CblurBoxWidth **widths,
+                              GError        **error)
+{
+  no_gl (error);
+  return NULL;
+}
+
+void
+cblur_gl_variable_memory_free (CblurGlVariableMemory *memory)
+{
+}
+
+gboolean
+cblur_gl_variable_blur (const CblurGlVariableMemory *memory,
+                        const CblurVariable         *variable,
+                        const CblurImage            *src,
+                        GeglAbyssPolicy              abyss,
+                        const CblurImage            *dst,
+                        CblurGlReport               *report,
+                        GError                     **error)
+{
+  return no_gl (error);
 }

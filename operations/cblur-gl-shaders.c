@@ -45,6 +45,7 @@ cblur_gl_program (CblurGl         *gl,
     [CBLUR_GL_SHADER_PREMULTIPLY] = "premultiply",
     [CBLUR_GL_SHADER_DECODE]      = "decode",
     [CBLUR_GL_SHADER_ENCODE]      = "encode",
+    [CBLUR_GL_SHADER_VARIABLE]    = "variable",
   };
   static const gchar *const sources[] = {
     [CBLUR_GL_SHADER_DIRECT]      = cblur_shader_direct,
@@ -55,6 +56,7 @@ cblur_gl_program (CblurGl         *gl,
     [CBLUR_GL_SHADER_PREMULTIPLY] = cblur_shader_premultiply,
     [CBLUR_GL_SHADER_DECODE]      = cblur_shader_decode,
     [CBLUR_GL_SHADER_ENCODE]      = cblur_shader_encode,
+    [CBLUR_GL_SHADER_VARIABLE]    = cblur_shader_variable,
   };
   g_autoptr (GString) defines = g_string_new (NULL);
 
@@ -66,6 +68,8 @@ cblur_gl_program (CblurGl         *gl,
     g_string_append (defines, "#define PAIRS\n");
   if (variant & CBLUR_GL_PREMULTIPLY)
     g_string_append (defines, "#define PREMULTIPLY\n");
+  if (variant & CBLUR_GL_SCAN)
+    g_string_append (defines, "#define SCAN\n");
 
   return cblur_gpu_program (gl->gpu, names[shader], sources[shader], defines->str, prelude (),
                             error);

@@ -1,5 +1,6 @@
-/* What the ops share of GEGL's machinery: mipmap levels and the cache on
- * their node.  From the op's own thread (GEGL's). */
+/* What the ops share of GEGL's machinery: mipmap levels, the cache on
+ * their node, and the warning that the GPU failed.  From the op's own
+ * thread (GEGL's); included after gi18n-lib.h. */
 #ifndef CBLUR_OP_H
 #define CBLUR_OP_H
 
@@ -40,6 +41,22 @@ cblur_cache_on_node (GeglOperation *operation)
   g_object_get (operation->node, "cache-policy", &policy, "dont-cache", &dont_cache, NULL);
   if (policy == GEGL_CACHE_POLICY_AUTO && !dont_cache)
     g_object_set (operation->node, "cache-policy", GEGL_CACHE_POLICY_ALWAYS, NULL);
+}
+
+/* The one warning an op gives where the GPU fails, at the first failure
+ * (*warned, the op's own; any thread): the later ones fall back to the
+ * CPU as quietly, the log saying why. */
+static inline void
+cblur_warn_gpu_failed (gsize       *warned,
+                       const gchar *op,
+                       const gchar *why)
+{
+  if (g_once_init_enter (warned))
+    {
+      g_warning (_("%s: the GPU failed (%s); this and later failures are blurred "
+                   "on the CPU"), op, why);
+      g_once_init_leave (warned, 1);
+    }
 }
 
 G_END_DECLS

@@ -22,8 +22,13 @@ echo "$words" | grep -q "Halbe Breite der Weichzeichnung in Pixeln entlang x"
 echo "$words" | grep -q "Radius 30 zeichnet also weich wie GIMPs Gaußscher Weichzeichner mit Größe 10"
 info cpu | grep -q "Gaußscher Weichzeichner (CPU)"
 
-info=$(env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 CBLUR_BACKEND=gl \
-         gegl --info cblur:variable-blur)
+variable ()
+{
+  env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 CBLUR_BACKEND="$1" \
+    gegl --info cblur:variable-blur
+}
+info=$(variable gl)
 echo "$info" | head -3
-echo "$info" | grep -q "Variabler Weichzeichner (CPU)"
+echo "$info" | grep -q "Variabler Weichzeichner (GPU)"
 echo "$info" | grep -q "wahrnehmungsgetreues"
+variable cpu | grep -q "Variabler Weichzeichner (CPU)"

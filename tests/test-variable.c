@@ -299,8 +299,9 @@ gentle_mask_value (gint x,
 }
 
 /* A tiny image at the largest radius under every abyss policy against the
- * reference, its memory going with its own pixels and one line a thread,
- * not with the halo's area: that would be gigabytes. */
+ * reference, its memory going with its own pixels and one line a thread
+ * (on GL, three textures of its rows at the line's length), not with the
+ * halo's area: that would be gigabytes. */
 static void
 test_tiny_image_largest_radius (void)
 {
@@ -310,6 +311,9 @@ test_tiny_image_largest_radius (void)
   static const gint      sizes[][2] = { { 7, 5 }, { 1, 300 } };
   g_autoptr (GeglBuffer) small = photo_part ("coffee.png", 7, 5);
   g_autoptr (GeglBuffer) constant = mask_buffer (7, 5, "Y float", NULL, 1.0);
+  /* 300 rows of 10401 texels, three times, take 143 MiB */
+  gsize                  allowed = g_strcmp0 (g_getenv ("CBLUR_BACKEND"), "gl") == 0
+                                   ? 192 * 1024 : 64 * 1024;
   gsize                  i, s;
 
   /* the process's first blur chooses the backend, loading a GL driver
@@ -331,10 +335,12 @@ test_tiny_image_largest_radius (void)
         before = test_status_kib ("VmHWM");
         g_free (variable_blur ("cblur:variable-blur", input, mask, "radius", c.radius,
                                "abyss-policy", c.abyss, NULL));
-        grown = test_status_kib ("VmHWM") - before;
+        /* where the peak cannot be reset, it may read below before */
+        grown = test_status_kib ("VmHWM");
+        grown = grown > before ? grown - before : 0;
         g_test_message ("%dx%d abyss %d: peak resident memory grew by %zu KiB", width, height,
                         c.abyss, grown);
-        g_assert_cmpuint (grown, <, 64 * 1024);
+        g_assert_cmpuint (grown, <, allowed);
         check_sized (&c, width, height, gentle_mask_value, FALSE);
       }
 }

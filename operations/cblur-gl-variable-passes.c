@@ -1,0 +1,203 @@
+/* The variable blur's passes on a tile: along each axis `iterations`
+ * passes of variable.comp, each a dispatch for the running sums of its
+ * lines and one for its outputs, through ping, pong and a texture of the
+ * sums. */
+#include "cblur-gl-variable-passes.h"
+
+#include <string.h>
+
+/* variable.comp's work group width */
+#define GROUP 64
+
+/* the shader's image units and storage binding */
+enum
+{
+  SRC_UNIT,
+  DST_UNIT,
+  SUMS_UNIT
+};
+#define WIDTHS_BINDING 0
+
+void
+cblur_gl_variable_texture_sizes (const CblurVariable *variable,
+                                 const GArray        *tiles,
+                                 CblurGlSize          sizes[CBLUR_GL_VARIABLE_TEXTURES])
+{
+  guint i;
+  gint  j;
+
+  memset (sizes, 0, CBLUR_GL_VARIABLE_TEXTURES * sizeof *sizes);
+  for (i = 0; i < tiles->len; i++)
+    {
+      const CblurGlTile *tile = &g_array_index (tiles, CblurGlTile, i);
+      gint               out_width = tile->in_width - 2 * variable->reach;
+      CblurGlSize        tile_sizes[CBLUR_GL_VARIABLE_TEXTURES] = {
+        [CBLUR_GL_INPUT] = { tile->inside.width, tile->inside.height },
+        [CBLUR_GL_BETWEEN] = { out_width, tile->inside.height },
+        [CBLUR_GL_OUTPUT] = { out_width, tile->in_height - 2 * variable->reach },
+      };
+
+      /* a row pass's lines are the input's rows inside the image, a
+       * column pass's the output's columns */
+      for (j = 0; j < 3; j++)
+        {
+          tile_sizes[CBLUR_GL_ROW_SCRATCH + j] = (CblurGlSize) { tile->in_width,
+                                                                 tile->inside.height };
+          tile_sizes[CBLUR_GL_COLUMN_SCRATCH + j] = (CblurGlSize) { out_width,
+                                                                    tile->in_height };
+        }
+      tile_sizes[CBLUR_GL_ROW_SCRATCH + 3] = (CblurGlSize) { 1, 1 };
+      for (j = 0; j < CBLUR_GL_VARIABLE_TEXTURES; j++)
+        {
+          sizes[j].width = MAX (sizes[j].width, tile_sizes[j].width);
+          sizes[j].height = MAX (sizes[j].height, tile_sizes[j].height);
+        }
+    }
+}
+
+gboolean
+cblur_gl_variable_passes_init (CblurGl               *gl,
+                               const CblurVariable   *variable,
+                               guint                  widths,
+                               const CblurImage      *src,
+                               GeglAbyssPolicy        abyss,
+                               CblurGlVariablePasses *passes,
+                               GError               **error)
+{
+  gint axis;
+
+  passes->variable = variable;
+  passes->textures = gl->textures->textures;
+  passes->widths = widths;
+  passes->table = (GeglRectangle) { src->x, src->y, src->width, src->height };
+  cblur_abyss_colour (abyss, passes->colour);
+  for (axis = 0; axis < 2; axis++)
+    {
+      CblurGlVariant variant = axis == CBLUR_AXIS_Y ? CBLUR_GL_VERTICAL : 0;
+
+      passes->scans[axis] = cblur_gl_program (gl, CBLUR_GL_SHADER_VARIABLE,
+                                              variant | CBLUR_GL_SCAN, 0, error);
+      if (passes->scans[axis] == NULL)
+        return FALSE;
+      passes->programs[axis] = cblur_gl_program (gl, CBLUR_GL_SHADER_VARIABLE, variant, 0,
+                                                 error);
+      if (passes->programs[axis] == NULL)
+        return FALSE;
+    }
+  return TRUE;
+}
+
+/* what every pass of the axis's programs shares */
+static void
+set_common (const CblurGlVariablePasses *passes,
+            const CblurGpuProgram       *program,
+            gint                         lines)
+{
+  gint table[4] = { passes->table.x, passes->table.y,
+                    passes->table.width, passes->table.height };
+
+  cblur_gpu_set_int (program, "n_lines", lines);
+  cblur_gpu_set_int (program, "block", 1 << passes->variable->block_shift);
+  cblur_gpu_set_int (program, "reach", passes->variable->max_half + 1);
+  cblur_gpu_set_vec4 (program, "colour", passes->colour);
+  cblur_gpu_set_ivec4 (program, "table", table);
+}
+
+/* A pass's lines: `lines` lines of n_in pixels, the first pixel of the
+ * first at x, y absolute, read through map. */
+typedef struct
+{
+  CblurGlMap map;
+  gint       n_in;
+  gint       lines;
+  gint       x;
+  gint       y;
+} Lines;
+
+/* A pass's running sums, then its outputs into `to`. */
+static void
+pass (const CblurGlVariablePasses *passes,
+      gboolean                     vertical,
+      const CblurGpuTexture       *from,
+      const CblurGpuTexture       *to,
+      const Lines                 *in)
+{
+  const CblurGpuProgram *scan = passes->scans[vertical];
+  const CblurGpuProgram *program = passes->programs[vertical];
+  gint                   block = 1 << passes->variable->block_shift;
+  gint                   phase = cblur_floor_mod (vertical ? in->y : in->x, block);
+  gint                   n_out = in->n_in - 2 * (passes->variable->max_half + 1);
+  gint                   i;
+
+  for (i = 0; i < 2; i++)
+    {
+      const CblurGpuProgram *each = i == 0 ? scan : program;
+
+      cblur_gl_set_map (each, in->map);
+      cblur_gpu_set_int (each, "n_in", in->n_in);
+      cblur_gpu_set_int (each, "block_phase", phase);
+    }
+  cblur_gpu_bind_image (SRC_UNIT, from, CBLUR_GPU_READ);
+  cblur_gpu_use (scan);
+  cblur_gpu_dispatch (cblur_gl_groups (in->lines, GROUP),
+                      cblur_gl_groups (in->n_in + phase, block), CBLUR_GPU_BARRIER_IMAGES);
+
+  cblur_gpu_bind_image (DST_UNIT, to, CBLUR_GPU_WRITE);
+  cblur_gpu_use (program);
+  cblur_gpu_set_ivec2 (program, "line_origin", in->x, in->y);
+  if (vertical)
+    cblur_gpu_dispatch (cblur_gl_groups (in->lines, GROUP), n_out, CBLUR_GPU_BARRIER_IMAGES);
+  else
+    cblur_gpu_dispatch (cblur_gl_groups (n_out, GROUP), in->lines, CBLUR_GPU_BARRIER_IMAGES);
+}
+
+/* The axis's passes from `from` into `to`, through ping and pong. */
+static void
+axis_passes (const CblurGlVariablePasses *passes,
+             gboolean                     vertical,
+             const CblurGpuTexture       *from,
+             const CblurGpuTexture       *to,
+             Lines                        in)
+{
+  const CblurGpuTexture *scratch = passes->textures + (vertical ? CBLUR_GL_COLUMN_SCRATCH
+                                                                : CBLUR_GL_ROW_SCRATCH);
+  gint                   s = passes->variable->max_half + 1;
+  gint                   i;
+
+  set_common (passes, passes->scans[vertical], in.lines);
+  set_common (passes, passes->programs[vertical], in.lines);
+  cblur_gpu_bind_image (SUMS_UNIT, &scratch[2], CBLUR_GPU_READ_WRITE);
+  for (i = 0; i < passes->variable->iterations; i++)
+    {
+      const CblurGpuTexture *target = i == passes->variable->iterations - 1 ? to
+                                                                           : &scratch[i % 2];
+
+      pass (passes, vertical, from, target, &in);
+      from = target;
+      in.n_in -= 2 * s;
+      in.map = (CblurGlMap) { 0, in.n_in, GEGL_ABYSS_CLAMP };
+      if (vertical)
+        in.y += s;
+      else
+        in.x += s;
+    }
+}
+
+const CblurGpuTexture *
+cblur_gl_variable_passes_run (const CblurGlVariablePasses *passes,
+                              const CblurGlTile           *tile)
+{
+  const CblurGpuTexture *textures = passes->textures;
+  const GeglRectangle   *inside = &tile->inside;
+  gint                   reach = passes->variable->reach;
+
+  cblur_gpu_bind_buffer (WIDTHS_BINDING, passes->widths, 0, 0);
+  /* the rows inside the image, then every column of the output */
+  axis_passes (passes, FALSE, &textures[CBLUR_GL_INPUT], &textures[CBLUR_GL_BETWEEN],
+               (Lines) { { inside->x, inside->width, tile->abyss }, tile->in_width,
+                         inside->height, tile->x, tile->y + inside->y });
+  axis_passes (passes, TRUE, &textures[CBLUR_GL_BETWEEN], &textures[CBLUR_GL_OUTPUT],
+               (Lines) { { inside->y, inside->height, tile->abyss }, tile->in_height,
+                         tile->in_width - 2 * reach, tile->x + reach, tile->y });
+  return &textures[CBLUR_GL_OUTPUT];
+}
