@@ -8,7 +8,6 @@
 
 #include "cblur-kernel.h"
 #include "cblur-backend.h"
-#include "cblur-op.h"
 #include "cblur-settings.h"
 #include "cblur-test.h"
 
@@ -375,14 +374,13 @@ test_level_whole_image (void)
 {
   static const gdouble   radii[] = { 4.0, 6.5, 9.0, 3.0 };
   g_autoptr (GeglBuffer) image = test_image (21);
-  GeglRectangle          level_image = cblur_rectangle_at_level (GEGL_RECTANGLE (0, 0, WIDTH,
-                                                                                 HEIGHT), 1);
   View                   view;
 
   view_init (&view, image, radii[0]);
+  /* the view at level 1 is all of the image there */
   view_show (&view, 1);
   drag_blurs_once (&view, image, radii, G_N_ELEMENTS (radii),
-                   (gint64) level_image.width * level_image.height, TRUE);
+                   (gint64) view.rect.width * view.rect.height, TRUE);
   view_clear (&view);
   test_assert_ran_on_backend ();
 }
