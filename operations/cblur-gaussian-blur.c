@@ -135,17 +135,30 @@ G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_BOX == (gint) CBLUR_MODE_BOX);
  * image (region_takes_whole_image). */
 #define WHOLE_IMAGE_FACTOR 8
 
+/* the properties a blur's pixels depend on */
+typedef struct
+{
+  gdouble  radius_x;
+  gdouble  radius_y;
+  gint     mode;
+  gint     iterations;
+  gint     abyss;
+  gboolean clip_extent;
+} Values;
+
 typedef struct
 {
   CblurBackendKind backend;
   gsize            whole_image_pixels;  /* cblur_backend_whole_image_pixels */
-  /* the mipmap level of the last region blurred, which stands for the
-   * next region's (see get_cached_region) */
+  /* the mipmap level of the last region blurred and the properties it
+   * was blurred with: the level stands for the next region's where the
+   * properties changed since (see get_cached_region) */
   gint             level;
+  Values           values;
   /* halo pixels blurred for regions on their own since the graph last
    * changed, to weigh against blurring the whole image once */
   gsize            halo_pixels;
-  GMutex           lock;                /* guards the rectangles and input_changed */
+  GMutex           lock;                /* guards values, the rectangles, input_changed */
   /* the output that changes of the input alone invalidated since a
    * region last took it (a host's brush under the blur) */
   GeglRectangle    dirty;
@@ -225,6 +238,38 @@ output_format (GeglOperation *operation)
                                   gegl_operation_get_source_space (operation, "input"));
 }
 
+static Values
+values_of (GeglProperties *o)
+{
+  return (Values) { axis_radius (o, o->radius_x), axis_radius (o, o->radius_y), o->mode,
+                    o->iterations, o->abyss_policy, o->clip_extent };
+}
+
+static gboolean
+values_equal (const Values *a,
+              const Values *b)
+{
+  return a->radius_x == b->radius_x && a->radius_y == b->radius_y && a->mode == b->mode &&
+         a->iterations == b->iterations && a->abyss == b->abyss &&
+         a->clip_extent == b->clip_extent;
+}
+
+/* A change of the graph that leaves the properties as the last region
+ * was blurred with (a host's apply, a brush's dab) may come at another
+ * level than that region's, which only a slider's frames keep.  GEGL
+ * prepares more than once for one change. */
+static void
+keep_level_for_slider (GeglProperties *o,
+                       State          *state)
+{
+  Values now = values_of (o);
+
+  g_mutex_lock (&state->lock);
+  if (values_equal (&now, &state->values))
+    g_atomic_int_set (&state->level, 0);
+  g_mutex_unlock (&state->lock);
+}
+
 static void
 prepare (GeglOperation *operation)
 {
@@ -242,6 +287,7 @@ prepare (GeglOperation *operation)
   state->backend = cblur_backend_preferred ();
   state->whole_image_pixels = cblur_backend_whole_image_pixels (state->backend);
   g_atomic_pointer_set (&state->halo_pixels, 0);
+  keep_level_for_slider (o, state);
   /* a change of the graph begins a frame; a prepare without a region
    * taken since (GEGL's bounding box, say) does not */
   g_mutex_lock (&state->lock);
@@ -476,11 +522,12 @@ choose_region (GeglProperties      *o,
 }
 
 /* GEGL does not say at which mipmap level it asks for roi.  A host
- * renders a view's chunks at one level, that of its zoom, so the level
- * of the last region blurred stands for it: after a zoom only the first
- * region is judged at the level before.  Which region is blurred changes
- * only what a frame costs, not its pixels (takes_dirty,
- * region_takes_whole_image). */
+ * renders a view's chunks at one level, that of its zoom, so after a
+ * change of the properties (a slider's frame) the level of the last
+ * region blurred stands for it, and otherwise level 0
+ * (keep_level_for_slider): after a zoom only the first region is judged
+ * at the level before.  Which region is blurred changes only what a
+ * frame costs, not its pixels (takes_dirty, region_takes_whole_image). */
 static GeglRectangle
 get_cached_region (GeglOperation       *operation,
                    const GeglRectangle *roi)
@@ -675,7 +722,10 @@ process (GeglOperation       *operation,
 
   if (roi.width <= 0 || roi.height <= 0)
     return TRUE;
+  g_mutex_lock (&state->lock);
   g_atomic_int_set (&state->level, level);
+  state->values = values_of (o);
+  g_mutex_unlock (&state->lock);
 
   kernel = cblur_kernel_new_xy (axis_radius (o, o->radius_x) / (1 << level),
                                 axis_radius (o, o->radius_y) / (1 << level),

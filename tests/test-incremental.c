@@ -360,7 +360,8 @@ test_slider_blurs_view (void)
   paint_dab (image, 150, 90, 3);
   view_update (&view);
   if (!test_backend_is_gl ())
-    g_assert_cmpint (test_take_blurred ().pixels, <, (gint64) view.rect.width * view.rect.height / 4);
+    g_assert_cmpint (test_take_blurred ().pixels, <,
+                     (gint64) view.rect.width * view.rect.height / 4);
   assert_fresh (&view, image, radii[G_N_ELEMENTS (radii) - 1]);
   view_clear (&view);
   test_assert_ran_on_backend ();
@@ -381,6 +382,33 @@ test_level_whole_image (void)
   view_show (&view, 1);
   drag_blurs_once (&view, image, radii, G_N_ELEMENTS (radii),
                    (gint64) view.rect.width * view.rect.height, TRUE);
+  view_clear (&view);
+  test_assert_ran_on_backend ();
+}
+
+/* After a drag at level 1, a change that leaves the properties as they
+ * were (a host's apply) renders at level 0 chunk by chunk, as direct
+ * radii there do, not the whole image judged at the drag's level. */
+static void
+test_level_after_drag (void)
+{
+  static const gdouble   radii[] = { 6.0, 7.0 };
+  g_autoptr (GeglBuffer) image = test_image (25);
+  View                   view;
+  TestBlurred            blurred;
+
+  view_init (&view, image, radii[0]);
+  view_show (&view, 1);
+  drag_blurs_once (&view, image, radii, G_N_ELEMENTS (radii),
+                   (gint64) view.rect.width * view.rect.height, TRUE);
+  test_take_blurred ();
+  gegl_node_set (view.blur, "radius", radii[1], NULL);
+  view_show (&view, 0);
+  blurred = test_take_blurred ();
+  g_test_message ("%d bands, the widest %d", blurred.bands, blurred.widest);
+  if (!test_backend_is_gl ())
+    g_assert_cmpint (blurred.widest, <=, CHUNK_WIDTH);
+  assert_fresh (&view, image, radii[1]);
   view_clear (&view);
   test_assert_ran_on_backend ();
 }
@@ -444,6 +472,7 @@ main (gint    argc,
     { "levels", test_levels, TRUE },
     { "level-whole-image", test_level_whole_image, FALSE },
     { "level-is-half-image", test_level_is_half_image, TRUE },
+    { "level-after-drag", test_level_after_drag, FALSE },
     /* a dab's area is blurred on its own either way */
     { "dab-blurs-its-area", test_dab_blurs_its_area, FALSE },
   };
