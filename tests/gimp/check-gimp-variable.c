@@ -9,8 +9,7 @@
  * another format than this graph does and convert its output back; the
  * op's float results then differ by float rounding, which moves a value
  * across a rounding boundary of 8 bits at most, and rarely: one step, in
- * at most one channel in a thousand.  The same tolerance holds between
- * the backends, whose results differ by at most 2e-6. */
+ * at most one channel in a thousand. */
 #include <stdlib.h>
 
 #include <gegl.h>
@@ -60,7 +59,7 @@ blur_outside_gimp (GeglBuffer *input,
                                           babl_format_get_bytes_per_pixel (format));
 
   gegl_node_link (source, blur);
-  gegl_node_connect_from (blur, "aux", aux, "output");
+  gegl_node_connect (aux, "output", blur, "aux");
   gegl_node_blit (blur, 1.0, extent, format, pixels, GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
   return pixels;
 }

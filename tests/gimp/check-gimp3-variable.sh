@@ -19,8 +19,8 @@ radius=10
 . "$here/gimp-batch.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-gimp_batch "$build" "$tmp" "$here/apply-variable-blur.py" CBLUR_BACKEND="$backend" \
-  CBLUR_IMAGE="$root/tests/data/coffee.png" CBLUR_RADIUS=$radius
+gimp_batch "$root" "$build" "$tmp" "$here/apply-variable-blur.py" \
+  CBLUR_BACKEND="$backend" CBLUR_IMAGE="$root/tests/data/coffee.png" CBLUR_RADIUS=$radius
 
 ran_on "$tmp/log" "$backend"
 if grep -v "^cblur: backend=$backend mode=variable radius=$radius " "$tmp/log" >&2; then

@@ -25,8 +25,9 @@ fi
 . "$here/gimp-batch.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-gimp_batch "$build" "$tmp" "$here/apply-filter.py" CBLUR_BACKEND="$backend" \
-  CBLUR_IMAGE="$root/tests/data/coffee.png" CBLUR_PRECISION="$precision" \
+gimp_batch "$root" "$build" "$tmp" "$here/apply-filter.py" \
+  CBLUR_BACKEND="$backend" CBLUR_IMAGE="$root/tests/data/coffee.png" \
+  CBLUR_PRECISION="$precision" \
   CBLUR_RADIUS=12 CBLUR_RADIUS_X=$radius_x CBLUR_RADIUS_Y=$radius_y
 
 ran_on "$tmp/log" "$backend"
