@@ -7,12 +7,12 @@
 #include <string.h>
 
 /* variable.comp's work group width, and its running sums' work group:
- * lines side by side, and the pixels a step sums along each */
+ * lines side by side, and pixels along them summed at a time */
 #define GROUP 64
-#define SCAN_LINES_ROWS 2
-#define SCAN_ALONG_ROWS (32 * 8)
+#define SCAN_LINES_ROWS 4
+#define SCAN_ALONG_ROWS 64
 #define SCAN_LINES_COLUMNS 16
-#define SCAN_ALONG_COLUMNS (8 * 8)
+#define SCAN_ALONG_COLUMNS 16
 
 /* the shader's image units and storage binding */
 enum

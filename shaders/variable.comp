@@ -7,19 +7,13 @@
  * power of two at least as long as the widest window), anchored at
  * absolute coordinates and clipped to the line, sums[i] adds the line's
  * pixels from the first of i's block up to i.  A work group takes LINES
- * lines side by side, and THREADS invocations each sum CHUNK pixels of a
- * line in order; the chunks' totals are scanned across the work group in
- * shared memory, segmented at block starts, and carried into each chunk's
- * pixels up to its first block start.  Its stretch of each line is `span`
- * pixels, the longer of a block and THREADS * CHUNK, anchored as the
- * blocks are, so it holds whole blocks, which a step carries into the
- * next.  Neighbouring invocations take neighbouring lines in the column
- * pass, where a line's pixels lie a row apart.
- *
- * The sums are pairs hi + lo, hi the float nearest (Knuth's two-sum): two
- * running sums that come from different chunks would otherwise each carry
- * the rounding of a whole block's sums into their difference, a window's
- * sum, which a narrow window divides by little.
+ * lines side by side and sums ALONG pixels of each at a time, one an
+ * invocation, in shared memory: a scan in log2 (ALONG) doubling steps,
+ * segmented at block starts, the last step's total carried into the next
+ * while a block goes on.  Its stretch of each line is `span` pixels, the
+ * longer of a block and ALONG, anchored as the blocks are, so it holds
+ * whole blocks.  Neighbouring invocations touch neighbouring texels: along
+ * a row in the row pass, across the columns in the column pass.
  *
  * Without, the outputs: output o is pixel j = o + reach of the line
  * through a box of j's own half-width k and end fraction a, from the
@@ -37,15 +31,14 @@
 
 #ifdef SCAN
 #ifdef VERTICAL
-#define LINES   16
-#define THREADS 8
-layout (local_size_x = LINES, local_size_y = THREADS) in;
+#define LINES 16
+#define ALONG 16
+layout (local_size_x = LINES, local_size_y = ALONG) in;
 #else
-#define LINES   2
-#define THREADS 32
-layout (local_size_x = THREADS, local_size_y = LINES) in;
+#define LINES 4
+#define ALONG 64
+layout (local_size_x = ALONG, local_size_y = LINES) in;
 #endif
-#define CHUNK 8
 #else
 layout (local_size_x = 64) in;
 #endif
@@ -58,9 +51,8 @@ layout (rgba32f, binding = 3) uniform writeonly image2D sums_lo;
 uniform int span;
 uniform int span_phase;   /* floor_mod (origin, span) */
 
-shared vec4 totals_hi[LINES][THREADS];
-shared vec4 totals_lo[LINES][THREADS];
-shared bool closes[LINES][THREADS];   /* a block starts in the chunks summed */
+shared vec4 partial_hi[LINES][ALONG];
+shared vec4 partial_lo[LINES][ALONG];
 #else
 layout (rgba32f, binding = 1) uniform writeonly image2D dst;
 layout (rgba32f, binding = 2) uniform readonly image2D sums;
@@ -95,9 +87,12 @@ pixel (int i,
 
 #ifdef SCAN
 
-/* pragma: chunk[] stays in registers only where its loops are unrolled */
-#pragma optionNV (unroll all)
-
+/* Sums as an unevaluated pair hi + lo, hi the float nearest: a work
+ * group adds along a tree, not in order, and two running sums then come
+ * from different additions, so that their difference, a window's sum,
+ * would carry the rounding of the whole block's sums, which a narrow
+ * window divides by little.  Pairs carry that rounding along (Knuth's
+ * two-sum) and leave a window only its own. */
 struct Pair
 {
   vec4 hi;
@@ -106,51 +101,36 @@ struct Pair
 
 Pair
 add (Pair a,
-     vec4 b_hi,
-     vec4 b_lo)
+     Pair b)
 {
-  precise vec4 s = a.hi + b_hi;
+  precise vec4 s = a.hi + b.hi;
   precise vec4 v = s - a.hi;
-  precise vec4 e = ((a.hi - (s - v)) + (b_hi - v)) + (a.lo + b_lo);
+  precise vec4 e = ((a.hi - (s - v)) + (b.hi - v)) + (a.lo + b.lo);
   precise vec4 hi = s + e;
   precise vec4 lo = e - (hi - s);
 
   return Pair (hi, lo);
 }
 
-/* What reaches chunk t of line w from the chunks before it, back to the
- * last block start, `before` reaching the first: a segmented scan of
- * (total, closed) over the work group's chunks.  The chunks' inclusive
- * scan stays in totals[] for the caller to carry on. */
+/* The running sum at invocation t of x, over the ALONG pixels that the
+ * work group's line w holds in shared memory, from the start of t's
+ * block: `run` of them lie in its block before it. */
 Pair
-carry_in (Pair total,
-          bool closed,
-          int  t,
-          int  w,
-          Pair before)
+scan (Pair x,
+      int  t,
+      int  w,
+      int  run)
 {
-  for (int d = 1; d < THREADS; d *= 2)
+  for (int d = 1; d < ALONG; d *= 2)
     {
-      totals_hi[w][t] = total.hi;
-      totals_lo[w][t] = total.lo;
-      closes[w][t] = closed;
+      partial_hi[w][t] = x.hi;
+      partial_lo[w][t] = x.lo;
       barrier ();
-      if (t >= d && !closed)
-        {
-          total = add (total, totals_hi[w][t - d], totals_lo[w][t - d]);
-          closed = closes[w][t - d];
-        }
+      if (run >= d)
+        x = add (x, Pair (partial_hi[w][t - d], partial_lo[w][t - d]));
       barrier ();
     }
-  totals_hi[w][t] = total.hi;
-  totals_lo[w][t] = total.lo;
-  closes[w][t] = closed;
-  barrier ();
-  if (t == 0)
-    return before;
-  if (closes[w][t - 1])
-    return Pair (totals_hi[w][t - 1], totals_lo[w][t - 1]);
-  return add (before, totals_hi[w][t - 1], totals_lo[w][t - 1]);
+  return x;
 }
 
 void
@@ -167,47 +147,28 @@ main ()
   int line = int (gl_WorkGroupID.y) * LINES + w;
   int start = int (gl_WorkGroupID.x) * span - span_phase;
 #endif
-  Pair step = Pair (vec4 (0.0), vec4 (0.0));   /* from the steps before */
-  Pair chunk[CHUNK];
+  Pair carry = Pair (vec4 (0.0), vec4 (0.0));
 
   /* every invocation meets every barrier: none returns early */
-  for (int base = start; base < start + span && base < n_in; base += THREADS * CHUNK)
+  for (int base = start; base < start + span && base < n_in; base += ALONG)
     {
-      int  first = base + t * CHUNK;
-      int  head = CHUNK;   /* the chunk's pixels before it take the carry */
-      Pair run = Pair (vec4 (0.0), vec4 (0.0));
-      Pair carry;
+      int  i = base + t;
+      bool inside = i >= 0 && i < n_in && line < n_lines;
+      /* the pixels before i in its block, clipped to the line, and here */
+      int  run = min (min ((block_phase + i) & (block - 1), i), t);
+      Pair sum = scan (Pair (inside ? pixel (i, line) : vec4 (0.0), vec4 (0.0)), t, w, run);
 
-      for (int j = 0; j < CHUNK; j++)
+      /* a step of a block longer than ALONG lies in that one block */
+      sum = add (sum, carry);
+      if (inside)
         {
-          int i = first + j;
-
-          if (((block_phase + i) & (block - 1)) == 0 || i == 0)
-            {
-              run = Pair (vec4 (0.0), vec4 (0.0));
-              head = min (head, j);
-            }
-          if (i >= 0 && i < n_in && line < n_lines)
-            run = add (run, pixel (i, line), vec4 (0.0));
-          chunk[j] = run;
+          imageStore (sums, at (i, line), sum.hi);
+          imageStore (sums_lo, at (i, line), sum.lo);
         }
-      carry = carry_in (run, head < CHUNK, t, w, step);
-      for (int j = 0; j < CHUNK; j++)
-        {
-          int  i = first + j;
-          Pair sum = j < head ? add (chunk[j], carry.hi, carry.lo) : chunk[j];
-
-          if (i >= 0 && i < n_in && line < n_lines)
-            {
-              imageStore (sums, at (i, line), sum.hi);
-              imageStore (sums_lo, at (i, line), sum.lo);
-            }
-        }
-      /* a block longer than the step goes on into the next */
-      step = closes[w][THREADS - 1] ? Pair (totals_hi[w][THREADS - 1], totals_lo[w][THREADS - 1])
-                                    : add (step, totals_hi[w][THREADS - 1],
-                                           totals_lo[w][THREADS - 1]);
-      /* the next step's scan overwrites totals[] */
+      partial_hi[w][t] = sum.hi;
+      partial_lo[w][t] = sum.lo;
+      barrier ();
+      carry = Pair (partial_hi[w][ALONG - 1], partial_lo[w][ALONG - 1]);
       barrier ();
     }
 }
