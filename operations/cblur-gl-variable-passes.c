@@ -1,26 +1,20 @@
 /* The variable blur's passes on a tile: along each axis `iterations`
  * passes of variable.comp, each a dispatch for the running sums of its
- * lines and one for its outputs, through ping, pong and two textures of
- * the sums. */
+ * lines and one for its outputs, through ping, pong and a texture of the
+ * sums. */
 #include "cblur-gl-variable-passes.h"
 
 #include <string.h>
 
-/* variable.comp's work group width, and its running sums' work group:
- * lines side by side, and pixels along them summed at a time */
+/* variable.comp's work group width */
 #define GROUP 64
-#define SCAN_LINES_ROWS 4
-#define SCAN_ALONG_ROWS 64
-#define SCAN_LINES_COLUMNS 16
-#define SCAN_ALONG_COLUMNS 16
 
 /* the shader's image units and storage binding */
 enum
 {
   SRC_UNIT,
   DST_UNIT,
-  SUMS_UNIT,
-  SUMS_LO_UNIT
+  SUMS_UNIT
 };
 #define WIDTHS_BINDING 0
 
@@ -45,13 +39,14 @@ cblur_gl_variable_texture_sizes (const CblurVariable *variable,
 
       /* a row pass's lines are the input's rows inside the image, a
        * column pass's the output's columns */
-      for (j = 0; j < 4; j++)
+      for (j = 0; j < 3; j++)
         {
           tile_sizes[CBLUR_GL_ROW_SCRATCH + j] = (CblurGlSize) { tile->in_width,
                                                                  tile->inside.height };
           tile_sizes[CBLUR_GL_COLUMN_SCRATCH + j] = (CblurGlSize) { out_width,
                                                                     tile->in_height };
         }
+      tile_sizes[CBLUR_GL_ROW_SCRATCH + 3] = (CblurGlSize) { 1, 1 };
       for (j = 0; j < CBLUR_GL_VARIABLE_TEXTURES; j++)
         {
           sizes[j].width = MAX (sizes[j].width, tile_sizes[j].width);
@@ -130,11 +125,7 @@ pass (const CblurGlVariablePasses *passes,
   const CblurGpuProgram *scan = passes->scans[vertical];
   const CblurGpuProgram *program = passes->programs[vertical];
   gint                   block = 1 << passes->variable->block_shift;
-  gint                   origin = vertical ? in->y : in->x;
-  gint                   phase = cblur_floor_mod (origin, block);
-  /* a scan work group's stretch of a line: whole blocks */
-  gint                   span = MAX (block, vertical ? SCAN_ALONG_COLUMNS : SCAN_ALONG_ROWS);
-  gint                   span_phase = cblur_floor_mod (origin, span);
+  gint                   phase = cblur_floor_mod (vertical ? in->y : in->x, block);
   gint                   n_out = in->n_in - 2 * (passes->variable->max_half + 1);
   gint                   i;
 
@@ -148,14 +139,8 @@ pass (const CblurGlVariablePasses *passes,
     }
   cblur_gpu_bind_image (SRC_UNIT, from, CBLUR_GPU_READ);
   cblur_gpu_use (scan);
-  cblur_gpu_set_int (scan, "span", span);
-  cblur_gpu_set_int (scan, "span_phase", span_phase);
-  if (vertical)
-    cblur_gpu_dispatch (cblur_gl_groups (in->lines, SCAN_LINES_COLUMNS),
-                        cblur_gl_groups (in->n_in + span_phase, span), CBLUR_GPU_BARRIER_IMAGES);
-  else
-    cblur_gpu_dispatch (cblur_gl_groups (in->n_in + span_phase, span),
-                        cblur_gl_groups (in->lines, SCAN_LINES_ROWS), CBLUR_GPU_BARRIER_IMAGES);
+  cblur_gpu_dispatch (cblur_gl_groups (in->lines, GROUP),
+                      cblur_gl_groups (in->n_in + phase, block), CBLUR_GPU_BARRIER_IMAGES);
 
   cblur_gpu_bind_image (DST_UNIT, to, CBLUR_GPU_WRITE);
   cblur_gpu_use (program);
@@ -182,7 +167,6 @@ axis_passes (const CblurGlVariablePasses *passes,
   set_common (passes, passes->scans[vertical], in.lines);
   set_common (passes, passes->programs[vertical], in.lines);
   cblur_gpu_bind_image (SUMS_UNIT, &scratch[2], CBLUR_GPU_READ_WRITE);
-  cblur_gpu_bind_image (SUMS_LO_UNIT, &scratch[3], CBLUR_GPU_READ_WRITE);
   for (i = 0; i < passes->variable->iterations; i++)
     {
       const CblurGpuTexture *target = i == passes->variable->iterations - 1 ? to

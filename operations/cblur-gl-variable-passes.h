@@ -10,9 +10,9 @@
 G_BEGIN_DECLS
 
 /* the textures the passes go through: the input, the texture between,
- * the output, and each axis's ping, pong and running sums, as the float
- * nearest and what it leaves over (its four scratch textures) */
-#define CBLUR_GL_VARIABLE_TEXTURES CBLUR_GL_N_TEXTURES
+ * the output, and each axis's ping, pong and running sums (the first
+ * three of its scratch textures; the fourth goes unused) */
+#define CBLUR_GL_VARIABLE_TEXTURES (CBLUR_GL_COLUMN_SCRATCH + 3)
 
 typedef struct
 {

@@ -6,14 +6,9 @@
  * With SCAN, the line's running sums: inside blocks of `block` pixels (a
  * power of two at least as long as the widest window), anchored at
  * absolute coordinates and clipped to the line, sums[i] adds the line's
- * pixels from the first of i's block up to i.  A work group takes LINES
- * lines side by side and sums ALONG pixels of each at a time, one an
- * invocation, in shared memory: a scan in log2 (ALONG) doubling steps,
- * segmented at block starts, the last step's total carried into the next
- * while a block goes on.  Its stretch of each line is `span` pixels, the
- * longer of a block and ALONG, anchored as the blocks are, so it holds
- * whole blocks.  Neighbouring invocations touch neighbouring texels: along
- * a row in the row pass, across the columns in the column pass.
+ * pixels from the first of i's block up to i.  An invocation walks one
+ * block of one line in order; neighbouring invocations take neighbouring
+ * lines.
  *
  * Without, the outputs: output o is pixel j = o + reach of the line
  * through a box of j's own half-width k and end fraction a, from the
@@ -29,34 +24,14 @@
  * the pixel is `colour`.  Defines: VERTICAL for the column pass, SCAN for
  * the running sums. */
 
-#ifdef SCAN
-#ifdef VERTICAL
-#define LINES 16
-#define ALONG 16
-layout (local_size_x = LINES, local_size_y = ALONG) in;
-#else
-#define LINES 4
-#define ALONG 64
-layout (local_size_x = ALONG, local_size_y = LINES) in;
-#endif
-#else
 layout (local_size_x = 64) in;
-#endif
 
 layout (rgba32f, binding = 0) uniform readonly image2D src;
 #ifdef SCAN
 layout (rgba32f, binding = 2) uniform writeonly image2D sums;
-layout (rgba32f, binding = 3) uniform writeonly image2D sums_lo;
-
-uniform int span;
-uniform int span_phase;   /* floor_mod (origin, span) */
-
-shared vec4 partial_hi[LINES][ALONG];
-shared vec4 partial_lo[LINES][ALONG];
 #else
 layout (rgba32f, binding = 1) uniform writeonly image2D dst;
 layout (rgba32f, binding = 2) uniform readonly image2D sums;
-layout (rgba32f, binding = 3) uniform readonly image2D sums_lo;
 
 /* the band's boxes, row after row: half-width, and the fraction's bits */
 layout (std430, binding = 0) readonly buffer Widths
@@ -87,89 +62,21 @@ pixel (int i,
 
 #ifdef SCAN
 
-/* Sums as an unevaluated pair hi + lo, hi the float nearest: a work
- * group adds along a tree, not in order, and two running sums then come
- * from different additions, so that their difference, a window's sum,
- * would carry the rounding of the whole block's sums, which a narrow
- * window divides by little.  Pairs carry that rounding along (Knuth's
- * two-sum) and leave a window only its own. */
-struct Pair
-{
-  vec4 hi;
-  vec4 lo;
-};
-
-Pair
-add (Pair a,
-     Pair b)
-{
-  precise vec4 s = a.hi + b.hi;
-  precise vec4 v = s - a.hi;
-  precise vec4 e = ((a.hi - (s - v)) + (b.hi - v)) + (a.lo + b.lo);
-  precise vec4 hi = s + e;
-  precise vec4 lo = e - (hi - s);
-
-  return Pair (hi, lo);
-}
-
-/* The running sum at invocation t of x, over the ALONG pixels that the
- * work group's line w holds in shared memory, from the start of t's
- * block: `run` of them lie in its block before it. */
-Pair
-scan (Pair x,
-      int  t,
-      int  w,
-      int  run)
-{
-  for (int d = 1; d < ALONG; d *= 2)
-    {
-      partial_hi[w][t] = x.hi;
-      partial_lo[w][t] = x.lo;
-      barrier ();
-      if (run >= d)
-        x = add (x, Pair (partial_hi[w][t - d], partial_lo[w][t - d]));
-      barrier ();
-    }
-  return x;
-}
-
 void
 main ()
 {
-#ifdef VERTICAL
-  int w = int (gl_LocalInvocationID.x);
-  int t = int (gl_LocalInvocationID.y);
-  int line = int (gl_WorkGroupID.x) * LINES + w;
-  int start = int (gl_WorkGroupID.y) * span - span_phase;
-#else
-  int t = int (gl_LocalInvocationID.x);
-  int w = int (gl_LocalInvocationID.y);
-  int line = int (gl_WorkGroupID.y) * LINES + w;
-  int start = int (gl_WorkGroupID.x) * span - span_phase;
-#endif
-  Pair carry = Pair (vec4 (0.0), vec4 (0.0));
+  int line = int (gl_GlobalInvocationID.x);
+  int b = int (gl_GlobalInvocationID.y);
+  int first = max (b * block - block_phase, 0);
+  int last = min ((b + 1) * block - block_phase, n_in) - 1;
+  precise vec4 sum = vec4 (0.0);
 
-  /* every invocation meets every barrier: none returns early */
-  for (int base = start; base < start + span && base < n_in; base += ALONG)
+  if (line >= n_lines || first > last)
+    return;
+  for (int i = first; i <= last; i++)
     {
-      int  i = base + t;
-      bool inside = i >= 0 && i < n_in && line < n_lines;
-      /* the pixels before i in its block, clipped to the line, and here */
-      int  run = min (min ((block_phase + i) & (block - 1), i), t);
-      Pair sum = scan (Pair (inside ? pixel (i, line) : vec4 (0.0), vec4 (0.0)), t, w, run);
-
-      /* a step of a block longer than ALONG lies in that one block */
-      sum = add (sum, carry);
-      if (inside)
-        {
-          imageStore (sums, at (i, line), sum.hi);
-          imageStore (sums_lo, at (i, line), sum.lo);
-        }
-      partial_hi[w][t] = sum.hi;
-      partial_lo[w][t] = sum.lo;
-      barrier ();
-      carry = Pair (partial_hi[w][ALONG - 1], partial_lo[w][ALONG - 1]);
-      barrier ();
+      sum = sum + pixel (i, line);
+      imageStore (sums, at (i, line), sum);
     }
 }
 
@@ -203,9 +110,9 @@ main ()
 #endif
   int   j = o + reach;
   uvec2 box;
-  int   k, l, r, offset, block_end, end;
+  int   k, l, r, offset, block_end;
   float a;
-  precise vec4 hi, lo, sum;
+  precise vec4 sum;
 
   if (o >= n_in - 2 * reach || line >= n_lines)
     return;
@@ -223,21 +130,12 @@ main ()
   r = j + k;
   offset = (block_phase + l) & (block - 1);
   block_end = l + block - 1 - offset;
-  /* the window's part in l's block first, a difference of neighbours */
-  end = min (r, block_end);
-  hi = imageLoad (sums, at (end, line));
-  lo = imageLoad (sums_lo, at (end, line));
+  sum = imageLoad (sums, at (r, line));
   if (offset != 0)
-    {
-      hi = hi - imageLoad (sums, at (l - 1, line));
-      lo = lo - imageLoad (sums_lo, at (l - 1, line));
-    }
+    sum = sum - imageLoad (sums, at (l - 1, line));
   if (block_end < r)
-    {
-      hi = hi + imageLoad (sums, at (r, line));
-      lo = lo + imageLoad (sums_lo, at (r, line));
-    }
-  sum = hi + lo + (pixel (l - 1, line) + pixel (r + 1, line)) * a;
+    sum = sum + imageLoad (sums, at (block_end, line));
+  sum = sum + (pixel (l - 1, line) + pixel (r + 1, line)) * a;
   imageStore (dst, at (o, line), sum * (1.0 / (float (2 * k + 1) + 2.0 * a)));
 }
 
