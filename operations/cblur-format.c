@@ -110,6 +110,8 @@ format_new (const Babl *babl)
   format->bytes_per_pixel = babl_format_get_bytes_per_pixel (babl);
   if (format->type <= CBLUR_SAMPLE_U16)
     make_curves (format, layout, space);
+  if (format->type == CBLUR_SAMPLE_U8 && format->n_components == 4)
+    format->lanes = cblur_lanes_new (format->curves);
   return format;
 }
 
@@ -431,6 +433,11 @@ cblur_format_decode (const CblurFormat *format,
         memmove (dst, src, n_pixels * 4 * sizeof (gfloat));
       return;
     }
+  if (format->lanes != NULL)
+    {
+      cblur_lanes_decode (format->lanes, src, dst, n_pixels);
+      return;
+    }
   while (left > 0)
     {
       gsize count = left % BLOCK != 0 ? left % BLOCK : BLOCK;
@@ -453,6 +460,11 @@ cblur_format_encode (const CblurFormat *format,
   gfloat block[BLOCK * 4];
   gsize  start;
 
+  if (format->lanes != NULL)
+    {
+      cblur_lanes_encode (format->lanes, src, dst, n_pixels);
+      return;
+    }
   /* apart, no copy is needed */
   if ((const guint8 *) src >= dst + n_pixels * bytes || dst >= (const guint8 *) src + src_bytes)
     {

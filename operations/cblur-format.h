@@ -14,6 +14,7 @@
 #include <gegl.h>
 
 #include "cblur-curve.h"
+#include "cblur-format-lanes.h"
 
 G_BEGIN_DECLS
 
@@ -34,6 +35,7 @@ typedef struct
   gboolean          grey;              /* one colour component: R = G = B */
   gint              bytes_per_pixel;
   const CblurCurve *curves[4];         /* per stored component, integer types */
+  const CblurLanes *lanes;             /* 8-bit RGBA's vectors, where the CPU has them */
 } CblurFormat;
 
 /* The conversions for format, made once a process; NULL where the op does

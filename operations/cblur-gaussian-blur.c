@@ -135,17 +135,38 @@ G_STATIC_ASSERT ((gint) CBLUR_OP_MODE_BOX == (gint) CBLUR_MODE_BOX);
  * image (region_takes_whole_image). */
 #define WHOLE_IMAGE_FACTOR 8
 
+/* the properties a blur's pixels depend on */
+typedef struct
+{
+  gdouble  radius_x;
+  gdouble  radius_y;
+  gint     mode;
+  gint     iterations;
+  gint     abyss;
+  gboolean clip_extent;
+} Values;
+
 typedef struct
 {
   CblurBackendKind backend;
   gsize            whole_image_pixels;  /* cblur_backend_whole_image_pixels */
+  /* the mipmap level of the last region blurred and the properties it
+   * was blurred with: the level stands for the next region's where the
+   * properties changed since (see get_cached_region) */
+  gint             level;
+  Values           values;
   /* halo pixels blurred for regions on their own since the graph last
    * changed, to weigh against blurring the whole image once */
   gsize            halo_pixels;
-  GMutex           lock;                /* guards dirty */
+  GMutex           lock;                /* guards values, the rectangles, input_changed */
   /* the output that changes of the input alone invalidated since a
    * region last took it (a host's brush under the blur) */
   GeglRectangle    dirty;
+  /* what regions took since the graph last changed (a host's frame), and
+   * what the frame before took where only properties changed since */
+  GeglRectangle    frame;
+  GeglRectangle    last_frame;
+  gboolean         input_changed;       /* since the frame began */
 } State;
 
 /* GEGL renders in chunks, each with its own halo.  The GPU pays for that
@@ -153,13 +174,21 @@ typedef struct
  * in reading and blurring it, so there the whole image at once, which the
  * backends cut into bands themselves, pays it only once, and GEGL's cache
  * of the result serves the chunks that follow.  Direct mode on the CPU
- * loses more on a whole image's tall column strips than it gains. */
+ * loses more on a whole image's tall column strips than it gains.
+ *
+ * Above level 0 a host shows the image zoomed out (GIMP's canvas), in
+ * chunks of a few thousand pixels of the level each: there the CPU spends
+ * more on each chunk's start (threads, reads, a halo as wide as the
+ * chunk's own rows) than on its pixels, and the image at the level is a
+ * quarter of its pixels or less, so the CPU too blurs it whole at any
+ * reach. */
 static gboolean
 renders_whole_images (CblurBackendKind backend,
                       CblurMode        mode,
-                      gint             reach)
+                      gint             reach,
+                      gint             level)
 {
-  return backend == CBLUR_BACKEND_GL ||
+  return backend == CBLUR_BACKEND_GL || level > 0 ||
          reach >= (mode == CBLUR_MODE_BOX ? WHOLE_IMAGE_REACH_BOX : WHOLE_IMAGE_REACH_DIRECT);
 }
 
@@ -209,6 +238,38 @@ output_format (GeglOperation *operation)
                                   gegl_operation_get_source_space (operation, "input"));
 }
 
+static Values
+values_of (GeglProperties *o)
+{
+  return (Values) { axis_radius (o, o->radius_x), axis_radius (o, o->radius_y), o->mode,
+                    o->iterations, o->abyss_policy, o->clip_extent };
+}
+
+static gboolean
+values_equal (const Values *a,
+              const Values *b)
+{
+  return a->radius_x == b->radius_x && a->radius_y == b->radius_y && a->mode == b->mode &&
+         a->iterations == b->iterations && a->abyss == b->abyss &&
+         a->clip_extent == b->clip_extent;
+}
+
+/* A change of the graph that leaves the properties as the last region
+ * was blurred with (a host's apply, a brush's dab) may come at another
+ * level than that region's, which only a slider's frames keep.  GEGL
+ * prepares more than once for one change. */
+static void
+keep_level_for_slider (GeglProperties *o,
+                       State          *state)
+{
+  Values now = values_of (o);
+
+  g_mutex_lock (&state->lock);
+  if (values_equal (&now, &state->values))
+    g_atomic_int_set (&state->level, 0);
+  g_mutex_unlock (&state->lock);
+}
+
 static void
 prepare (GeglOperation *operation)
 {
@@ -226,6 +287,17 @@ prepare (GeglOperation *operation)
   state->backend = cblur_backend_preferred ();
   state->whole_image_pixels = cblur_backend_whole_image_pixels (state->backend);
   g_atomic_pointer_set (&state->halo_pixels, 0);
+  keep_level_for_slider (o, state);
+  /* a change of the graph begins a frame; a prepare without a region
+   * taken since (GEGL's bounding box, say) does not */
+  g_mutex_lock (&state->lock);
+  if (!gegl_rectangle_is_empty (&state->frame))
+    {
+      state->last_frame = state->input_changed ? *GEGL_RECTANGLE (0, 0, 0, 0) : state->frame;
+      state->frame = *GEGL_RECTANGLE (0, 0, 0, 0);
+      state->input_changed = FALSE;
+    }
+  g_mutex_unlock (&state->lock);
 
   reach = reach_at_level (o, 0);
   area->left = area->right = area->top = area->bottom = reach;
@@ -276,11 +348,25 @@ get_bounding_box (GeglOperation *operation)
   return box;
 }
 
+/* rect (at level 0) with the halo of `reach`, in pixels of `level` */
 static gdouble
 pixels_with_halo (const GeglRectangle *rect,
-                  gint                 reach)
+                  gint                 reach,
+                  gint                 level)
 {
-  return ((gdouble) rect->width + 2.0 * reach) * ((gdouble) rect->height + 2.0 * reach);
+  GeglRectangle scaled = cblur_rectangle_at_level (rect, level);
+
+  return ((gdouble) scaled.width + 2.0 * reach) * ((gdouble) scaled.height + 2.0 * reach);
+}
+
+/* whether part, with its halo, is at most half of whole with its */
+static gboolean
+is_small_part (const GeglRectangle *part,
+               const GeglRectangle *whole,
+               gint                 reach,
+               gint                 level)
+{
+  return 2 * pixels_with_halo (part, reach, level) <= pixels_with_halo (whole, reach, level);
 }
 
 /* Where whole images pay (renders_whole_images), whether this region
@@ -307,11 +393,12 @@ static gboolean
 region_takes_whole_image (State               *state,
                           const GeglRectangle *region,
                           const GeglRectangle *whole,
-                          gint                 reach)
+                          gint                 reach,
+                          gint                 level)
 {
-  gdouble whole_pixels = pixels_with_halo (whole, reach);
-  gdouble region_pixels = pixels_with_halo (region, reach);
-  gdouble halo = region_pixels - (gdouble) region->width * region->height +
+  gdouble whole_pixels = pixels_with_halo (whole, reach, level);
+  gdouble region_pixels = pixels_with_halo (region, reach, level);
+  gdouble halo = region_pixels - pixels_with_halo (region, 0, level) +
                  (gdouble) cblur_backend_region_overhead (state->backend);
 
   if (whole_pixels <= (gdouble) state->whole_image_pixels)
@@ -349,6 +436,7 @@ get_invalidated_by_change (GeglOperation       *operation,
                         GEGL_RECTANGLE_ALIGNMENT_SUPERSET);
   g_mutex_lock (&state->lock);
   gegl_rectangle_bounding_box (&state->dirty, &state->dirty, &tiles);
+  state->input_changed = TRUE;
   g_mutex_unlock (&state->lock);
   return changed;
 }
@@ -365,6 +453,7 @@ takes_dirty (State               *state,
              const GeglRectangle *region,
              const GeglRectangle *whole,
              gint                 reach,
+             gint                 level,
              GeglRectangle       *take)
 {
   gboolean small = FALSE;
@@ -376,7 +465,7 @@ takes_dirty (State               *state,
     {
       gegl_rectangle_bounding_box (take, &state->dirty, region);
       gegl_rectangle_intersect (take, take, whole);
-      small = 2 * pixels_with_halo (take, reach) <= pixels_with_halo (whole, reach);
+      small = is_small_part (take, whole, reach, level);
       if (small)
         state->dirty = *GEGL_RECTANGLE (0, 0, 0, 0);
     }
@@ -384,40 +473,86 @@ takes_dirty (State               *state,
   return small;
 }
 
+/* A host shows a view, and after a change of properties alone renders
+ * again, chunk by chunk, what it showed.  Where region lies in what the
+ * frame before took and that is a small part of the image, *take gets it
+ * all: blurred at once, the view pays one halo and one start rather than
+ * one for each chunk, and where the rules would take the whole image,
+ * blurs only what is shown.  CPU only, as takes_dirty. */
+static gboolean
+takes_last_frame (State               *state,
+                  const GeglRectangle *region,
+                  const GeglRectangle *whole,
+                  gint                 reach,
+                  gint                 level,
+                  GeglRectangle       *take)
+{
+  if (state->backend != CBLUR_BACKEND_CPU)
+    return FALSE;
+  g_mutex_lock (&state->lock);
+  *take = state->last_frame;
+  g_mutex_unlock (&state->lock);
+  return gegl_rectangle_contains (take, region) && is_small_part (take, whole, reach, level);
+}
+
+/* what to blur for region, inside whole: the dirty area, the last frame,
+ * the whole image or region alone */
+static GeglRectangle
+choose_region (GeglProperties      *o,
+               State               *state,
+               const GeglRectangle *region,
+               const GeglRectangle *whole,
+               gint                 level)
+{
+  gint          reach = reach_at_level (o, level);
+  gboolean      whole_images = renders_whole_images (state->backend, mode_at_level (o, level),
+                                                     reach, level);
+  GeglRectangle take;
+
+  if (whole_images && takes_dirty (state, region, whole, reach, level, &take))
+    return take;
+  if (takes_last_frame (state, region, whole, reach, level, &take))
+    return take;
+  if (!whole_images || !region_takes_whole_image (state, region, whole, reach, level))
+    return *region;
+  g_mutex_lock (&state->lock);
+  state->dirty = *GEGL_RECTANGLE (0, 0, 0, 0);
+  g_mutex_unlock (&state->lock);
+  return *whole;
+}
+
+/* GEGL does not say at which mipmap level it asks for roi.  A host
+ * renders a view's chunks at one level, that of its zoom, so after a
+ * change of the properties (a slider's frame) the level of the last
+ * region blurred stands for it, and otherwise level 0
+ * (keep_level_for_slider): after a zoom only the first region is judged
+ * at the level before.  Which region is blurred changes only what a
+ * frame costs, not its pixels (takes_dirty, region_takes_whole_image). */
 static GeglRectangle
 get_cached_region (GeglOperation       *operation,
                    const GeglRectangle *roi)
 {
-  GeglOperationAreaFilter *area = GEGL_OPERATION_AREA_FILTER (operation);
-  GeglProperties          *o = GEGL_PROPERTIES (operation);
-  State                   *state = o->user_data;
-  const GeglRectangle     *in_rect =
-    gegl_operation_source_get_bounding_box (operation, "input");
-  GeglRectangle            whole;
-  GeglRectangle            region;
-  GeglRectangle            dirty;
+  GeglProperties      *o = GEGL_PROPERTIES (operation);
+  State               *state = o->user_data;
+  const GeglRectangle *in_rect = gegl_operation_source_get_bounding_box (operation, "input");
+  GeglRectangle        whole;
+  GeglRectangle        region;
+  GeglRectangle        take;
 
-  if (state == NULL || in_rect == NULL || gegl_rectangle_is_infinite_plane (in_rect) ||
-      !renders_whole_images (state->backend, mode_at_level (o, 0), area->left))
+  if (state == NULL || in_rect == NULL || gegl_rectangle_is_infinite_plane (in_rect))
     return *roi;
-
   whole = get_bounding_box (operation);
   if (!gegl_rectangle_intersect (&region, roi, &whole))
     return *roi;
-  if (takes_dirty (state, &region, &whole, area->left, &dirty))
-    {
-      if (!gegl_rectangle_equal (&region, &dirty))
-        cblur_cache_on_node (operation);
-      return dirty;
-    }
-  if (!region_takes_whole_image (state, &region, &whole, area->left))
-    return *roi;
+
+  take = choose_region (o, state, &region, &whole, g_atomic_int_get (&state->level));
   g_mutex_lock (&state->lock);
-  state->dirty = *GEGL_RECTANGLE (0, 0, 0, 0);
+  gegl_rectangle_bounding_box (&state->frame, &state->frame, &take);
   g_mutex_unlock (&state->lock);
-  if (!gegl_rectangle_equal (&region, &whole))
-    cblur_cache_on_node (operation);
-  return whole;
+  if (gegl_rectangle_equal (&take, &region))
+    return *roi;
+  cblur_cache_on_node (operation);
+  return take;
 }
 
 static gboolean
@@ -543,13 +678,14 @@ blur_band (const CblurKernel   *kernel,
 static gint
 band_height (CblurBackendKind   backend,
              const CblurKernel *kernel,
+             gint               level,
              gint               width,
              gint               height)
 {
   gint   reach = kernel->reach;
   gint64 budget = cblur_setting_or (cblur_settings ()->band_pixels,
                                     backend == CBLUR_BACKEND_CPU ? CPU_BAND_PIXELS
-                                    : renders_whole_images (backend, kernel->mode, reach)
+                                    : renders_whole_images (backend, kernel->mode, reach, level)
                                       ? WHOLE_BAND_PIXELS : CHUNK_BAND_PIXELS);
   gint64 rows = budget / ((gint64) width + 2 * reach) - 2 * reach;
   /* never let the halo dominate a band: on the CPU, which reads and blurs
@@ -586,6 +722,10 @@ process (GeglOperation       *operation,
 
   if (roi.width <= 0 || roi.height <= 0)
     return TRUE;
+  g_mutex_lock (&state->lock);
+  g_atomic_int_set (&state->level, level);
+  state->values = values_of (o);
+  g_mutex_unlock (&state->lock);
 
   kernel = cblur_kernel_new_xy (axis_radius (o, o->radius_x) / (1 << level),
                                 axis_radius (o, o->radius_y) / (1 << level),
@@ -602,13 +742,12 @@ process (GeglOperation       *operation,
   /* A source in a covered format GEGL copies as it is, and the op
    * converts it, the backend premultiplying it on the way in: babl's
    * conversion on GEGL's threads costs several times the copy, even from
-   * straight RGBA float.  Level 0 only: other levels are GIMP's
-   * previews, whose mipmaps GEGL would make from the stored pixels rather
-   * than from premultiplied linear ones. */
-  if (level == 0)
-    io.read_native = cblur_format_get (gegl_buffer_get_format (input));
+   * straight RGBA float.  At other levels too: GEGL makes a mipmap's
+   * pixels from the stored ones in the stored format, whichever format
+   * they are read in, and copies them as they are. */
+  io.read_native = cblur_format_get (gegl_buffer_get_format (input));
   stream.straight_alpha = io.read_native != NULL;
-  rows = band_height (state->backend, kernel, roi.width, roi.height);
+  rows = band_height (state->backend, kernel, level, roi.width, roi.height);
 
   for (y = roi.y; y < roi.y + roi.height; y += rows)
     {

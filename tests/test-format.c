@@ -8,6 +8,7 @@
 
 #include "cblur-format.h"
 #include "cblur-kernel.h"
+#include "cblur-pixel.h"
 #include "cblur-settings.h"
 #include "cblur-test.h"
 #include "reference.h"
@@ -367,6 +368,83 @@ check_case (const Case *c,
  * accurate as the blur itself is (float); then in bands (of 64 and 96 rows
  * on the CPU, its least at these reaches) that cut through the
  * transparent block. */
+/* samples for an 8-bit curve: its thresholds and the floats just below
+ * them, what lies beyond its ends, and noise */
+static gfloat
+lanes_sample (const CblurCurve *curve,
+              GRand            *rand,
+              gint              i)
+{
+  static const gfloat beyond[] = { NAN, INFINITY, -INFINITY, -0.0f, 0.0f, -0.5f, 1.0f, 7.0f,
+                                   CBLUR_ALPHA_FLOOR, 1e-30f };
+  guint               k = 1 + (guint) i / 4 % curve->max;
+
+  if (i < 4 * (gint) curve->max)
+    return i / 2 % 2 ? nextafterf (curve->thresholds[k], 0.0f) : curve->thresholds[k];
+  if (g_rand_int_range (rand, 0, 8) == 0)
+    return beyond[g_rand_int_range (rand, 0, G_N_ELEMENTS (beyond))];
+  return g_rand_double_range (rand, -0.1, 1.1);
+}
+
+/* The 8-bit RGBA formats' vectors (cblur-format-lanes) against the
+ * loops, bit for bit, at every threshold of every component, beyond the
+ * curves' ends, at alphas around babl's floor, in runs of every length
+ * mod 4, in place too. */
+static void
+test_lanes (void)
+{
+  static const Case cases[] = {
+    { "R'G'B'A u8", "sRGB" }, { "R'G'B'A u8", "ProPhoto" }, { "RGBA u8", "sRGB" },
+    { "R~G~B~A u8", "Apple" },
+  };
+  const gsize n = 4 * 1024 + 3;
+  gsize       i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const CblurFormat *format = cblur_format_get (case_format (&cases[i]));
+      CblurFormat        loops = *format;
+      g_autofree gfloat *pixels = g_new (gfloat, n * 4);
+      g_autofree gfloat *decoded = g_new (gfloat, n * 4);
+      g_autofree gfloat *expected = g_new (gfloat, n * 4);
+      g_autofree gfloat *in_place = g_new (gfloat, n * 4);
+      g_autofree guint8 *ours = g_new (guint8, n * 4);
+      g_autofree guint8 *theirs = g_new (guint8, n * 4);
+      g_autoptr (GRand)  rand = g_rand_new_with_seed (i);
+      gsize              length, p;
+      gint               c;
+
+      if (format->lanes == NULL)
+        {
+          g_test_skip ("no AVX2");
+          return;
+        }
+      loops.lanes = NULL;
+      /* every other pixel opaque, where the colours encode as they are */
+      for (p = 0; p < n; p++)
+        for (c = 0; c < 4; c++)
+          pixels[p * 4 + c] = c == 3 && p % 2 == 0
+                                ? 1.0f
+                                : lanes_sample (format->curves[c], rand, (gint) (p + c) % 1024);
+      for (length = n - 4; length <= n; length++)
+        {
+          cblur_format_encode (format, pixels, ours, length);
+          cblur_format_encode (&loops, pixels, theirs, length);
+          g_assert_cmpmem (ours, length * 4, theirs, length * 4);
+          memcpy (in_place, pixels, length * 4 * sizeof (gfloat));
+          cblur_format_encode (format, in_place, (guint8 *) in_place, length);
+          g_assert_cmpmem (in_place, length * 4, theirs, length * 4);
+
+          cblur_format_decode (format, theirs, decoded, length);
+          cblur_format_decode (&loops, theirs, expected, length);
+          g_assert_cmpmem (decoded, length * 16, expected, length * 16);
+          memcpy (in_place, theirs, length * 4);
+          cblur_format_decode (format, (guint8 *) in_place, in_place, length);
+          g_assert_cmpmem (in_place, length * 16, expected, length * 16);
+        }
+    }
+}
+
 static void
 test_against_reference (void)
 {
@@ -530,6 +608,7 @@ main (gint    argc,
 
   g_test_add_func ("/format/coverage", test_coverage);
   g_test_add_func ("/format/curves", test_curves);
+  g_test_add_func ("/format/lanes", test_lanes);
   g_test_add_func ("/format/against-reference", test_against_reference);
   g_test_add_func ("/format/output-format", test_output_format);
   g_test_add_func ("/format/uncovered-falls-back", test_uncovered_falls_back);

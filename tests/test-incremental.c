@@ -308,6 +308,154 @@ test_levels (void)
   test_assert_ran_on_backend ();
 }
 
+/* The slider moved through radii after the first under view: where
+ * `check`, each frame blurs `pixels` in one band; each leaves the view a
+ * fresh render. */
+static void
+drag_blurs_once (View          *view,
+                 GeglBuffer    *image,
+                 const gdouble *radii,
+                 gsize          n,
+                 gint64         pixels,
+                 gboolean       check)
+{
+  gsize i;
+
+  for (i = 1; i < n; i++)
+    {
+      TestBlurred blurred;
+
+      test_take_blurred ();
+      gegl_node_set (view->blur, "radius", radii[i], NULL);
+      view_update (view);
+      blurred = test_take_blurred ();
+      g_test_message ("radius %g: %d bands, %" G_GINT64_FORMAT " pixels", radii[i],
+                      blurred.bands, blurred.pixels);
+      if (check)
+        {
+          g_assert_cmpint (blurred.bands, ==, 1);
+          g_assert_cmpint (blurred.pixels, ==, pixels);
+        }
+      assert_fresh (view, image, radii[i]);
+    }
+}
+
+/* Slider moves under a view of part of the image at level 0: after the
+ * first frame, which the chunks blur on their own, the CPU blurs the
+ * view once a frame, neither chunk by chunk nor the whole image (box
+ * mode's rule); GL keeps to whole images. */
+static void
+test_slider_blurs_view (void)
+{
+  static const gdouble   radii[] = { 9.0, 12.0, 27.0, 5.0, 20.0 };
+  g_autoptr (GeglBuffer) image = test_image_sized (480, 320, 19);
+  View                   view;
+
+  view_init (&view, image, radii[0]);
+  view_show (&view, 0);
+  drag_blurs_once (&view, image, radii, G_N_ELEMENTS (radii),
+                   (gint64) view.rect.width * view.rect.height, !test_backend_is_gl ());
+  /* a dab after them blurs its own area, not the view again */
+  test_take_blurred ();
+  paint_dab (image, 150, 90, 3);
+  view_update (&view);
+  if (!test_backend_is_gl ())
+    g_assert_cmpint (test_take_blurred ().pixels, <,
+                     (gint64) view.rect.width * view.rect.height / 4);
+  assert_fresh (&view, image, radii[G_N_ELEMENTS (radii) - 1]);
+  view_clear (&view);
+  test_assert_ran_on_backend ();
+}
+
+/* Slider moves at level 1 with radii that blur directly: each frame
+ * blurs the image at the level once, not chunk by chunk, and GEGL's
+ * cache serves the view's other chunks. */
+static void
+test_level_whole_image (void)
+{
+  static const gdouble   radii[] = { 4.0, 6.5, 9.0, 3.0 };
+  g_autoptr (GeglBuffer) image = test_image (21);
+  View                   view;
+
+  view_init (&view, image, radii[0]);
+  /* the view at level 1 is all of the image there */
+  view_show (&view, 1);
+  drag_blurs_once (&view, image, radii, G_N_ELEMENTS (radii),
+                   (gint64) view.rect.width * view.rect.height, TRUE);
+  view_clear (&view);
+  test_assert_ran_on_backend ();
+}
+
+/* After a drag at level 1, a change that leaves the properties as they
+ * were (a host's apply) renders at level 0 chunk by chunk, as direct
+ * radii there do, not the whole image judged at the drag's level. */
+static void
+test_level_after_drag (void)
+{
+  static const gdouble   radii[] = { 6.0, 7.0 };
+  g_autoptr (GeglBuffer) image = test_image (25);
+  View                   view;
+  TestBlurred            blurred;
+
+  view_init (&view, image, radii[0]);
+  view_show (&view, 1);
+  drag_blurs_once (&view, image, radii, G_N_ELEMENTS (radii),
+                   (gint64) view.rect.width * view.rect.height, TRUE);
+  test_take_blurred ();
+  gegl_node_set (view.blur, "radius", radii[1], NULL);
+  view_show (&view, 0);
+  blurred = test_take_blurred ();
+  g_test_message ("%d bands, the widest %d", blurred.bands, blurred.widest);
+  if (!test_backend_is_gl ())
+    g_assert_cmpint (blurred.widest, <=, CHUNK_WIDTH);
+  assert_fresh (&view, image, radii[1]);
+  view_clear (&view);
+  test_assert_ran_on_backend ();
+}
+
+/* The view at level 1 is the blur at half the radius of the source's
+ * level-1 pixels as GEGL reads them at scale 0.5, blurred at level 0:
+ * the op reads and converts a mipmap's pixels as it does the image's. */
+static void
+test_level_is_half_image (void)
+{
+  static const gdouble   radii[] = { 3.0, 14.0, 80.0 };
+  g_autoptr (GeglBuffer) image = test_image (23);
+  GeglRectangle          rect = view_rect (1);
+  gsize                  n = (gsize) rect.width * rect.height * 4;
+  g_autofree guchar     *pixels = g_new (guchar, n);
+  g_autoptr (GeglBuffer) half = gegl_buffer_new (&rect, babl_format (FORMAT));
+  gsize                  r, i;
+
+  gegl_buffer_get (image, &rect, 0.5, babl_format (FORMAT), pixels, GEGL_AUTO_ROWSTRIDE,
+                   GEGL_ABYSS_NONE);
+  gegl_buffer_set (half, &rect, 0, babl_format (FORMAT), pixels, GEGL_AUTO_ROWSTRIDE);
+  for (r = 0; r < G_N_ELEMENTS (radii); r++)
+    {
+      g_autofree guchar *expected = g_new (guchar, n);
+      GeglNode          *graph = gegl_node_new ();
+      GeglNode          *input = gegl_node_new_child (graph, "operation", "gegl:buffer-source",
+                                                      "buffer", half, NULL);
+      GeglNode          *blur = gegl_node_new_child (graph, "operation", "cblur:gaussian-blur",
+                                                     "radius", radii[r] / 2, NULL);
+      View               view;
+      gint               worst = 0;
+
+      gegl_node_link (input, blur);
+      gegl_node_blit (blur, 1.0, &rect, babl_format (FORMAT), expected, GEGL_AUTO_ROWSTRIDE,
+                      GEGL_BLIT_DEFAULT);
+      g_object_unref (graph);
+      view_init (&view, image, radii[r]);
+      view_show (&view, 1);
+      for (i = 0; i < n; i++)
+        worst = MAX (worst, ABS ((gint) expected[i] - (gint) view.pixels[i]));
+      g_test_message ("radius %g: worst %d", radii[r], worst);
+      g_assert_cmpint (worst, <=, test_backend_is_gl () ? 1 : 0);
+      view_clear (&view);
+    }
+  test_assert_ran_on_backend ();
+}
+
 gint
 main (gint    argc,
       gchar **argv)
@@ -319,8 +467,12 @@ main (gint    argc,
     gboolean     without_whole_images;
   } tests[] = {
     { "slider", test_slider, TRUE },
+    { "slider-blurs-view", test_slider_blurs_view, TRUE },
     { "dabs", test_dabs, TRUE },
     { "levels", test_levels, TRUE },
+    { "level-whole-image", test_level_whole_image, FALSE },
+    { "level-is-half-image", test_level_is_half_image, TRUE },
+    { "level-after-drag", test_level_after_drag, FALSE },
     /* a dab's area is blurred on its own either way */
     { "dab-blurs-its-area", test_dab_blurs_its_area, FALSE },
   };

@@ -1,0 +1,282 @@
+#include "cblur-format-lanes.h"
+
+#include <string.h>
+
+#include "cblur-pixel.h"
+
+#if defined (__x86_64__) || defined (__i386__)
+#define HAVE_LANES 1
+#include <immintrin.h>
+#endif
+
+#define CODES 256
+
+/* Per lane of a vector of eight samples, two pixels' RGBA: the four
+ * components' curves twice. */
+struct _CblurLanes
+{
+  gfloat  low[8];
+  gfloat  high[8];
+  gfloat  top[8];          /* from here on a sample encodes to 255 */
+  gint32  shift[8];
+  gint32  within[8];       /* (1 << shift) - 1: a float's bits within its bucket */
+  gint32  first[8];        /* the curve's buckets' start in buckets, */
+  gint32  decode_first[8]; /* ... its codes' in decode */
+  guint32 *buckets;        /* all curves' buckets, packed (pack_bucket) */
+  gfloat  *decode;         /* all curves' decode tables, 256 each */
+};
+
+/* A bucket in one word, for one gather: the code at its start in the top
+ * byte, and the next code's threshold as its bits within the bucket, which
+ * the bucket's floats share all others with, or 1 << shift where it lies
+ * beyond the bucket (one_step: no bucket holds two thresholds; buckets
+ * are at least 8 bits of mantissa wide, so shift is at most 15). */
+static guint32
+pack_bucket (const CblurCurve *curve,
+             guint32           b)
+{
+  guint32 start = (curve->first_bucket + b) << curve->bucket_shift;
+  guint32 next = cblur_float_bits (curve->buckets[b].next);
+  guint32 within = (1u << curve->bucket_shift) - 1;
+
+  return curve->buckets[b].code << 24 | (next - start <= within ? next - start : within + 1);
+}
+
+static guint32
+bucket_count (const CblurCurve *curve)
+{
+  return (cblur_float_bits (curve->high) >> curve->bucket_shift) - curve->first_bucket + 1;
+}
+
+/* the buckets of curves[c], appended to the tables unless an earlier
+ * component's curve is the same */
+static void
+add_curve (CblurLanes             *lanes,
+           const CblurCurve *const curves[4],
+           gint                    c,
+           GArray                 *buckets,
+           GArray                 *decode)
+{
+  const CblurCurve *curve = curves[c];
+  gint              same;
+  guint32           b;
+
+  for (same = 0; same < c && curves[same] != curve; same++)
+    ;
+  lanes->low[c] = curve->low;
+  lanes->high[c] = curve->high;
+  lanes->top[c] = curve->thresholds[curve->max];
+  lanes->shift[c] = curve->bucket_shift;
+  lanes->within[c] = (1 << curve->bucket_shift) - 1;
+  if (same < c)
+    {
+      lanes->first[c] = lanes->first[same];
+      lanes->decode_first[c] = lanes->decode_first[same];
+      return;
+    }
+  /* a bucket's index is its float's bits >> shift, less first_bucket */
+  lanes->first[c] = (gint32) buckets->len - (gint32) curve->first_bucket;
+  lanes->decode_first[c] = (gint32) decode->len;
+  for (b = 0; b < bucket_count (curve); b++)
+    {
+      guint32 packed = pack_bucket (curve, b);
+
+      g_array_append_val (buckets, packed);
+    }
+  g_array_append_vals (decode, curve->decode, CODES);
+}
+
+CblurLanes *
+cblur_lanes_new (const CblurCurve *const curves[4])
+{
+  CblurLanes *lanes;
+  GArray     *buckets, *decode;
+  gint        c;
+
+#ifdef HAVE_LANES
+  if (!__builtin_cpu_supports ("avx2"))
+    return NULL;
+#else
+  return NULL;
+#endif
+  for (c = 0; c < 4; c++)
+    if (curves[c] == NULL || curves[c]->max != CODES - 1 || !curves[c]->one_step)
+      return NULL;
+
+  lanes = g_new0 (CblurLanes, 1);
+  buckets = g_array_new (FALSE, FALSE, sizeof (guint32));
+  decode = g_array_new (FALSE, FALSE, sizeof (gfloat));
+  for (c = 0; c < 4; c++)
+    add_curve (lanes, curves, c, buckets, decode);
+  memcpy (lanes->low + 4, lanes->low, 4 * sizeof (gfloat));
+  memcpy (lanes->high + 4, lanes->high, 4 * sizeof (gfloat));
+  memcpy (lanes->top + 4, lanes->top, 4 * sizeof (gfloat));
+  memcpy (lanes->shift + 4, lanes->shift, 4 * sizeof (gint32));
+  memcpy (lanes->within + 4, lanes->within, 4 * sizeof (gint32));
+  memcpy (lanes->first + 4, lanes->first, 4 * sizeof (gint32));
+  memcpy (lanes->decode_first + 4, lanes->decode_first, 4 * sizeof (gint32));
+  lanes->buckets = (guint32 *) g_array_free (buckets, FALSE);
+  lanes->decode = (gfloat *) g_array_free (decode, FALSE);
+  return lanes;
+}
+
+/* cblur-format's encode_run and encode_plane for one sample of lane l:
+ * for the pixels that do not fill a vector */
+static guint8
+encode_sample (const CblurLanes *lanes,
+               gint              l,
+               gfloat            value)
+{
+  gfloat  clamped = value > lanes->low[l] ? value : lanes->low[l];
+  guint32 bits, packed;
+
+  clamped = clamped < lanes->high[l] ? clamped : lanes->high[l];
+  bits = cblur_float_bits (clamped);
+  packed = lanes->buckets[(gint32) (bits >> lanes->shift[l]) + lanes->first[l]];
+  return (packed >> 24) + ((bits & lanes->within[l]) >= (packed & 0xffffff)) +
+         (value >= lanes->top[l]);
+}
+
+static void
+encode_pixels (const CblurLanes *lanes,
+               const gfloat     *src,
+               guint8           *dst,
+               gsize             n_pixels)
+{
+  gsize i;
+  gint  c;
+
+  for (i = 0; i < n_pixels; i++)
+    {
+      gfloat alpha = src[i * 4 + 3];
+      gfloat recip = 1.0f / cblur_used_alpha (alpha);
+      guint8 codes[4];
+
+      for (c = 0; c < 3; c++)
+        codes[c] = encode_sample (lanes, c, src[i * 4 + c] * recip);
+      codes[3] = encode_sample (lanes, 3, alpha);
+      memcpy (dst + i * 4, codes, 4);
+    }
+}
+
+#ifdef HAVE_LANES
+
+#define LANES_TARGET __attribute__ ((target ("avx2")))
+
+/* two pixels, unpremultiplied as encode_run does (its alpha floor, the
+ * quotient, then products), into their codes: encode_plane's clamping,
+ * bucket and threshold */
+static inline __attribute__ ((always_inline)) LANES_TARGET __m256i
+encode_vector (const CblurLanes *lanes,
+               const gfloat     *src)
+{
+  __m256  pixels = _mm256_loadu_ps (src);
+  __m256  alpha = _mm256_permutevar8x32_ps (pixels, _mm256_set_epi32 (7, 7, 7, 7, 3, 3, 3, 3));
+  __m256  floor = _mm256_set1_ps (CBLUR_ALPHA_FLOOR);
+  __m256  tiny = _mm256_cmp_ps (_mm256_andnot_ps (_mm256_set1_ps (-0.0f), alpha), floor,
+                                _CMP_LE_OQ);
+  __m256  recip = _mm256_div_ps (_mm256_set1_ps (1.0f), _mm256_blendv_ps (alpha, floor, tiny));
+  __m256  value = _mm256_blend_ps (_mm256_mul_ps (pixels, recip), pixels, 0x88);
+  __m256  above = _mm256_cmp_ps (value, _mm256_loadu_ps (lanes->top), _CMP_GE_OQ);
+  /* max and min give their second operand where the first is NaN */
+  __m256  clamped = _mm256_min_ps (_mm256_max_ps (value, _mm256_loadu_ps (lanes->low)),
+                                   _mm256_loadu_ps (lanes->high));
+  __m256i bits = _mm256_castps_si256 (clamped);
+  __m256i index = _mm256_add_epi32 (
+    _mm256_srlv_epi32 (bits, _mm256_loadu_si256 ((const __m256i *) lanes->shift)),
+    _mm256_loadu_si256 ((const __m256i *) lanes->first));
+  __m256i packed = _mm256_i32gather_epi32 ((const int *) lanes->buckets, index, 4);
+  __m256i within = _mm256_and_si256 (bits, _mm256_loadu_si256 ((const __m256i *) lanes->within));
+  /* within >= the threshold's, as within + 1 > it; the comparisons' true
+   * is -1 */
+  __m256i reached = _mm256_cmpgt_epi32 (_mm256_add_epi32 (within, _mm256_set1_epi32 (1)),
+                                        _mm256_and_si256 (packed,
+                                                          _mm256_set1_epi32 (0xffffff)));
+  __m256i code = _mm256_sub_epi32 (_mm256_srli_epi32 (packed, 24), reached);
+
+  return _mm256_sub_epi32 (code, _mm256_castps_si256 (above));
+}
+
+static LANES_TARGET void
+encode_vectors (const CblurLanes *lanes,
+                const gfloat     *src,
+                guint8           *dst,
+                gsize             n_quads)
+{
+  gsize q;
+
+  for (q = 0; q < n_quads; q++)
+    {
+      __m256i first = encode_vector (lanes, src + q * 16);
+      __m256i second = encode_vector (lanes, src + q * 16 + 8);
+      /* packs work within halves: 0 1 4 5 2 3 6 7 in 16 bits, then in order */
+      __m256i words = _mm256_permute4x64_epi64 (_mm256_packus_epi32 (first, second),
+                                                _MM_SHUFFLE (3, 1, 2, 0));
+      __m128i bytes = _mm_packus_epi16 (_mm256_castsi256_si128 (words),
+                                        _mm256_extracti128_si256 (words, 1));
+
+      _mm_storeu_si128 ((__m128i *) (dst + q * 16), bytes);
+    }
+}
+
+/* from the end, two pixels at a time, so that dst may start where src
+ * does: a vector's floats land only on bytes already read */
+static LANES_TARGET void
+decode_vectors (const CblurLanes *lanes,
+                const guint8     *src,
+                gfloat           *dst,
+                gsize             n_pairs)
+{
+  __m256i first = _mm256_loadu_si256 ((const __m256i *) lanes->decode_first);
+  gsize   p;
+
+  for (p = n_pairs; p-- > 0;)
+    {
+      gint64  bytes;
+      __m256i codes;
+
+      memcpy (&bytes, src + p * 8, sizeof bytes);
+      codes = _mm256_cvtepu8_epi32 (_mm_cvtsi64_si128 (bytes));
+      _mm256_storeu_ps (dst + p * 8, _mm256_i32gather_ps (lanes->decode,
+                                                          _mm256_add_epi32 (codes, first), 4));
+    }
+}
+
+#endif
+
+void
+cblur_lanes_encode (const CblurLanes *lanes,
+                    const gfloat     *src,
+                    guint8           *dst,
+                    gsize             n_pixels)
+{
+  gsize done = 0;
+
+#ifdef HAVE_LANES
+  done = n_pixels / 4 * 4;
+  encode_vectors (lanes, src, dst, n_pixels / 4);
+#endif
+  encode_pixels (lanes, src + done * 4, dst + done * 4, n_pixels - done);
+}
+
+void
+cblur_lanes_decode (const CblurLanes *lanes,
+                    const guint8     *src,
+                    gfloat           *dst,
+                    gsize             n_pixels)
+{
+  /* an odd last pixel first: its bytes lie beyond what the rest write */
+  if (n_pixels % 2 != 0)
+    {
+      gsize  last = n_pixels - 1;
+      guint8 codes[4];
+      gint   c;
+
+      memcpy (codes, src + last * 4, 4);
+      for (c = 0; c < 4; c++)
+        dst[last * 4 + c] = lanes->decode[lanes->decode_first[c] + codes[c]];
+    }
+#ifdef HAVE_LANES
+  decode_vectors (lanes, src, dst, n_pixels / 2);
+#endif
+}
