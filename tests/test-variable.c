@@ -407,14 +407,15 @@ test_zero_mask_is_input (void)
 }
 
 /* The mask in 8 bits, 16 bits and colour reads as its grey in float:
- * Y' u8 exactly as the same codes in Y' float, R'G'B'A u8 grey within
+ * Y' u8 and Y u8, read linear or not, exactly as the same codes in float
+ * (their boxes come from a table of the codes), R'G'B'A u8 grey within
  * babl's rounding of its luminance. */
 static void
 test_mask_formats (void)
 {
   static const struct { const gchar *format; gboolean linear; gdouble allowed; } cases[] = {
-    { "Y' u8", FALSE, 0.0 }, { "Y u16", TRUE, 0.0 }, { "R'G'B'A u8", FALSE, 1e-5 },
-    { "RGB float", TRUE, 1e-5 },
+    { "Y' u8", FALSE, 0.0 }, { "Y' u8", TRUE, 0.0 }, { "Y u8", FALSE, 0.0 },
+    { "Y u16", TRUE, 0.0 }, { "R'G'B'A u8", FALSE, 1e-5 }, { "RGB float", TRUE, 1e-5 },
   };
   g_autoptr (GeglBuffer) input = photo_part ("coffee.png", 96, 64);
   gsize i;

@@ -4,7 +4,7 @@
 # and radius-y CBLUR_RADIUS_Y where set, else radius CBLUR_RADIUS alone)
 # the way a user's OK does, through Gimp.DrawableFilter and merge_filter,
 # and writes the layer's pixels before and after as RGBA float into
-# CBLUR_OUT (input.raw, output.raw; size holds "WIDTH HEIGHT").
+# CBLUR_OUT (input.raw, output.raw; last size, which holds "WIDTH HEIGHT").
 import os
 import gi
 gi.require_version('Gimp', '3.0')
@@ -39,7 +39,7 @@ else:
     config.set_property('radius', float(os.environ['CBLUR_RADIUS']))
 config.set_property('mode', 'direct')
 layer.merge_filter(blur)
+save_pixels('output.raw')
 with open(os.path.join(out, 'size'), 'w') as f:
     f.write('%d %d\n' % (layer.get_width(), layer.get_height()))
-save_pixels('output.raw')
 image.delete()

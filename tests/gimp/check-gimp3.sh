@@ -22,28 +22,13 @@ else
   radius_x= radius_y= logged="mode=direct radius=12"
 fi
 . "$here/ran-on.sh"
+. "$here/gimp-batch.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-mkdir "$tmp/home" "$tmp/out"
-
-# as a user would have it: no GEGL_PATH, no test settings (and GIMP's
-# temporary files in ours)
-user_env="env -u GEGL_PATH -u G_DEBUG -u CBLUR_LOCALEDIR -u XDG_DATA_HOME
-  -u XDG_CONFIG_HOME -u XDG_CACHE_HOME HOME=$tmp/home TMPDIR=$tmp"
-$user_env sh "$root/scripts/install-user.sh" --build "$build"
-
-status=0
-$user_env CBLUR_BACKEND="$backend" CBLUR_LOG="$tmp/log" \
-  CBLUR_IMAGE="$root/tests/data/coffee.png" CBLUR_PRECISION="$precision" \
-  CBLUR_RADIUS=12 CBLUR_RADIUS_X=$radius_x CBLUR_RADIUS_Y=$radius_y CBLUR_OUT="$tmp/out" \
-  gimp-console-3.0 -i -n --batch-interpreter=python-fu-eval \
-    -b "exec(open('$here/apply-filter.py').read())" --quit \
-    >"$tmp/gimp.log" 2>&1 || status=$?
-if [ $status != 0 ] || [ ! -f "$tmp/out/output.raw" ]; then
-  cat "$tmp/gimp.log"
-  echo "GIMP (exit status $status) wrote no result" >&2
-  exit 1
-fi
+gimp_batch "$root" "$build" "$tmp" "$here/apply-filter.py" \
+  CBLUR_BACKEND="$backend" CBLUR_IMAGE="$root/tests/data/coffee.png" \
+  CBLUR_PRECISION="$precision" \
+  CBLUR_RADIUS=12 CBLUR_RADIUS_X=$radius_x CBLUR_RADIUS_Y=$radius_y
 
 ran_on "$tmp/log" "$backend"
 if grep -v "^cblur: backend=$backend $logged " "$tmp/log" >&2; then

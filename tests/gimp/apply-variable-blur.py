@@ -1,0 +1,75 @@
+# Run inside gimp-console-3.0 (python-fu-eval) by check-gimp3-variable.sh.
+# Loads CBLUR_IMAGE (8-bit), adds a smooth mask to the image twice, as a
+# channel and as a second layer, the two kinds of drawable GIMP's Aux
+# Input chooses from, and applies cblur:variable-blur (radius
+# CBLUR_RADIUS) to a copy of the photograph's layer with each as its aux
+# input, the way a user's OK does: Gimp.DrawableFilter, set_aux_input and
+# merge_filter.  Writes into CBLUR_OUT, as RGBA float: input.raw (the
+# layer before), channel-mask.raw and layer-mask.raw (the masks as the
+# filter got them), channel-output.raw and layer-output.raw (the layers
+# after); last size, which holds "WIDTH HEIGHT".
+import math
+import os
+import struct
+import gi
+gi.require_version('Gimp', '3.0')
+gi.require_version('Gegl', '0.4')
+from gi.repository import Gimp, Gio, Gegl
+
+out = os.environ['CBLUR_OUT']
+image = Gimp.file_load(Gimp.RunMode.NONINTERACTIVE,
+                       Gio.File.new_for_path(os.environ['CBLUR_IMAGE']))
+if image.get_precision() != Gimp.Precision.U8_NON_LINEAR:
+    image.convert_precision(Gimp.Precision.U8_NON_LINEAR)
+photo = image.get_layers()[0]
+width, height = photo.get_width(), photo.get_height()
+
+
+def save_pixels(drawable, name):
+    buffer = drawable.get_buffer()
+    pixels = buffer.get(buffer.get_extent(), 1.0, 'RGBA float', Gegl.AbyssPolicy.NONE)
+    with open(os.path.join(out, name), 'wb') as f:
+        f.write(pixels)
+
+
+def mask_value(x, y):
+    """a slanted ramp with a bump, as a painted depth map would be"""
+    u, v = x / width, y / height
+    bump = math.exp(-((u - 0.6) ** 2 + (v - 0.4) ** 2) / 0.05)
+    return min(max(0.5 * u + 0.2 * v + 0.3 * bump - 0.1, 0.0), 1.0)
+
+
+def fill_mask(drawable):
+    grey = struct.pack('%df' % (width * height),
+                       *(mask_value(x, y) for y in range(height) for x in range(width)))
+    buffer = drawable.get_buffer()
+    buffer.set(Gegl.Rectangle.new(0, 0, width, height), "Y' float", grey)
+    buffer.flush()
+    drawable.update(0, 0, width, height)
+
+
+def blur_with(mask, name):
+    layer = photo.copy()
+    image.insert_layer(layer, None, 0)
+    blur = Gimp.DrawableFilter.new(layer, 'cblur:variable-blur', '')
+    blur.get_config().set_property('radius', float(os.environ['CBLUR_RADIUS']))
+    blur.set_aux_input('aux', mask)
+    layer.merge_filter(blur)
+    save_pixels(mask, name + '-mask.raw')
+    save_pixels(layer, name + '-output.raw')
+
+
+channel = Gimp.Channel.new(image, 'mask', width, height, 100.0, Gegl.Color.new('black'))
+image.insert_channel(channel, None, 0)
+fill_mask(channel)
+mask_layer = Gimp.Layer.new(image, 'mask', width, height, Gimp.ImageType.RGB_IMAGE,
+                            100.0, Gimp.LayerMode.NORMAL)
+image.insert_layer(mask_layer, None, 1)
+fill_mask(mask_layer)
+
+save_pixels(photo, 'input.raw')
+blur_with(channel, 'channel')
+blur_with(mask_layer, 'layer')
+with open(os.path.join(out, 'size'), 'w') as f:
+    f.write('%d %d\n' % (width, height))
+image.delete()

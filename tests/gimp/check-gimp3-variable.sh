@@ -1,0 +1,31 @@
+#!/bin/sh
+# GIMP 3 applies cblur:variable-blur as a user's OK does, in batch mode:
+# the module installed by scripts/install-user.sh into a fresh HOME,
+# tests/data/coffee.png in 8 bits, a smooth mask chosen as its aux input
+# once as a channel and once as a second layer (apply-variable-blur.py),
+# CBLUR_BACKEND=BACKEND.  Each result must match the op's outside GIMP on
+# the same pixels and mask (check-gimp-variable, which finds the op
+# through GEGL_PATH), and CBLUR_LOG must show that every band ran on
+# BACKEND, the variable blur's, at radius 10.
+#   check-gimp3-variable.sh BUILD_DIR CHECK_VARIABLE cpu|gl
+set -eu
+here=$(cd "$(dirname "$0")" && pwd)
+root=$(cd "$here/../.." && pwd)
+build=$1
+check=$2
+backend=$3
+radius=10
+. "$here/ran-on.sh"
+. "$here/gimp-batch.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+gimp_batch "$root" "$build" "$tmp" "$here/apply-variable-blur.py" \
+  CBLUR_BACKEND="$backend" CBLUR_IMAGE="$root/tests/data/coffee.png" CBLUR_RADIUS=$radius
+
+ran_on "$tmp/log" "$backend"
+if grep -v "^cblur: backend=$backend mode=variable radius=$radius " "$tmp/log" >&2; then
+  echo "^ not all bands blurred by the variable blur at radius $radius" >&2
+  exit 1
+fi
+# shellcheck disable=SC2046 # WIDTH HEIGHT
+CBLUR_BACKEND="$backend" "$check" "$tmp/out" $(cat "$tmp/out/size") $radius channel layer
