@@ -11,6 +11,9 @@
 #define CHUNK_HEIGHT 128
 #define UPDATE_GRID  32
 #define DAB_SIZE     64
+/* pause's frames before the first pause: a live dialog's, long enough for
+ * auto's GPU to be ready */
+#define WARM_MS      4000
 
 static gboolean log_frames;
 
@@ -230,5 +233,77 @@ bench_paint (BenchFrameTable   *table,
     }
   bench_frame_table_add (table, scenario, method->name, ran_on (method), ms, cpu_ms,
                          dabs + 1);
+  view_clear (&view);
+}
+
+/* one frame after the slider moves by step: the move's and the render's ms */
+static gdouble
+slider_frame (View              *view,
+              const BenchMethod *method,
+              gdouble            radius,
+              gdouble           *cpu_ms)
+{
+  gint64  start = g_get_monotonic_time ();
+  gdouble cpu = bench_cpu_ms ();
+  gdouble ms;
+
+  bench_method_set_radius (view->blur, method, radius);
+  ms = (g_get_monotonic_time () - start) / 1000.0 + view_render (view, &view->rect);
+  *cpu_ms = bench_cpu_ms () - cpu;
+  return ms;
+}
+
+void
+bench_pause (BenchFrameTable   *table,
+             GeglBuffer        *image,
+             const BenchMethod *method,
+             gint               level,
+             gdouble            radius,
+             const gint        *pauses_ms,
+             gint               n)
+{
+  g_autofree gdouble *ms = g_new (gdouble, n);
+  g_autofree gdouble *cpu_ms = g_new (gdouble, n);
+  gint64              warm_until = g_get_monotonic_time () + WARM_MS * G_TIME_SPAN_MILLISECOND;
+  View                view;
+  gdouble             cpu, first_cpu = bench_cpu_ms ();
+  gdouble             first;
+  gint                i, j, frames = 0;
+
+  view_init (&view, image, method, radius, level);
+  first = view_render (&view, &view.rect);
+  first_cpu = bench_cpu_ms () - first_cpu;
+  while (g_get_monotonic_time () < warm_until)
+    slider_frame (&view, method, radius + 0.5 * (++frames % 2), &cpu);
+  bench_report_reset ();
+  for (i = 0; i < n; i++)
+    {
+      g_usleep (pauses_ms[i] * G_TIME_SPAN_MILLISECOND);
+      ms[i] = slider_frame (&view, method, radius + 0.5 * (++frames % 2), &cpu_ms[i]);
+      log_frame ("pause", method, "ms", pauses_ms[i], ms[i]);
+    }
+  /* a row per pause, the view's first frame and then the pause's */
+  for (i = 0; i < n; i++)
+    {
+      g_autofree gchar   *scenario = NULL;
+      g_autofree gdouble *row = g_new (gdouble, n + 1);
+      g_autofree gdouble *row_cpu = g_new (gdouble, n + 1);
+      gint                k = 1;
+
+      row[0] = first;
+      row_cpu[0] = first_cpu;
+      for (j = 0; j < i && pauses_ms[j] != pauses_ms[i]; j++)
+        ;
+      if (j < i)
+        continue;
+      for (j = i; j < n; j++)
+        if (pauses_ms[j] == pauses_ms[i])
+          {
+            row[k] = ms[j];
+            row_cpu[k++] = cpu_ms[j];
+          }
+      scenario = g_strdup_printf ("pause %g s level %d", pauses_ms[i] / 1000.0, level);
+      bench_frame_table_add (table, scenario, method->name, ran_on (method), row, row_cpu, k);
+    }
   view_clear (&view);
 }

@@ -16,7 +16,11 @@
  * paint: the blur lives over an image being painted on; each 64×64 dab is
  * written into the source buffer, GEGL invalidates what the dab changes
  * through the graph, and that area, on GIMP's 32-pixel update grid and
- * inside the view, is rendered again in chunks at level 0. */
+ * inside the view, is rendered again in chunks at level 0.
+ *
+ * pause: a live dialog left alone: after a few seconds of slider moves,
+ * each of a list of pauses (the GPU's clocks go down, the runtime's idle
+ * release may come) followed by one move and its frame. */
 #ifndef BENCH_INTERACTIVE_H
 #define BENCH_INTERACTIVE_H
 
@@ -53,5 +57,16 @@ void bench_paint (BenchFrameTable   *table,
                   const BenchMethod *method,
                   gdouble            radius,
                   gint               dabs);
+
+/* A first frame of the view at level and radius, WARM_MS of slider
+ * moves, then a frame after each of the n pauses; a row "pause S s level
+ * N" in table for each length of pause, with its frames. */
+void bench_pause (BenchFrameTable   *table,
+                  GeglBuffer        *image,
+                  const BenchMethod *method,
+                  gint               level,
+                  gdouble            radius,
+                  const gint        *pauses_ms,
+                  gint               n);
 
 #endif

@@ -9,6 +9,7 @@ const BenchMethod bench_methods[] = {
   { "gl-direct",   "cblur:gaussian-blur", "gl",  "direct" },
   { "gl-box",      "cblur:gaussian-blur", "gl",  "box" },
   { "gl-auto",     "cblur:gaussian-blur", "gl",  "auto" },
+  { "auto",        "cblur:gaussian-blur", "auto", "auto" },
   { "gegl-iir",    "gegl:gaussian-blur",  NULL,  "iir" },
   { "gegl-fir",    "gegl:gaussian-blur",  NULL,  "fir" },
   { "cpu-variable", "cblur:variable-blur", "cpu", NULL },

@@ -31,9 +31,10 @@
  * The interactive methods time GIMP's live preview frame by frame
  * (bench-interactive.h), after the full renders:
  *
- *   cblur-bench --sizes '' --interactive drag,paint [--view-image 3840x2160]
- *               [--levels 0,1] [--sweep 1:60:0.5] [--paint-radii 20,100]
- *               [--dabs 40] [--frames]
+ *   cblur-bench --sizes '' --interactive drag,paint,pause
+ *               [--view-image 3840x2160] [--levels 0,1] [--sweep 1:60:0.5]
+ *               [--paint-radii 20,100] [--dabs 40] [--pauses 2000,60000]
+ *               [--frames]
  */
 #include <math.h>
 #include <stdio.h>
@@ -346,6 +347,7 @@ typedef struct
   gchar     **scenarios;     /* drag, paint */
   gchar     **levels;        /* drag's mipmap levels */
   gchar     **paint_radii;
+  gchar     **pauses;        /* pause's, in ms */
   gchar      *image_size;
   BenchSweep  sweep;
   gint        dabs;
@@ -364,6 +366,27 @@ interactive_method (const BenchMethod *method,
     return FALSE;
   return methods != NULL ? g_strv_contains ((const gchar * const *) methods, method->name)
                          : g_strv_contains (usual, method->name);
+}
+
+/* pause at each level, from the sweep's first radius */
+static void
+time_pauses (BenchFrameTable   *table,
+             GeglBuffer        *image,
+             const Interactive *choice,
+             gchar            **methods)
+{
+  gint               n = (gint) g_strv_length (choice->pauses);
+  g_autofree gint   *pauses_ms = g_new (gint, MAX (n, 1));
+  gsize              m;
+  gint               i;
+
+  for (i = 0; i < n; i++)
+    pauses_ms[i] = MAX (0, atoi (choice->pauses[i]));
+  for (i = 0; choice->levels[i]; i++)
+    for (m = 0; m < bench_n_methods; m++)
+      if (interactive_method (&bench_methods[m], methods))
+        bench_pause (table, image, &bench_methods[m], atoi (choice->levels[i]),
+                     choice->sweep.from, pauses_ms, n);
 }
 
 /* each chosen scenario and method over one R'G'B'A u8 image */
@@ -396,6 +419,8 @@ time_interactive (const Interactive *choice,
       if (interactive_method (&bench_methods[m], methods))
         bench_paint (table, image, &bench_methods[m],
                      g_ascii_strtod (choice->paint_radii[i], NULL), choice->dabs);
+  if (selected ("pause", choice->scenarios))
+    time_pauses (table, image, choice, methods);
   bench_frame_table_print (table, "gegl-iir");
   bench_frame_table_free (table);
   return TRUE;
@@ -422,6 +447,7 @@ interactive_clear (Interactive *interactive)
   g_strfreev (interactive->scenarios);
   g_strfreev (interactive->levels);
   g_strfreev (interactive->paint_radii);
+  g_strfreev (interactive->pauses);
   g_free (interactive->image_size);
 }
 
@@ -436,9 +462,10 @@ parse_interactive (gint        *argc,
   g_autofree gchar *levels = g_strdup ("0,1");
   g_autofree gchar *radii = g_strdup ("20,100");
   g_autofree gchar *sweep = g_strdup ("1:60:0.5");
+  g_autofree gchar *pauses = g_strdup ("2000,2000,2000");
   GOptionEntry      entries[] = {
     { "interactive", 0, 0, G_OPTION_ARG_STRING, &scenarios,
-      "interactive methods to time: drag,paint (default none)", NULL },
+      "interactive methods to time: drag,paint,pause (default none)", NULL },
     { "view-image", 0, 0, G_OPTION_ARG_STRING, &choice->image_size,
       "their image's size, WxH (default 3840x2160)", NULL },
     { "levels", 0, 0, G_OPTION_ARG_STRING, &levels, "drag's mipmap levels (default 0,1)", NULL },
@@ -446,6 +473,8 @@ parse_interactive (gint        *argc,
       "drag's radii, FROM:TO:STEP (default 1:60:0.5)", NULL },
     { "paint-radii", 0, 0, G_OPTION_ARG_STRING, &radii, "paint's radii (default 20,100)", NULL },
     { "dabs", 0, 0, G_OPTION_ARG_INT, &choice->dabs, "paint's dabs (default 40)", NULL },
+    { "pauses", 0, 0, G_OPTION_ARG_STRING, &pauses,
+      "pause's pauses in ms, each before a frame (default 2000,2000,2000)", NULL },
     { "frames", 0, 0, G_OPTION_ARG_NONE, &choice->log_frames, "each frame's time to stderr",
       NULL },
     { NULL }
@@ -467,6 +496,7 @@ parse_interactive (gint        *argc,
   choice->scenarios = g_strsplit (scenarios, ",", -1);
   choice->levels = g_strsplit (levels, ",", -1);
   choice->paint_radii = g_strsplit (radii, ",", -1);
+  choice->pauses = g_strsplit (pauses, ",", -1);
   choice->dabs = MAX (choice->dabs, 1);
   return TRUE;
 }
@@ -498,9 +528,10 @@ parse_options (gint    *argc,
   g_autoptr (GError)         error = NULL;
 
   g_option_context_add_main_entries (options, entries, NULL);
-  g_option_context_set_description (options, "Interactive methods: --interactive drag,paint "
-                                    "--view-image WxH --levels 0,1 --sweep FROM:TO:STEP "
-                                    "--paint-radii R,... --dabs N --frames");
+  g_option_context_set_description (options, "Interactive methods: --interactive "
+                                    "drag,paint,pause --view-image WxH --levels 0,1 "
+                                    "--sweep FROM:TO:STEP --paint-radii R,... --dabs N "
+                                    "--pauses MS,... --frames");
   if (!g_option_context_parse (options, argc, argv, &error))
     {
       g_printerr ("%s\n", error->message);

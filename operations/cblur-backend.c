@@ -38,6 +38,24 @@ cblur_backend_does_nothing (const CblurKernel *kernel,
   return cblur_kernel_is_identity (kernel) || dst->width <= 0 || dst->height <= 0;
 }
 
+/* Ski rental: a context costs its making (a second of a core, and the
+ * driver's memory) once, and pays back only over blurs to come.  Under
+ * auto it is made, in the background, once the CPU has spent that long
+ * blurring in this process: the gegl CLI on a photo never pays for one,
+ * and a live preview or a large image starts it within its first blurs.
+ * Until it is ready the CPU serves. */
+#define START_AFTER_CPU_MS 250
+
+static gint64 cpu_blur_us;   /* under auto, in this process */
+
+static gboolean
+worth_a_context (void)
+{
+  gint64 rent_us = cblur_setting_or (cblur_settings ()->gl_start_ms, START_AFTER_CPU_MS) * 1000;
+
+  return (gint64) g_atomic_pointer_get (&cpu_blur_us) >= rent_us;
+}
+
 CblurBackendKind
 cblur_backend_preferred (void)
 {
@@ -54,10 +72,24 @@ cblur_backend_preferred (void)
       return CBLUR_BACKEND_CPU;
     }
 
-  /* A software rasterizer is slower than the CPU path it would replace. */
-  if (cblur_gpu_available (&is_software, NULL) && !is_software)
+  /* A software rasterizer is slower than the CPU path it would replace,
+   * but where the tests take it for a GPU (CBLUR_GL_NO_WAIT).  The GPU
+   * takes blurs once every program it may need is linked, so that a region
+   * sized for it never falls back to the CPU whole. */
+  cblur_gpu_on_made (cblur_gl_prepare_all);
+  if (cblur_gpu_state (worth_a_context (), &is_software, NULL) == CBLUR_GPU_READY &&
+      (!is_software || cblur_settings ()->gl_no_wait) && cblur_gpu_prepared ())
     return CBLUR_BACKEND_GL;
   return CBLUR_BACKEND_CPU;
+}
+
+void
+cblur_backend_keep_gpu (gboolean keep)
+{
+  if (keep)
+    cblur_gpu_hold ();
+  else
+    cblur_gpu_unhold ();
 }
 
 /* a GPU's device node: NVIDIA's, or a DRM render node */
@@ -139,6 +171,19 @@ source_init (Source            *source,
   source->abyss = source->makes_abyss ? stream->abyss : GEGL_ABYSS_NONE;
 }
 
+/* Under auto a GL blur never waits for a compile: the CPU serves that
+ * band.  On a software rasterizer, which auto leaves for the CPU, only
+ * where asked (CBLUR_GL_NO_WAIT): there GL blurs are the tests'. */
+static gboolean
+no_wait (void)
+{
+  gboolean is_software = TRUE;
+
+  return cblur_settings ()->backend == CBLUR_BACKEND_CHOICE_AUTO &&
+         cblur_gpu_state (FALSE, &is_software, NULL) == CBLUR_GPU_READY &&
+         (!is_software || cblur_settings ()->gl_no_wait);
+}
+
 /* TRUE where the GPU blurred src into dst and GEGL has its rows; else src
  * is read, dst's released rows handed on, and report says why.  A band of
  * one tile streams, its rows going up as GEGL reads them; any other is
@@ -155,7 +200,7 @@ blur_on_gl (const CblurBand   *band,
   g_autoptr (GError) error = NULL;
   CblurGlReport      gl = { 0 };
   CblurGlSource      source = { stream != NULL ? stream->abyss : GEGL_ABYSS_NONE,
-                                from->straight, NULL, from->read };
+                                from->straight, NULL, from->read, no_wait () };
   gboolean           streams = band != NULL && band->memory != NULL && stream != NULL &&
                                cblur_gl_band_memory_streams (band->memory);
   gboolean           ok;
@@ -179,32 +224,34 @@ blur_on_gl (const CblurBand   *band,
       report->compute_ms = gl.compute_ms;
       report->download_ms = gl.download_ms;
     }
-  else if (!g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_EXITING))
+  else if (!g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_EXITING) &&
+           !g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NOT_READY))
     report->gl_failure = g_strdup (error->message);
   return ok;
 }
 
-/* Why CBLUR_BACKEND=auto chose the CPU: that is decided per process by
- * what GL the machine has, so it is asked once. */
+/* Why CBLUR_BACKEND=auto chose the CPU, asked without waiting for GL. */
 static const gchar *
 why_auto_chose_cpu (void)
 {
-  static gsize  once = 0;
-  static gchar *why = NULL;
+  g_autoptr (GError) error = NULL;
+  gboolean           is_software = FALSE;
 
-  if (g_once_init_enter (&once))
+  switch (cblur_gpu_state (FALSE, &is_software, &error))
     {
-      g_autoptr (GError) error = NULL;
-      gboolean           is_software = FALSE;
-
-      if (!cblur_gpu_available (&is_software, &error))
-        why = g_strdup (error->message);
-      else if (is_software)
-        why = g_strdup (_("the only OpenGL is a software renderer, slower than "
-                          "the CPU (CBLUR_BACKEND=gl uses it)"));
-      g_once_init_leave (&once, 1);
+    case CBLUR_GPU_NOT_STARTED:
+      return _("too little blurring yet to be worth an OpenGL context (CBLUR_GL_START_MS)");
+    case CBLUR_GPU_STARTING:
+      return _("the OpenGL context is being made; the CPU blurs meanwhile");
+    case CBLUR_GPU_FAILED:
+      return g_intern_string (error->message);
+    case CBLUR_GPU_READY:
+    default:
+      return is_software ? _("the only OpenGL is a software renderer, slower than "
+                             "the CPU (CBLUR_BACKEND=gl uses it)")
+                         : _("the GPU's programs for this blur are being compiled; the CPU "
+                             "blurs meanwhile");
     }
-  return why;
 }
 
 const gchar *
@@ -273,6 +320,9 @@ cblur_backend_blur (CblurBand         *band,
   blur (band, backend, kernel, src, dst, stream, report);
   if (report->ran_on == CBLUR_BACKEND_CPU)
     report->why_cpu = cblur_backend_why_cpu (backend, report);
+  if (report->ran_on == CBLUR_BACKEND_CPU &&
+      cblur_settings ()->backend == CBLUR_BACKEND_CHOICE_AUTO)
+    g_atomic_pointer_add (&cpu_blur_us, g_get_monotonic_time () - started);
   report->read_ms = stream != NULL ? stream->read_ms - read_before : 0;
   report->write_ms = stream != NULL ? stream->write_ms - write_before : 0;
   report->total_ms = (band != NULL ? band->made_ms : 0) +

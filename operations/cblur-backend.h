@@ -44,8 +44,16 @@ typedef struct
  * the CPU, or the heap. */
 typedef struct _CblurBand CblurBand;
 
-/* From CBLUR_BACKEND (auto|gl|cpu): the backend this process should try. */
+/* From CBLUR_BACKEND (auto|gl|cpu): the backend this process should try.
+ * Under auto it never waits for GL: the CPU until a context is ready,
+ * which it has made in the background once the CPU has blurred long
+ * enough in this process (CBLUR_GL_START_MS).  Under gl it makes the
+ * context where there is none, and waits for it. */
 CblurBackendKind cblur_backend_preferred (void);
+
+/* Thread-safe: a live op that has blurred on GL keeps the context (and
+ * its programs and textures) through a user's pauses, until it lets go. */
+void             cblur_backend_keep_gpu  (gboolean keep);
 
 /* The backend cblur_backend_preferred() likely picks, told without
  * opening GL, for words shown before any blur: under auto, GL where the

@@ -167,6 +167,7 @@ typedef struct
   GeglRectangle    frame;
   GeglRectangle    last_frame;
   gboolean         input_changed;       /* since the frame began */
+  gint             keeps_gpu;           /* has blurred on GL: the context stays */
 } State;
 
 /* GEGL renders in chunks, each with its own halo.  The GPU pays for that
@@ -312,6 +313,8 @@ finalize (GObject *object)
   GeglProperties *o = GEGL_PROPERTIES (object);
   State          *state = o->user_data;
 
+  if (state != NULL && g_atomic_int_get (&state->keeps_gpu))
+    cblur_backend_keep_gpu (FALSE);
   if (state != NULL)
     g_mutex_clear (&state->lock);
   g_clear_pointer (&o->user_data, g_free);
@@ -759,6 +762,11 @@ process (GeglOperation       *operation,
                      band.width, band.height);
           return FALSE;
         }
+
+      /* a live preview's next render after a pause finds the context */
+      if (report.ran_on == CBLUR_BACKEND_GL &&
+          g_atomic_int_compare_and_exchange (&state->keeps_gpu, FALSE, TRUE))
+        cblur_backend_keep_gpu (TRUE);
 
       /* one line a band, each with only its own figures, so that the
        * benchmark's sums over the lines are a region's */

@@ -213,6 +213,7 @@ blur_held (CblurGl                 *gl,
   g_autoptr (GArray) tiles = NULL;
   gboolean           ok;
 
+  gl->no_wait = source->no_wait;
   ok = cblur_gl_plan (gl, kernel, dst, &plan, error);
   report->tiles = plan.n_x * plan.n_y;
   if (ok && run != NULL && report->tiles != 1)

@@ -97,6 +97,9 @@ typedef struct
   CblurGpu             *gpu;
   const CblurGpuLimits *limits;
   CblurGlTextures      *textures;
+  /* CblurGlSource's: the blur takes only the programs that serve every
+   * radius (cblur-gl-variants.c) */
+  gboolean              no_wait;
 } CblurGl;
 
 typedef struct
@@ -179,6 +182,13 @@ typedef struct
   gint     len;
   gboolean pairs;
 } CblurGlSegment;
+
+/* the most segment lengths box-fused.comp has: each is a program */
+#define CBLUR_GL_MAX_LENGTHS 8
+
+/* direct.comp's cache that serves every reach, in halves of a segment
+ * where the window is longer: twice the fewest */
+#define CBLUR_GL_DIRECT_ANY_CACHE 1024
 
 /* direct.comp's outputs per work group, its SEGMENT */
 #define CBLUR_GL_DIRECT_SEGMENT 384
@@ -267,6 +277,11 @@ G_GNUC_INTERNAL CblurGpuProgram *cblur_gl_program (CblurGl         *gl,
                                                   CblurGlVariant   variant,
                                                   gint             cache_len,
                                                   GError         **error);
+/* the same program compiled on the runtime's thread, for a later blur */
+G_GNUC_INTERNAL void         cblur_gl_program_prepare  (CblurGl         *gl,
+                                                        CblurGlShader    shader,
+                                                        CblurGlVariant   variant,
+                                                        gint             cache_len);
 
 /* cblur-gl-tiles.c */
 G_GNUC_INTERNAL void         cblur_gl_plan_tiles       (gint          width,
@@ -310,14 +325,19 @@ G_GNUC_INTERNAL gboolean     cblur_gl_blur_streamed    (CblurGl             *gl,
 
 /* cblur-gl-segments.c: box-fused.comp's segment that makes n_out outputs
  * of a line for the least work, in at least min_segments where it can;
- * len 0 where none leaves enough outputs beside its halo */
+ * where gl->no_wait, the longest; len 0 where none leaves enough outputs
+ * beside its halo */
 G_GNUC_INTERNAL CblurGlSegment cblur_gl_fused_segment  (const CblurGl         *gl,
                                                         const CblurKernelAxis *kernel,
                                                         gint                   n_out,
                                                         gint                   min_segments);
-/* direct.comp's CACHE_LEN */
+/* direct.comp's CACHE_LEN; where gl->no_wait, CBLUR_GL_DIRECT_ANY_CACHE */
 G_GNUC_INTERNAL gint         cblur_gl_direct_cache_len (const CblurGl         *gl,
                                                         const CblurKernelAxis *kernel);
+/* every segment cblur_gl_fused_segment() may give on gl's GPU, at most
+ * CBLUR_GL_MAX_LENGTHS, shortest first, into lengths; how many */
+G_GNUC_INTERNAL gint         cblur_gl_fused_lengths    (const CblurGl         *gl,
+                                                        CblurGlSegment        *lengths);
 
 /* cblur-gl-passes.c */
 G_GNUC_INTERNAL gint         cblur_gl_passes_textures  (const CblurGl     *gl,

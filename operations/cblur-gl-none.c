@@ -37,6 +37,41 @@ cblur_gl_blur (const CblurGlBandMemory *memory,
   return no_gl (error);
 }
 
+CblurGpuState
+cblur_gpu_state (gboolean   start,
+                 gboolean  *is_software,
+                 GError   **error)
+{
+  no_gl (error);
+  return CBLUR_GPU_FAILED;
+}
+
+void
+cblur_gpu_hold (void)
+{
+}
+
+gboolean
+cblur_gpu_prepared (void)
+{
+  return FALSE;
+}
+
+void
+cblur_gpu_on_made (CblurGpuWarmUp warm_up)
+{
+}
+
+void
+cblur_gl_prepare_all (CblurGpu *gpu)
+{
+}
+
+void
+cblur_gpu_unhold (void)
+{
+}
+
 CblurGlBandMemory *
 cblur_gl_band_memory_new (const CblurKernel  *kernel,
                           const CblurStream  *stream,

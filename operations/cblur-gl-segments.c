@@ -6,6 +6,7 @@
  * segment */
 #define DIRECT_MIN_CACHE 512
 G_STATIC_ASSERT (DIRECT_MIN_CACHE > CBLUR_GL_DIRECT_SEGMENT);
+G_STATIC_ASSERT (CBLUR_GL_DIRECT_ANY_CACHE == 2 * DIRECT_MIN_CACHE);
 
 /* box-fused.comp's THREADS, and the fewest outputs per segment worth its
  * halo; a reach too long for that runs the two-shader passes */
@@ -57,12 +58,45 @@ fused_fits (const CblurGl *gl,
   return (shared_memory (gl) - FUSED_GROUP * (2 * texel + 4)) / texel / FUSED_GROUP;
 }
 
+/* The fused box's segment lengths, in chunks of FUSED_GROUP texels, four
+ * channels or pairs, shortest first: a handful, each a program of its
+ * own, so that a sweep over the radius meets few compiles.  Short chunks
+ * serve short reaches and narrow images, long ones long reaches, whose
+ * halo a short segment would spend most of its memory on; over 4K views
+ * at all reaches the best of these costs a few per cent more than every
+ * odd chunk's best.  The longest serves every reach any of them does. */
+static const struct
+{
+  gint     chunk;
+  gboolean pairs;
+} fused_lengths[] = { { 3, FALSE }, { 5, TRUE }, { 9, TRUE }, { 15, TRUE }, { 21, TRUE } };
+
+gint
+cblur_gl_fused_lengths (const CblurGl  *gl,
+                        CblurGlSegment *lengths)
+{
+  gint  n = 0;
+  guint i;
+
+  G_STATIC_ASSERT (G_N_ELEMENTS (fused_lengths) <= CBLUR_GL_MAX_LENGTHS);
+
+  for (i = 0; i < G_N_ELEMENTS (fused_lengths); i++)
+    if (fused_lengths[i].chunk <= fused_fits (gl, fused_lengths[i].pairs))
+      {
+        lengths[n].len = fused_lengths[i].chunk * FUSED_GROUP;
+        lengths[n].pairs = fused_lengths[i].pairs;
+        n++;
+      }
+  return n;
+}
+
 /* The segment that makes n_out outputs of a line for the least work: its
  * length times the segments the line needs, weighed by texel_cost, in at
  * least min_segments where any segment allows that.  Pairs of channels fit
  * twice the segment, so spend less of it on the halo at long reaches.  An
  * odd CHUNK spreads the invocations' chunks over all banks.  len is 0 when
- * no segment leaves FUSED_MIN_OUTPUTS outputs. */
+ * no segment leaves FUSED_MIN_OUTPUTS outputs.  A blur that does not wait
+ * takes the longest, the one compiled ahead (cblur-gl-variants.c). */
 CblurGlSegment
 cblur_gl_fused_segment (const CblurGl         *gl,
                         const CblurKernelAxis *kernel,
@@ -70,29 +104,29 @@ cblur_gl_fused_segment (const CblurGl         *gl,
                         gint               min_segments)
 {
   CblurGlSegment best = { 0, FALSE };
+  CblurGlSegment lengths[CBLUR_GL_MAX_LENGTHS];
   gboolean       best_too_few = TRUE;
   gdouble        best_cost = G_MAXDOUBLE;
-  gint           pairs, chunk, fits;
+  gint           n = cblur_gl_fused_lengths (gl, lengths);
+  gint           i;
 
-  for (pairs = FALSE; pairs <= TRUE; pairs++)
-    for (chunk = 3, fits = fused_fits (gl, pairs); chunk <= fits; chunk += 2)
-      {
-        gint     len = chunk * FUSED_GROUP;
-        gint     outputs = len - 2 * kernel->reach;
-        gint     segments = (n_out + outputs - 1) / MAX (outputs, 1);
-        gboolean too_few = segments < min_segments;
-        gdouble  cost = (gdouble) segments * len * texel_cost (chunk, pairs);
+  for (i = 0; i < n; i++)
+    {
+      gint     len = lengths[i].len;
+      gint     outputs = len - 2 * kernel->reach;
+      gint     segments = (n_out + outputs - 1) / MAX (outputs, 1);
+      gboolean too_few = segments < min_segments;
+      gdouble  cost = (gdouble) segments * len * texel_cost (len / FUSED_GROUP, lengths[i].pairs);
 
-        if (outputs < FUSED_MIN_OUTPUTS)
-          continue;
-        if (too_few < best_too_few || (too_few == best_too_few && cost < best_cost))
-          {
-            best_too_few = too_few;
-            best_cost = cost;
-            best.len = len;
-            best.pairs = pairs;
-          }
-      }
+      if (outputs < FUSED_MIN_OUTPUTS || (gl->no_wait && i < n - 1))
+        continue;
+      if (too_few < best_too_few || (too_few == best_too_few && cost < best_cost))
+        {
+          best_too_few = too_few;
+          best_cost = cost;
+          best = lengths[i];
+        }
+    }
   return best;
 }
 
@@ -100,9 +134,9 @@ cblur_gl_fused_segment (const CblurGl         *gl,
  * reserves the fewer run at once: the smallest power of two of vec4s that
  * holds a segment and its halo, else the largest that fits, in chunks,
  * whose halves must each hold a segment. */
-gint
-cblur_gl_direct_cache_len (const CblurGl         *gl,
-                           const CblurKernelAxis *kernel)
+static gint
+best_cache_len (const CblurGl         *gl,
+                const CblurKernelAxis *kernel)
 {
   gint window = CBLUR_GL_DIRECT_SEGMENT + 2 * kernel->half_width;
   gint bytes = shared_memory (gl);
@@ -111,6 +145,13 @@ cblur_gl_direct_cache_len (const CblurGl         *gl,
   while (len < window && 2 * len * 4 * (gint) sizeof (gfloat) <= bytes)
     len *= 2;
   if (len < window)
-    len = MAX (len, 2 * DIRECT_MIN_CACHE);
+    len = MAX (len, CBLUR_GL_DIRECT_ANY_CACHE);
   return len;
+}
+
+gint
+cblur_gl_direct_cache_len (const CblurGl         *gl,
+                           const CblurKernelAxis *kernel)
+{
+  return gl->no_wait ? CBLUR_GL_DIRECT_ANY_CACHE : best_cache_len (gl, kernel);
 }

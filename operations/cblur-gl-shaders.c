@@ -27,27 +27,22 @@ prelude (void)
   return text;
 }
 
-/* cache_len: the shared texels of the direct and fused box shaders; 0 for
- * the others. */
-CblurGpuProgram *
-cblur_gl_program (CblurGl         *gl,
-                  CblurGlShader    shader,
-                  CblurGlVariant   variant,
-                  gint             cache_len,
-                  GError         **error)
+static const gchar *const names[] = {
+  [CBLUR_GL_SHADER_DIRECT]      = "direct",
+  [CBLUR_GL_SHADER_BOX_SCAN]    = "box-scan",
+  [CBLUR_GL_SHADER_BOX]         = "box",
+  [CBLUR_GL_SHADER_BOX_FUSED]   = "box-fused",
+  [CBLUR_GL_SHADER_ABYSS]       = "abyss",
+  [CBLUR_GL_SHADER_PREMULTIPLY] = "premultiply",
+  [CBLUR_GL_SHADER_DECODE]      = "decode",
+  [CBLUR_GL_SHADER_ENCODE]      = "encode",
+  [CBLUR_GL_SHADER_VARIABLE]    = "variable",
+};
+
+static const gchar *const *
+sources (void)
 {
-  static const gchar *const names[] = {
-    [CBLUR_GL_SHADER_DIRECT]      = "direct",
-    [CBLUR_GL_SHADER_BOX_SCAN]    = "box-scan",
-    [CBLUR_GL_SHADER_BOX]         = "box",
-    [CBLUR_GL_SHADER_BOX_FUSED]   = "box-fused",
-    [CBLUR_GL_SHADER_ABYSS]       = "abyss",
-    [CBLUR_GL_SHADER_PREMULTIPLY] = "premultiply",
-    [CBLUR_GL_SHADER_DECODE]      = "decode",
-    [CBLUR_GL_SHADER_ENCODE]      = "encode",
-    [CBLUR_GL_SHADER_VARIABLE]    = "variable",
-  };
-  static const gchar *const sources[] = {
+  static const gchar *const table[] = {
     [CBLUR_GL_SHADER_DIRECT]      = cblur_shader_direct,
     [CBLUR_GL_SHADER_BOX_SCAN]    = cblur_shader_box_scan,
     [CBLUR_GL_SHADER_BOX]         = cblur_shader_box,
@@ -58,7 +53,17 @@ cblur_gl_program (CblurGl         *gl,
     [CBLUR_GL_SHADER_ENCODE]      = cblur_shader_encode,
     [CBLUR_GL_SHADER_VARIABLE]    = cblur_shader_variable,
   };
-  g_autoptr (GString) defines = g_string_new (NULL);
+
+  return table;
+}
+
+/* cache_len: the shared texels of the direct and fused box shaders; 0 for
+ * the others. */
+static gchar *
+defines_for (CblurGlVariant variant,
+             gint           cache_len)
+{
+  GString *defines = g_string_new (NULL);
 
   if (variant & CBLUR_GL_VERTICAL)
     g_string_append (defines, "#define VERTICAL\n");
@@ -70,7 +75,34 @@ cblur_gl_program (CblurGl         *gl,
     g_string_append (defines, "#define PREMULTIPLY\n");
   if (variant & CBLUR_GL_SCAN)
     g_string_append (defines, "#define SCAN\n");
+  return g_string_free (defines, FALSE);
+}
 
-  return cblur_gpu_program (gl->gpu, names[shader], sources[shader], defines->str, prelude (),
+/* Where the blur does not wait (gl->no_wait), a program still compiling
+ * fails the blur with CBLUR_GL_ERROR_NOT_READY, and the CPU blurs. */
+CblurGpuProgram *
+cblur_gl_program (CblurGl         *gl,
+                  CblurGlShader    shader,
+                  CblurGlVariant   variant,
+                  gint             cache_len,
+                  GError         **error)
+{
+  g_autofree gchar *defines = defines_for (variant, cache_len);
+
+  if (gl->no_wait)
+    return cblur_gpu_program_ready (gl->gpu, names[shader], sources ()[shader], defines,
+                                    prelude (), error);
+  return cblur_gpu_program (gl->gpu, names[shader], sources ()[shader], defines, prelude (),
                             error);
+}
+
+void
+cblur_gl_program_prepare (CblurGl         *gl,
+                          CblurGlShader    shader,
+                          CblurGlVariant   variant,
+                          gint             cache_len)
+{
+  g_autofree gchar *defines = defines_for (variant, cache_len);
+
+  cblur_gpu_prepare (gl->gpu, names[shader], sources ()[shader], defines, prelude ());
 }

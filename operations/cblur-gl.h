@@ -38,6 +38,11 @@ typedef struct
    * its pixels */
   CblurStreamRun   *run;
   const CblurImage *read;   /* the part of src that run reads */
+  /* the blur takes only the programs that serve every radius, those
+   * cblur_gl_prepare_all() queues, and where one is not linked yet fails
+   * with CBLUR_GL_ERROR_NOT_READY rather than compile it on this thread,
+   * having the runtime's thread compile it */
+  gboolean          no_wait;
 } CblurGlSource;
 
 /* src holds dst's rectangle grown by kernel->reach on every side, as for
@@ -72,6 +77,11 @@ void               cblur_gl_band_memory_free (CblurGlBandMemory  *memory);
 /* whether its band is one tile, which streams: its uploads overlap
  * GEGL's reads, and its downloads GEGL's writes */
 gboolean           cblur_gl_band_memory_streams (const CblurGlBandMemory *memory);
+
+/* A CblurGpuWarmUp (cblur_gpu_on_made): every program the blur may take,
+ * at any radius and size, queued for the runtime's thread; none on a
+ * software rasterizer, unless CBLUR_GL_NO_WAIT. */
+void               cblur_gl_prepare_all      (CblurGpu           *gpu);
 
 G_END_DECLS
 

@@ -6,6 +6,9 @@
  *                              rasterizer offers OpenGL 4.3, else the CPU
  *   CBLUR_GL_IDLE_MS=N         let the GL context (its GPU and pinned host
  *                              memory) go after N ms unused; 20000
+ *   CBLUR_GL_START_MS=N        under auto, make the GL context (in the
+ *                              background) once blurs on the CPU have
+ *                              taken N ms in this process; 250
  *   CBLUR_GL_DEBUG=1           log the GL driver's debug messages (GLib's
  *                              debug log, domain cblur), at a cost on
  *                              every GL call
@@ -20,8 +23,13 @@
  *   CBLUR_GL_TEXTURE_BUDGET=B  at most B bytes of textures for a GL tile
  *   CBLUR_GL_SHARED_MEMORY=B   at most B bytes of a GL work group's shared
  *                              memory, for the shaders' smaller variants
- *   CBLUR_GL_FAULT=context|compile|alloc|dispatch|lost
- *                              that point of the GL backend fails
+ *   CBLUR_GL_NO_WAIT=1         auto takes a software rasterizer for a GPU:
+ *                              its programs compile on the runtime's
+ *                              thread, and GL blurs fall back to the CPU
+ *                              until they are linked, as on a GPU
+ *   CBLUR_GL_FAULT=context|compile|alloc|dispatch|lost|slow
+ *                              that point of the GL backend fails (slow:
+ *                              the context takes 3 s longer to make)
  *
  * A value that is not one of these gets one warning and is ignored.
  * CBLUR_LOCALEDIR, the translations' folder, is read where the module is
@@ -51,7 +59,8 @@ typedef enum
   CBLUR_GL_FAULT_COMPILE,
   CBLUR_GL_FAULT_ALLOC,
   CBLUR_GL_FAULT_DISPATCH,
-  CBLUR_GL_FAULT_LOST
+  CBLUR_GL_FAULT_LOST,
+  CBLUR_GL_FAULT_SLOW
 } CblurGlFault;
 
 /* the numbers are 0 where unset: the code's own value holds there */
@@ -59,6 +68,7 @@ typedef struct
 {
   CblurBackendChoice backend;
   gint64             gl_idle_ms;
+  gint64             gl_start_ms;
   gint64             band_pixels;
   gint64             whole_image_pixels;
   gint64             gl_max_tile;
@@ -66,6 +76,7 @@ typedef struct
   gint64             gl_shared_memory;
   CblurGlFault       gl_fault;
   gboolean           gl_debug;
+  gboolean           gl_no_wait;
 } CblurSettings;
 
 const CblurSettings *cblur_settings        (void);

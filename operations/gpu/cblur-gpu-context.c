@@ -39,18 +39,35 @@ libraries_present (void)
   return present == 1;
 }
 
-/* On success the context is current. */
+/* A core 4.3 context sharing share's objects (or none), that shows a GPU
+ * reset where the driver offers that (EGL 1.5 or KHR_create_context). */
 static EGLContext
-create_context (EGLDisplay dpy)
+new_context (EGLDisplay dpy,
+             EGLConfig  config,
+             EGLContext share)
 {
   EGLint     attribs[] = {
     EGL_CONTEXT_MAJOR_VERSION, 4,
     EGL_CONTEXT_MINOR_VERSION, 3,
     EGL_CONTEXT_OPENGL_PROFILE_MASK, EGL_CONTEXT_OPENGL_CORE_PROFILE_BIT,
-    EGL_NONE, EGL_NONE,
+    EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY, EGL_LOSE_CONTEXT_ON_RESET,
     EGL_NONE
   };
-  EGLConfig  config = EGL_NO_CONFIG_KHR;
+  EGLContext ctx = eglCreateContext (dpy, config, share, attribs);
+
+  if (ctx == EGL_NO_CONTEXT)
+    {
+      attribs[6] = EGL_NONE;
+      ctx = eglCreateContext (dpy, config, share, attribs);
+    }
+  return ctx;
+}
+
+/* On success the context is current, made with *config. */
+static EGLContext
+create_context (EGLDisplay  dpy,
+                EGLConfig  *config)
+{
   gboolean   configured = TRUE;
   EGLContext ctx = EGL_NO_CONTEXT;
   EGLint     major, minor, n_configs;
@@ -69,21 +86,11 @@ create_context (EGLDisplay dpy)
             EGL_NONE
           };
 
-          configured = eglChooseConfig (dpy, wanted, &config, 1, &n_configs) &&
+          configured = eglChooseConfig (dpy, wanted, config, 1, &n_configs) &&
                        n_configs > 0;
         }
-
-      /* so that a GPU reset shows in glGetGraphicsResetStatus, where the
-       * driver offers that (EGL 1.5 or KHR_create_context) */
       if (configured)
-        {
-          attribs[6] = EGL_CONTEXT_OPENGL_RESET_NOTIFICATION_STRATEGY;
-          attribs[7] = EGL_LOSE_CONTEXT_ON_RESET;
-          ctx = eglCreateContext (dpy, config, EGL_NO_CONTEXT, attribs);
-          attribs[6] = EGL_NONE;
-        }
-      if (configured && ctx == EGL_NO_CONTEXT)
-        ctx = eglCreateContext (dpy, config, EGL_NO_CONTEXT, attribs);
+        ctx = new_context (dpy, *config, EGL_NO_CONTEXT);
 
       /* staging needs persistent mappings (GL 4.4's buffer storage) */
       if (ctx != EGL_NO_CONTEXT &&
@@ -106,7 +113,8 @@ static gboolean
 open_display (CblurGpu   *gl,
               EGLDisplay  dpy)
 {
-  gl->context = create_context (dpy);
+  gl->config = EGL_NO_CONFIG_KHR;
+  gl->context = create_context (dpy, &gl->config);
   if (gl->context == EGL_NO_CONTEXT)
     return FALSE;
   gl->display = dpy;
@@ -234,6 +242,12 @@ cblur_gpu_context_release (CblurGpu *gl)
 {
   if (gl->display != EGL_NO_DISPLAY)
     eglMakeCurrent (gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
+}
+
+EGLContext
+cblur_gpu_context_share (const CblurGpu *gl)
+{
+  return new_context (gl->display, gl->config, gl->context);
 }
 
 gboolean

@@ -16,6 +16,7 @@ struct _CblurGpu
 {
   EGLDisplay      display;
   EGLContext      context;
+  EGLConfig       config;        /* its config, for the contexts that share it */
   CblurGpuLimits  limits;
   gboolean        has_texture_sub_image;
   gboolean        has_reset_status;
@@ -35,11 +36,50 @@ gboolean cblur_gpu_context_make    (CblurGpu  *gpu,
                                     GError   **error);
 void     cblur_gpu_context_release (CblurGpu  *gpu);
 gboolean cblur_gpu_context_alive   (const CblurGpu *gpu);
+/* a new context, current nowhere, that shares the context's objects */
+EGLContext cblur_gpu_context_share (const CblurGpu *gpu);
 /* everything in it goes: its programs and users' data */
 void     cblur_gpu_context_destroy (CblurGpu  *gpu);
 
 /* cblur-gpu-program.c: the cache's value destructor */
 void     cblur_gpu_program_free    (gpointer   program);
+/* a program to link: what cblur_gpu_program() takes, then what came of it */
+typedef struct
+{
+  const gchar     *name;
+  const gchar     *source;
+  const gchar     *defines;
+  const gchar     *prelude;
+  CblurGpuProgram *program;   /* linked, not cached */
+  GError          *error;     /* else the compiler's log */
+} CblurGpuBuild;
+
+/* the programs linked on the thread's current context, all at once */
+void     cblur_gpu_programs_build  (CblurGpuBuild *builds,
+                                    guint          n);
+/* the program cache's key */
+gchar   *cblur_gpu_program_key     (const gchar *name,
+                                    const gchar *defines);
+
+/* cblur-gpu-start.c, with the lock held: the runtime's thread, which
+ * compiles programs on a context of its own that shares the one
+ * context's objects.  take: the program compiled there for key, waiting
+ * while it compiles; NULL (the key no longer queued) where it was not. */
+CblurGpuProgram *cblur_gpu_compiler_take (CblurGpu    *gpu,
+                                          const gchar *key);
+/* a compile on a user's thread, for cblur_gpu_caller_compiles() */
+void     cblur_gpu_compiler_count_caller (void);
+/* before the context goes: the thread's work and its context go first */
+void     cblur_gpu_compiler_stop   (CblurGpu  *gpu);
+/* at exit: no more GL on the thread, waiting until deadline for the
+ * program it compiles */
+void     cblur_gpu_compiler_quiesce (gint64    deadline);
+/* in a forked child: forgets the parent's thread without touching it */
+void     cblur_gpu_start_forget    (void);
+
+/* cblur-gpu-lifetime.c, thread-safe and without the lock: whether the
+ * context exists, and what it runs on */
+gboolean cblur_gpu_lifetime_made   (gboolean  *is_software);
 
 /* cblur-gpu-pinned.c: the context goes, and the idle buffers with it */
 void     cblur_gpu_pinned_forget   (CblurGpu  *gpu);
@@ -62,6 +102,9 @@ GLenum   cblur_gpu_fault_at        (const gchar       *site,
                                     CblurGpuFaultKind  kind);
 gboolean cblur_gpu_fault_context   (void);
 gboolean cblur_gpu_fault_compile   (void);
+/* CBLUR_GL_FAULT=slow: the context's making takes this long longer, as a
+ * driver's first load does */
+gint64   cblur_gpu_fault_delay_us  (void);
 
 G_END_DECLS
 

@@ -1,6 +1,6 @@
 /* The one hook through which the tests' CBLUR_GL_FAULT makes a failure
  * point of the runtime fail, as a driver would: no context, a shader that
- * does not compile, and, at the checks whose site names the step, an
+ * does not compile, a context slow to make, and, at the checks whose site names the step, an
  * out-of-memory ("alloc ..."), an error ("dispatch ...") or a GPU reset
  * ("dispatch ..."). */
 #include "cblur-gpu-context.h"
@@ -39,4 +39,13 @@ gboolean
 cblur_gpu_fault_compile (void)
 {
   return cblur_settings ()->gl_fault == CBLUR_GL_FAULT_COMPILE;
+}
+
+/* longer than a test's first blur takes */
+#define SLOW_CONTEXT_US (3 * G_USEC_PER_SEC)
+
+gint64
+cblur_gpu_fault_delay_us (void)
+{
+  return cblur_settings ()->gl_fault == CBLUR_GL_FAULT_SLOW ? SLOW_CONTEXT_US : 0;
 }

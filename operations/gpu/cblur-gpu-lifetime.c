@@ -20,6 +20,11 @@
  * this long (CBLUR_GL_IDLE_MS); the next blur makes a new one. */
 #define IDLE_MS 20000
 
+/* While a user holds the context (a live preview's op that has blurred on
+ * the GPU), a pause of the user's must not cost the next preview a new
+ * context and its programs: only an idle time this long lets it go. */
+#define HELD_IDLE_MS (10 * 60 * 1000)
+
 /* At exit, how long to wait for pinned buffers still out, which the
  * driver's own teardown frees: a user's CPU fallback takes less. */
 #define EXIT_WAIT_US (10 * G_USEC_PER_SEC)
@@ -35,6 +40,9 @@ static struct
   gboolean    reaper_quit;
   gint64      last_use;
   gint64      idle_after_us;   /* of the setting the last blur read */
+  gint        holds;      /* cblur_gpu_hold()'s out */
+  gint        made;       /* a context exists: read without the lock */
+  gboolean    software;   /* ... on a software rasterizer */
   gboolean    used_egl;   /* this process has opened EGL */
   gboolean    forked;     /* from a process that had: no GL here */
   gboolean    exiting;    /* exit() has begun: no more GL */
@@ -61,8 +69,43 @@ cblur_gpu_unlock (void)
 static void
 context_destroy (void)
 {
+  if (!cblur_gpu_context_alive (&self.gl))
+    return;
+  g_atomic_int_set (&self.made, FALSE);
+  cblur_gpu_compiler_stop (&self.gl);
   cblur_gpu_pinned_forget (&self.gl);
   cblur_gpu_context_destroy (&self.gl);
+}
+
+gboolean
+cblur_gpu_lifetime_made (gboolean *is_software)
+{
+  if (!g_atomic_int_get (&self.made))
+    return FALSE;
+  if (is_software != NULL)
+    *is_software = self.software;
+  return TRUE;
+}
+
+void
+cblur_gpu_hold (void)
+{
+  g_atomic_int_inc (&self.holds);
+}
+
+void
+cblur_gpu_unhold (void)
+{
+  g_atomic_int_add (&self.holds, -1);
+}
+
+/* with the lock held */
+static gint64
+idle_after_us (void)
+{
+  return g_atomic_int_get (&self.holds) > 0 ? MAX (self.idle_after_us,
+                                                   (gint64) HELD_IDLE_MS * 1000)
+                                            : self.idle_after_us;
 }
 
 static gpointer
@@ -72,7 +115,7 @@ reap_idle (gpointer unused)
   while (!self.reaper_quit)
     {
       gint64 now = g_get_monotonic_time ();
-      gint64 due = self.last_use + self.idle_after_us;
+      gint64 due = self.last_use + idle_after_us ();
 
       if (self.exiting)
         break;
@@ -82,7 +125,7 @@ reap_idle (gpointer unused)
             context_destroy ();
           else
             /* a user's pixels are still out in pinned buffers */
-            due = now + self.idle_after_us;
+            due = now + idle_after_us ();
         }
       if (cblur_gpu_context_alive (&self.gl))
         g_cond_wait_until (&self.reaper_wake, &self.lock, due);
@@ -140,6 +183,7 @@ forget_in_child (void)
 
   memset (&self, 0, sizeof self);
   self.forked = inherited;
+  cblur_gpu_start_forget ();
 }
 
 /* in a forked child, and once the process has begun to exit */
@@ -171,6 +215,7 @@ wait_at_exit (void)
 {
   gint64 deadline = g_get_monotonic_time () + EXIT_WAIT_US;
 
+  cblur_gpu_compiler_quiesce (deadline);
   /* exit() from within a GL call (a host's callback) must not wait on itself */
   if (g_atomic_pointer_get (&self.holder) == g_thread_self ())
     {
@@ -341,6 +386,8 @@ cblur_gpu_acquire (GError **error)
     }
   watch_host ();
   touch ();
+  self.software = gl->limits.is_software;
+  g_atomic_int_set (&self.made, TRUE);
   return gl;
 }
 

@@ -50,41 +50,38 @@ succeeded (GLuint                    object,
   return FALSE;
 }
 
-/* The defines and prelude go right after the #version line that must come
- * first; the #line keeps the info log's line numbers those of source. */
+/* The shader compiling: the defines and prelude go right after the
+ * #version line that must come first; the #line keeps the info log's line
+ * numbers those of source. */
 static GLuint
-build (const gchar  *name,
-       const gchar  *source,
-       const gchar  *defines,
-       const gchar  *prelude,
-       GError      **error)
+compile_start (const CblurGpuBuild *build)
 {
-  const gchar *body = strchr (source, '\n') + 1;
-  const gchar *parts[] = { source, defines, prelude, "#line 2\n", body };
-  GLint        lengths[] = { body - source, -1, -1, -1, -1 };
+  const gchar *body = strchr (build->source, '\n') + 1;
+  const gchar *parts[] = { build->source, build->defines, build->prelude, "#line 2\n", body };
+  GLint        lengths[] = { body - build->source, -1, -1, -1, -1 };
   GLuint       shader = glCreateShader (GL_COMPUTE_SHADER);
-  GLuint       program;
 
   glShaderSource (shader, G_N_ELEMENTS (parts), parts, lengths);
   glCompileShader (shader);
-  if (!succeeded (shader, GL_COMPILE_STATUS, glGetShaderiv, glGetShaderInfoLog,
-                  _("the %s shader does not compile: %s"), name, error))
-    {
-      glDeleteShader (shader);
-      return 0;
-    }
+  return shader;
+}
 
-  program = glCreateProgram ();
-  glAttachShader (program, shader);
-  glLinkProgram (program);
-  /* only flagged: it goes with the program */
-  glDeleteShader (shader);
-  if (!succeeded (program, GL_LINK_STATUS, glGetProgramiv, glGetProgramInfoLog,
-                  _("the %s shader does not link: %s"), name, error))
+/* The compiled shader's program linking, or 0 with the compiler's log. */
+static GLuint
+link_start (CblurGpuBuild *build,
+            GLuint         shader)
+{
+  GLuint program = 0;
+
+  if (succeeded (shader, GL_COMPILE_STATUS, glGetShaderiv, glGetShaderInfoLog,
+                 _("the %s shader does not compile: %s"), build->name, &build->error))
     {
-      glDeleteProgram (program);
-      return 0;
+      program = glCreateProgram ();
+      glAttachShader (program, shader);
+      glLinkProgram (program);
     }
+  /* only flagged where attached: it goes with the program */
+  glDeleteShader (shader);
   return program;
 }
 
@@ -112,6 +109,60 @@ read_locations (GLuint program)
   return locations;
 }
 
+gchar *
+cblur_gpu_program_key (const gchar *name,
+                       const gchar *defines)
+{
+  return g_strconcat (name, "\n", defines, NULL);
+}
+
+/* Every shader is compiled, then every program linked, before any status
+ * is asked: a driver with GL_KHR_parallel_shader_compile's threads works
+ * on all of them at once, where asking waits for each in turn. */
+void
+cblur_gpu_programs_build (CblurGpuBuild *builds,
+                          guint          n)
+{
+  g_autofree GLuint *ids = g_new0 (GLuint, n);
+  guint              i;
+
+  for (i = 0; i < n; i++)
+    ids[i] = compile_start (&builds[i]);
+  for (i = 0; i < n; i++)
+    ids[i] = link_start (&builds[i], ids[i]);
+  for (i = 0; i < n; i++)
+    {
+      if (ids[i] == 0)
+        continue;
+      if (!succeeded (ids[i], GL_LINK_STATUS, glGetProgramiv, glGetProgramInfoLog,
+                      _("the %s shader does not link: %s"), builds[i].name, &builds[i].error))
+        {
+          glDeleteProgram (ids[i]);
+          continue;
+        }
+      builds[i].program = g_new0 (CblurGpuProgram, 1);
+      builds[i].program->id = ids[i];
+      builds[i].program->locations = read_locations (ids[i]);
+    }
+}
+
+/* the program linked on this thread, counted for cblur_gpu_caller_compiles */
+static CblurGpuProgram *
+build_here (const gchar  *name,
+            const gchar  *source,
+            const gchar  *defines,
+            const gchar  *prelude,
+            GError      **error)
+{
+  CblurGpuBuild build = { name, source, defines, prelude };
+
+  cblur_gpu_compiler_count_caller ();
+  cblur_gpu_programs_build (&build, 1);
+  if (build.program == NULL)
+    g_propagate_error (error, build.error);
+  return build.program;
+}
+
 CblurGpuProgram *
 cblur_gpu_program (CblurGpu     *gpu,
                    const gchar  *name,
@@ -120,31 +171,49 @@ cblur_gpu_program (CblurGpu     *gpu,
                    const gchar  *prelude,
                    GError      **error)
 {
-  g_autofree gchar *key = g_strconcat (name, "\n", defines, NULL);
+  g_autofree gchar *key = cblur_gpu_program_key (name, defines);
   g_autofree gchar *faulty = NULL;
   CblurGpuProgram  *program;
-  GLuint            id;
 
   /* a broken program is never cached, so each faulty call compiles */
   if (cblur_gpu_fault_compile ())
     {
       faulty = g_strconcat ("#error CBLUR_GL_FAULT=compile\n", defines, NULL);
-      id = build (name, source, faulty, prelude, error);
-      g_warn_if_fail (id == 0);
+      program = build_here (name, source, faulty, prelude, error);
+      g_warn_if_fail (program == NULL);
       return NULL;
     }
   program = g_hash_table_lookup (gpu->programs, key);
   if (program != NULL)
     return program;
 
-  id = build (name, source, defines, prelude, error);
-  if (id == 0)
-    return NULL;
+  program = cblur_gpu_compiler_take (gpu, key);
+  if (program == NULL)
+    program = build_here (name, source, defines, prelude, error);
+  if (program != NULL)
+    g_hash_table_insert (gpu->programs, g_steal_pointer (&key), program);
+  return program;
+}
 
-  program = g_new0 (CblurGpuProgram, 1);
-  program->id = id;
-  program->locations = read_locations (id);
-  g_hash_table_insert (gpu->programs, g_steal_pointer (&key), program);
+CblurGpuProgram *
+cblur_gpu_program_ready (CblurGpu     *gpu,
+                         const gchar  *name,
+                         const gchar  *source,
+                         const gchar  *defines,
+                         const gchar  *prelude,
+                         GError      **error)
+{
+  g_autofree gchar *key = cblur_gpu_program_key (name, defines);
+  CblurGpuProgram  *program;
+
+  /* a faulty program, or one the runtime's thread cannot make, fails here
+   * with the compiler's log */
+  if (cblur_gpu_fault_compile () || !cblur_gpu_prepare (gpu, name, source, defines, prelude))
+    return cblur_gpu_program (gpu, name, source, defines, prelude, error);
+  program = g_hash_table_lookup (gpu->programs, key);
+  if (program == NULL)
+    g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NOT_READY,
+                 _("the %s shader is still compiling"), name);
   return program;
 }
 

@@ -4,8 +4,10 @@
  * with dispatches, GPU timers and GL's errors.  It knows nothing of what
  * its shaders compute; an operation builds its GPU code on it.
  *
- * The context is made on first use, goes when idle a while
- * (CBLUR_GL_IDLE_MS) or at gegl_exit(), and is never used in a child
+ * The context is made on first use, on the caller's thread or, where the
+ * caller would rather not wait (cblur_gpu_state), on the runtime's own;
+ * it goes when idle a while (CBLUR_GL_IDLE_MS, longer while a user holds
+ * it) or at gegl_exit(), and is never used in a child
  * forked after it existed, nor once the process has begun to exit.
  *
  * Threads: the functions marked "thread-safe" may be called from any
@@ -30,7 +32,9 @@ typedef enum
   CBLUR_GL_ERROR_OUT_OF_MEMORY,
   CBLUR_GL_ERROR_FAILED,
   CBLUR_GL_ERROR_LOST,
-  CBLUR_GL_ERROR_EXITING   /* the process has begun to exit: no failure to warn of */
+  CBLUR_GL_ERROR_EXITING,  /* the process has begun to exit: no failure to warn of */
+  CBLUR_GL_ERROR_NOT_READY /* a program still compiles on the runtime's thread: none
+                            * either (cblur_gpu_program_ready) */
 } CblurGlError;
 
 GQuark cblur_gl_error_quark (void);
@@ -202,6 +206,31 @@ void      cblur_gpu_copy            (guint                  from,
                                      gsize                  to_offset,
                                      gsize                  size);
 
+/* ---- start-up without waiting (cblur-gpu-start.c) ---- */
+
+typedef enum
+{
+  CBLUR_GPU_NOT_STARTED,   /* no context, none being made */
+  CBLUR_GPU_STARTING,      /* the runtime's thread makes it, or runs its warm-ups */
+  CBLUR_GPU_READY,         /* it exists */
+  CBLUR_GPU_FAILED         /* the runtime's thread could not make it */
+} CblurGpuState;
+
+/* Thread-safe, and never waits, not even for the lock: whether the
+ * context exists, and where it does not and `start`, has the runtime's
+ * own thread begin to make it (a driver's first load takes a second).
+ * is_software where READY, as cblur_gpu_available()'s; the reason where
+ * FAILED, which stays until a context is made. */
+CblurGpuState cblur_gpu_state (gboolean   start,
+                               gboolean  *is_software,
+                               GError   **error);
+
+/* Thread-safe: a user that keeps the context from going after
+ * CBLUR_GL_IDLE_MS (a live preview's op): while any hold is out, only a
+ * far longer idle time lets it go. */
+void      cblur_gpu_hold   (void);
+void      cblur_gpu_unhold (void);
+
 /* ---- programs (cblur-gpu-program.c) ---- */
 
 /* A linked compute program, kept with the context; its uniforms' locations
@@ -218,6 +247,46 @@ CblurGpuProgram *cblur_gpu_program   (CblurGpu              *gpu,
                                       const gchar           *defines,
                                       const gchar           *prelude,
                                       GError               **error);
+/* The same program without a compile on this thread: where it is not
+ * linked yet it is queued, as by cblur_gpu_prepare(), and NULL comes back
+ * with CBLUR_GL_ERROR_NOT_READY; compiled here only where the runtime's
+ * thread cannot (its context failed, or its compile did, for the log). */
+CblurGpuProgram *cblur_gpu_program_ready (CblurGpu          *gpu,
+                                          const gchar       *name,
+                                          const gchar       *source,
+                                          const gchar       *defines,
+                                          const gchar       *prelude,
+                                          GError           **error);
+/* Has the runtime's thread compile the program, in the order queued and
+ * several at once, on a context of its own that shares this one's
+ * objects, where it is not linked or queued yet: a later cblur_gpu_program() takes it without a
+ * compile.  FALSE where that thread cannot (no context of its own, or
+ * the program failed there before). */
+gboolean  cblur_gpu_prepare     (CblurGpu              *gpu,
+                                 const gchar           *name,
+                                 const gchar           *source,
+                                 const gchar           *defines,
+                                 const gchar           *prelude);
+/* Thread-safe, for tests and the benchmark: programs compiled on users'
+ * threads so far, or waited for there while the runtime's thread
+ * compiled them. */
+guint     cblur_gpu_caller_compiles (void);
+/* Thread-safe, for tests and the benchmark: until the runtime's thread has
+ * made the context it was asked for and compiled all that is queued. */
+void      cblur_gpu_wait_prepared   (void);
+/* Thread-safe, and waits only for the runtime's thread's short lock:
+ * whether that thread has nothing queued or compiling, so that a blur
+ * that takes only the programs the warm-ups queued finds them linked.
+ * While it compiles, GL calls on the one context may wait for it (NVIDIA
+ * lets them): a user that takes GL blurs meanwhile does better to queue
+ * nothing more. */
+gboolean  cblur_gpu_prepared        (void);
+/* With the lock held, the context current: queues (cblur_gpu_prepare) the
+ * programs a user of the runtime may take. */
+typedef void (*CblurGpuWarmUp) (CblurGpu *gpu);
+/* Thread-safe: warm_up runs, once each, whenever the runtime's thread has
+ * made the context (cblur_gpu_state), before that says READY. */
+void      cblur_gpu_on_made         (CblurGpuWarmUp warm_up);
 void      cblur_gpu_use         (const CblurGpuProgram *program);
 void      cblur_gpu_set_int     (const CblurGpuProgram *program,
                                  const gchar           *name,

@@ -1,0 +1,244 @@
+/* The GPU's start-up off the render path and compiles off the render
+ * thread: under auto a blur never waits for the context's making, a
+ * process that exits meanwhile ends in time, the choice takes the GPU
+ * only once its programs are linked, and once the runtime's thread has
+ * compiled what the warm-up queued, a sweep over every radius compiles
+ * nothing on the blurring thread and blurs on the GPU as the CPU does.
+ * Each case runs in a process of its own, the runtime's state being the
+ * process's. */
+#include "gl-test.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+
+/* a child that has not finished by then has hung */
+#define CHILD_TIMEOUT_US (60 * G_USEC_PER_SEC)
+
+/* CBLUR_GL_FAULT=slow adds 3 s: a blur that waited would take longer */
+#define NO_WAIT_US (G_USEC_PER_SEC)
+
+#define BOX_TOLERANCE 1e-4
+
+/* a host's frames, as often as the choice is asked */
+#define POLL_US 2000
+
+/* past the reach the fused box's longest segment at 16 KiB holds: the
+ * two-shader box too */
+#define SWEEP_RADIUS_MAX 600.0
+
+static gboolean
+in_own_process (void)
+{
+  if (g_test_subprocess ())
+    return TRUE;
+  g_test_trap_subprocess (NULL, CHILD_TIMEOUT_US, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+  return FALSE;
+}
+
+/* kernel's blur of a random width × height image through the backend,
+ * streamed as the op runs it on GL; where it ran, and its largest
+ * difference from the CPU's blur */
+static CblurBackendKind
+blur_as_op (const CblurKernel *kernel,
+            gint               width,
+            gint               height,
+            gdouble           *diff)
+{
+  CblurImage    *image = gl_test_random_image (0, 0, width, height, 7);
+  CblurImage    *on_gl = gl_test_blank_image (0, 0, width, height);
+  CblurImage    *on_cpu = gl_test_blank_image (0, 0, width, height);
+  CblurImage     halo = { NULL, -kernel->reach, -kernel->reach, width + 2 * kernel->reach,
+                          height + 2 * kernel->reach, 0 };
+  GlTestGegl     gegl = { image, on_gl, 0 };
+  CblurStream    stream = gl_test_stream (&gegl);
+  CblurRunReport report;
+
+  stream.inside = (GeglRectangle) { 0, 0, width, height };
+  stream.abyss = GEGL_ABYSS_CLAMP;
+  gl_test_blur_streamed (kernel, &stream, &report);
+  g_assert_null (report.gl_failure);
+  cblur_cpu_blur (kernel, &halo, image, GEGL_ABYSS_CLAMP, FALSE, on_cpu);
+  *diff = gl_test_max_diff (on_gl, on_cpu);
+  cblur_run_report_clear (&report);
+  gl_test_image_free (image);
+  gl_test_image_free (on_gl);
+  gl_test_image_free (on_cpu);
+  return report.ran_on;
+}
+
+/* CPU blurring enough under auto (CBLUR_GL_START_MS=1) that the next
+ * choice starts the context, which CBLUR_GL_FAULT=slow makes slow */
+static void
+spend_on_cpu (void)
+{
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (20.0, CBLUR_MODE_AUTO, 3);
+  CblurImage             *src = gl_test_random_input (kernel, 0, 0, 1024, 1024, 3);
+  CblurImage             *dst = gl_test_blank_image (0, 0, 1024, 1024);
+  CblurRunReport          report;
+
+  gl_test_set ("CBLUR_BACKEND", NULL);
+  gl_test_set ("CBLUR_GL_START_MS", "1");
+  g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_CPU);
+  cblur_backend_blur (NULL, CBLUR_BACKEND_CPU, kernel, src, dst, NULL, &report);
+  cblur_run_report_clear (&report);
+  gl_test_image_free (src);
+  gl_test_image_free (dst);
+}
+
+/* The context started as auto starts it, whose warm-up queues the
+ * programs that serve every radius for the runtime's thread; once that is
+ * done, a drag over the whole range of radii, at levels 0 and 1, from
+ * direct into the fused box and the two-shader box beyond, blurs every
+ * frame on the GPU as the CPU does and compiles nothing on this thread. */
+static void
+sweep_compiles_nothing (void)
+{
+  static const gint sizes[][2] = { { 160, 96 }, { 80, 48 } };
+  gdouble           diff;
+  gint              level;
+  gdouble           radius;
+
+  if (!in_own_process ())
+    return;
+  /* fewer lengths: this machine's GPU may be a slow compiler */
+  gl_test_set ("CBLUR_GL_SHARED_MEMORY", "16384");
+  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
+  spend_on_cpu ();
+  cblur_backend_preferred ();
+  cblur_gpu_wait_prepared ();
+  g_assert_cmpint (cblur_gpu_state (FALSE, NULL, NULL), ==, CBLUR_GPU_READY);
+  g_assert_true (cblur_gpu_prepared ());
+  g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, 0);
+
+  for (level = 0; level < 2; level++)
+    for (radius = 0.5; radius <= SWEEP_RADIUS_MAX; radius *= 1.25)
+      {
+        g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius / (1 << level),
+                                                           CBLUR_MODE_AUTO, 3);
+
+        if (cblur_kernel_is_identity (kernel))
+          continue;
+        g_assert_cmpint (blur_as_op (kernel, sizes[level][0], sizes[level][1], &diff), ==,
+                         CBLUR_BACKEND_GL);
+        g_assert_cmpfloat (diff, <=, BOX_TOLERANCE);
+      }
+  g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, 0);
+}
+
+/* Under auto the choice, which sizes the op's regions, takes the GPU only
+ * once the programs that serve every radius are linked: while the
+ * runtime's thread makes the context and compiles them, the CPU.  From
+ * then on every blur, box and direct, runs on the GPU as the CPU blurs,
+ * and nothing is compiled here. */
+static void
+choice_waits_for_programs (void)
+{
+  static const gdouble radii[] = { 400.0, 2.0, 120.0, 6.0, 40.0, 1.0 };
+  gdouble              diff;
+  guint                i;
+
+  if (!in_own_process ())
+    return;
+  /* three fused lengths, of which the blurs take the longest */
+  gl_test_set ("CBLUR_GL_SHARED_MEMORY", "32768");
+  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
+  spend_on_cpu ();
+  g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_CPU);
+  while (cblur_gpu_state (FALSE, NULL, NULL) == CBLUR_GPU_STARTING)
+    {
+      g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_CPU);
+      g_usleep (POLL_US);
+    }
+  while (!cblur_gpu_prepared ())
+    {
+      if (cblur_backend_preferred () == CBLUR_BACKEND_GL)
+        g_assert_true (cblur_gpu_prepared ());
+      g_usleep (POLL_US);
+    }
+  g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_GL);
+
+  for (i = 0; i < G_N_ELEMENTS (radii); i++)
+    {
+      g_autoptr (CblurKernel) kernel = cblur_kernel_new (radii[i], CBLUR_MODE_AUTO, 3);
+
+      g_assert_cmpint (blur_as_op (kernel, 96, 64, &diff), ==, CBLUR_BACKEND_GL);
+      g_assert_cmpfloat (diff, <=, BOX_TOLERANCE);
+    }
+  g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, 0);
+}
+
+/* The choice that starts the context comes back at once, with the CPU,
+ * whose blur is the CPU's; the context comes in the background. */
+static void
+auto_does_not_wait (void)
+{
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (6.0, CBLUR_MODE_AUTO, 3);
+  CblurImage             *src = gl_test_random_input (kernel, 0, 0, 64, 48, 4);
+  CblurImage             *dst = gl_test_blank_image (0, 0, 64, 48);
+  CblurImage             *expected = gl_test_blank_image (0, 0, 64, 48);
+  CblurRunReport          report;
+  gint64                  started;
+  CblurBackendKind        chosen;
+
+  if (!in_own_process ())
+    return;
+  gl_test_set ("CBLUR_GL_FAULT", "slow");
+  spend_on_cpu ();
+  g_assert_false (cblur_gpu_holds_context ());
+
+  started = g_get_monotonic_time ();
+  chosen = cblur_backend_preferred ();
+  cblur_backend_blur (NULL, chosen, kernel, src, dst, NULL, &report);
+  g_assert_cmpint (g_get_monotonic_time () - started, <, NO_WAIT_US);
+  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_CPU);
+  g_assert_nonnull (report.why_cpu);
+  g_assert_cmpint (cblur_gpu_state (FALSE, NULL, NULL), ==, CBLUR_GPU_STARTING);
+  cblur_run_report_clear (&report);
+  cblur_cpu_blur (kernel, src, NULL, GEGL_ABYSS_NONE, FALSE, expected);
+  g_assert_cmpfloat (gl_test_max_diff (dst, expected), ==, 0.0);
+
+  cblur_gpu_wait_prepared ();
+  g_assert_true (cblur_gpu_holds_context ());
+  g_assert_cmpint (cblur_gpu_state (FALSE, NULL, NULL), ==, CBLUR_GPU_READY);
+  gl_test_image_free (src);
+  gl_test_image_free (dst);
+  gl_test_image_free (expected);
+}
+
+/* exit(), after gegl_exit() or not, while the runtime's thread makes the
+ * context, slowly or as fast as the driver goes: the process ends, in
+ * time and without a signal */
+static void
+exit_while_starting (gconstpointer data)
+{
+  const gchar *how = data;
+
+  if (!in_own_process ())
+    return;
+  if (strstr (how, "slow") != NULL)
+    gl_test_set ("CBLUR_GL_FAULT", "slow");
+  spend_on_cpu ();
+  g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_CPU);
+  g_assert_cmpint (cblur_gpu_state (FALSE, NULL, NULL), ==, CBLUR_GPU_STARTING);
+  if (strstr (how, "gegl-exit") != NULL)
+    gegl_exit ();
+  exit (0);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  test_init (&argc, &argv);
+  g_test_add_func ("/gl/startup/auto-does-not-wait", auto_does_not_wait);
+  g_test_add_data_func ("/gl/startup/exit-while-starting/slow", "slow", exit_while_starting);
+  g_test_add_data_func ("/gl/startup/exit-while-starting/driver", "driver",
+                        exit_while_starting);
+  g_test_add_data_func ("/gl/startup/exit-while-starting/gegl-exit", "slow gegl-exit",
+                        exit_while_starting);
+  g_test_add_func ("/gl/startup/sweep-compiles-nothing", sweep_compiles_nothing);
+  g_test_add_func ("/gl/startup/choice-waits-for-programs", choice_waits_for_programs);
+  return gl_test_run ();
+}
