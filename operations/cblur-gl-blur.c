@@ -69,7 +69,7 @@ hold_inside (const CblurGlPlan *plan,
   inside = *source;
   cblur_stream_shrink (&inside, &part);
   tiles = cblur_gl_tiles_new (plan, kernel->reach, &inside, stream->abyss, output);
-  if (cblur_gl_tiles_can_make_abyss (tiles, &inside))
+  if (cblur_gl_tiles_can_make_abyss (tiles, &inside, NULL))
     *source = inside;
 }
 
@@ -138,7 +138,8 @@ cblur_gl_band_memory_new (const CblurKernel  *kernel,
   if (gpu != NULL)
     {
       cblur_gl_view (gpu, &gl);
-      if (cblur_gl_plan (&gl, kernel, output, &plan, NULL) && stream != NULL)
+      if (cblur_gl_plan (&gl, kernel->reach, cblur_gl_passes_textures (&gl, kernel), output,
+                         &plan, NULL) && stream != NULL)
         hold_inside (&plan, kernel, stream, source, output);
       memory = memory_new (gpu, source, output, error);
       if (memory != NULL)
@@ -192,6 +193,17 @@ holds_inside (const CblurKernel   *kernel,
          gegl_rectangle_contains (&halo, &held);
 }
 
+/* the abyss's made texels, then the passes */
+static const CblurGpuTexture *
+made_and_passes (gconstpointer      data,
+                 const CblurGlTile *tile)
+{
+  const CblurGlPasses *passes = data;
+
+  cblur_gl_passes_made (passes, tile);
+  return cblur_gl_passes_run (passes, tile);
+}
+
 /* The tiles of the band, src read from where the run reads it where
  * the band streams. */
 static gboolean
@@ -214,7 +226,8 @@ blur_held (CblurGl                 *gl,
   gboolean           ok;
 
   gl->no_wait = source->no_wait;
-  ok = cblur_gl_plan (gl, kernel, dst, &plan, error);
+  ok = cblur_gl_plan (gl, kernel->reach, cblur_gl_passes_textures (gl, kernel), dst, &plan,
+                      error);
   report->tiles = plan.n_x * plan.n_y;
   if (ok && run != NULL && report->tiles != 1)
     {
@@ -224,13 +237,7 @@ blur_held (CblurGl                 *gl,
     }
   if (ok)
     tiles = cblur_gl_tiles_new (&plan, kernel->reach, read, source->abyss, dst);
-  if (ok && !cblur_gl_tiles_can_make_abyss (tiles, read))
-    {
-      g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
-                           _("only the source's part inside the image is held, too little "
-                             "for a tile of the blur to make its halo from"));
-      ok = FALSE;
-    }
+  ok = ok && cblur_gl_tiles_can_make_abyss (tiles, read, error);
 
   cblur_gl_stamps_init (&stamps);
   ok = ok && cblur_gl_passes_init (gl, kernel, tiles, source->straight && src->format == NULL,
@@ -241,7 +248,8 @@ blur_held (CblurGl                 *gl,
     ok = cblur_gl_blur_streamed (gl, &passes, &job, run, &g_array_index (tiles, CblurGlTile, 0),
                                  error);
   else if (ok)
-    ok = cblur_gl_blur_tiles (gl, &passes, tiles, &job, error);
+    ok = cblur_gl_tiles_run (gl, tiles, kernel->reach, &job, made_and_passes, &passes, &stamps,
+                             error);
 
   cblur_gl_stamps_clear (&stamps, ok ? report : NULL);
   cblur_gl_passes_clear (&passes);

@@ -290,9 +290,11 @@ G_GNUC_INTERNAL void         cblur_gl_plan_tiles       (gint          width,
                                                         gint          max_edge,
                                                         gsize         max_texels,
                                                         CblurGlPlan  *plan);
-/* the plan for dst on this GPU */
+/* the plan for dst on this GPU, for a blur of that reach whose passes
+ * hold n_textures textures of a tile's size */
 G_GNUC_INTERNAL gboolean     cblur_gl_plan             (CblurGl           *gl,
-                                                        const CblurKernel *kernel,
+                                                        gint               reach,
+                                                        gint               n_textures,
                                                         const CblurImage  *dst,
                                                         CblurGlPlan       *plan,
                                                         GError           **error);
@@ -306,13 +308,22 @@ G_GNUC_INTERNAL GArray      *cblur_gl_tiles_new        (const CblurGlPlan   *pla
                                                         GeglAbyssPolicy      abyss,
                                                         const CblurImage    *dst);
 G_GNUC_INTERNAL gboolean     cblur_gl_tiles_can_make_abyss (const GArray    *tiles,
-                                                            const CblurImage *src);
-/* job's src is read as cblur_gl_tiles_new() read it */
-G_GNUC_INTERNAL gboolean     cblur_gl_blur_tiles       (CblurGl             *gl,
-                                                        const CblurGlPasses *passes,
-                                                        const GArray        *tiles,
-                                                        const CblurGlJob    *job,
-                                                        GError             **error);
+                                                            const CblurImage *src,
+                                                            GError          **error);
+/* A blur's passes over one tile whose input texture holds the tile's
+ * inside: the texture that holds the tile's output. */
+typedef const CblurGpuTexture *(*CblurGlTilePasses) (gconstpointer      passes,
+                                                     const CblurGlTile *tile);
+/* each tile up, through run's passes and down, the upload and download
+ * stamped; job's src is read as cblur_gl_tiles_new() read it */
+G_GNUC_INTERNAL gboolean     cblur_gl_tiles_run        (CblurGl            *gl,
+                                                        const GArray       *tiles,
+                                                        gint                reach,
+                                                        const CblurGlJob   *job,
+                                                        CblurGlTilePasses   run,
+                                                        gconstpointer       passes,
+                                                        CblurGlStamps      *stamps,
+                                                        GError            **error);
 
 /* cblur-gl-stream.c: one tile, streamed: run reads the tile's input, or
  * its part inside the image, from job's src */

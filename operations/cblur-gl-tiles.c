@@ -59,12 +59,13 @@ tile_cap (void)
  * their halo, fit a texture and the GPU's memory. */
 gboolean
 cblur_gl_plan (CblurGl           *gl,
-               const CblurKernel *kernel,
+               gint               reach,
+               gint               n_textures,
                const CblurImage  *dst,
                CblurGlPlan       *plan,
                GError           **error)
 {
-  gint max_edge = gl->limits->max_texture_size - 2 * kernel->reach;
+  gint max_edge = gl->limits->max_texture_size - 2 * reach;
 
   if (max_edge < 1)
     {
@@ -74,10 +75,8 @@ cblur_gl_plan (CblurGl           *gl,
       return FALSE;
     }
 
-  cblur_gl_plan_tiles (dst->width, dst->height, kernel->reach,
-                       MIN (max_edge, tile_cap ()),
-                       cblur_gl_texture_budget (gl) /
-                         (cblur_gl_passes_textures (gl, kernel) * CBLUR_GL_TEXEL_BYTES),
+  cblur_gl_plan_tiles (dst->width, dst->height, reach, MIN (max_edge, tile_cap ()),
+                       cblur_gl_texture_budget (gl) / (n_textures * CBLUR_GL_TEXEL_BYTES),
                        plan);
   return TRUE;
 }
@@ -116,7 +115,8 @@ cblur_gl_tiles_new (const CblurGlPlan *plan,
  * needs nothing beyond it. */
 gboolean
 cblur_gl_tiles_can_make_abyss (const GArray     *tiles,
-                               const CblurImage *src)
+                               const CblurImage *src,
+                               GError          **error)
 {
   guint i;
 
@@ -129,20 +129,27 @@ cblur_gl_tiles_can_make_abyss (const GArray     *tiles,
           (tile->abyss == GEGL_ABYSS_LOOP &&
            !((inside->width == src->width || inside->width == tile->in_width) &&
              (inside->height == src->height || inside->height == tile->in_height))))
-        return FALSE;
+        {
+          g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
+                               _("only the source's part inside the image is held, too "
+                                 "little for a tile of the blur to make its halo from"));
+          return FALSE;
+        }
     }
   return TRUE;
 }
 
 /* The GPU works through every tile before the CPU waits once. */
 gboolean
-cblur_gl_blur_tiles (CblurGl             *gl,
-                     const CblurGlPasses *passes,
-                     const GArray        *tiles,
-                     const CblurGlJob    *job,
-                     GError             **error)
+cblur_gl_tiles_run (CblurGl           *gl,
+                    const GArray      *tiles,
+                    gint               reach,
+                    const CblurGlJob  *job,
+                    CblurGlTilePasses  run,
+                    gconstpointer      passes,
+                    CblurGlStamps     *stamps,
+                    GError           **error)
 {
-  gint  reach = passes->kernel->reach;
   guint i;
 
   for (i = 0; i < tiles->len; i++)
@@ -157,21 +164,20 @@ cblur_gl_blur_tiles (CblurGl             *gl,
                                       tile->in_width - 2 * reach, tile->in_height - 2 * reach };
       const CblurGpuTexture *result;
 
-      cblur_gl_passes_made (passes, tile);
-      cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_UPLOAD);
+      cblur_gl_stamp (stamps, CBLUR_GL_SPAN_UPLOAD);
       cblur_gl_upload (gl, job, &read, 0);
-      cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_UPLOAD);
+      cblur_gl_stamp (stamps, CBLUR_GL_SPAN_UPLOAD);
       if (!cblur_gpu_check (gl->gpu, "upload tile", error))
         return FALSE;
 
-      result = cblur_gl_passes_run (passes, tile);
+      result = run (passes, tile);
       if (!cblur_gpu_check (gl->gpu, "dispatch tile", error))
         return FALSE;
 
       cblur_gl_download_barrier ();
-      cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_DOWNLOAD);
+      cblur_gl_stamp (stamps, CBLUR_GL_SPAN_DOWNLOAD);
       cblur_gl_download (gl, job, result, &output, 0);
-      cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_DOWNLOAD);
+      cblur_gl_stamp (stamps, CBLUR_GL_SPAN_DOWNLOAD);
       /* the next tile's upload overwrites the input texture */
       cblur_gpu_barrier (CBLUR_GPU_BARRIER_TEXTURE_UPDATE);
     }

@@ -61,6 +61,7 @@ cblur_gl_variable_passes_init (CblurGl               *gl,
                                guint                  widths,
                                const CblurImage      *src,
                                GeglAbyssPolicy        abyss,
+                               CblurGlStamps         *stamps,
                                CblurGlVariablePasses *passes,
                                GError               **error)
 {
@@ -70,6 +71,7 @@ cblur_gl_variable_passes_init (CblurGl               *gl,
   passes->textures = gl->textures->textures;
   passes->widths = widths;
   passes->table = (GeglRectangle) { src->x, src->y, src->width, src->height };
+  passes->stamps = stamps;
   cblur_abyss_colour (abyss, passes->colour);
   for (axis = 0; axis < 2; axis++)
     {
@@ -191,6 +193,7 @@ cblur_gl_variable_passes_run (const CblurGlVariablePasses *passes,
   const GeglRectangle   *inside = &tile->inside;
   gint                   reach = passes->variable->reach;
 
+  cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_COMPUTE);
   cblur_gpu_bind_buffer (WIDTHS_BINDING, passes->widths, 0, 0);
   /* the rows inside the image, then every column of the output */
   axis_passes (passes, FALSE, &textures[CBLUR_GL_INPUT], &textures[CBLUR_GL_BETWEEN],
@@ -199,5 +202,6 @@ cblur_gl_variable_passes_run (const CblurGlVariablePasses *passes,
   axis_passes (passes, TRUE, &textures[CBLUR_GL_BETWEEN], &textures[CBLUR_GL_OUTPUT],
                (Lines) { { inside->y, inside->height, tile->abyss }, tile->in_height,
                          tile->in_width - 2 * reach, tile->x + reach, tile->y });
+  cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_COMPUTE);
   return &textures[CBLUR_GL_OUTPUT];
 }

@@ -23,6 +23,7 @@ typedef struct
   guint                  widths;       /* the band's boxes, a storage buffer */
   GeglRectangle          table;        /* the pixels they are of: the band's source */
   gfloat                 colour[CBLUR_CHANNELS];   /* the abyss's */
+  CblurGlStamps         *stamps;       /* compute spans go here */
 } CblurGlVariablePasses;
 
 /* each role's texture for the tiles, largest of each */
@@ -34,6 +35,7 @@ G_GNUC_INTERNAL gboolean cblur_gl_variable_passes_init   (CblurGl               
                                                           guint                  widths,
                                                           const CblurImage      *src,
                                                           GeglAbyssPolicy        abyss,
+                                                          CblurGlStamps         *stamps,
                                                           CblurGlVariablePasses *passes,
                                                           GError               **error);
 /* both axes' passes over the tile, whose input texture holds its inside;

@@ -132,75 +132,22 @@ plan_tiles (CblurGl             *gl,
             const CblurImage    *dst,
             GError             **error)
 {
-  gint               max_edge = gl->limits->max_texture_size - 2 * variable->reach;
-  /* CBLUR_GL_MAX_TILE=N: tiles of at most N×N output pixels, for tests */
-  gint64             cap = cblur_setting_or (cblur_settings ()->gl_max_tile, G_MAXINT);
   CblurGlPlan        plan;
   g_autoptr (GArray) tiles = NULL;
 
-  if (max_edge < 1)
-    {
-      g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
-                   _("the blur reaches too far for textures of %d pixels"),
-                   gl->limits->max_texture_size);
-      return NULL;
-    }
-  cblur_gl_plan_tiles (dst->width, dst->height, variable->reach, MIN (max_edge, cap),
-                       cblur_gl_texture_budget (gl) /
-                         (CBLUR_GL_VARIABLE_TEXTURES * CBLUR_GL_TEXEL_BYTES),
-                       &plan);
+  if (!cblur_gl_plan (gl, variable->reach, CBLUR_GL_VARIABLE_TEXTURES, dst, &plan, error))
+    return NULL;
   tiles = cblur_gl_tiles_new (&plan, variable->reach, src, abyss, dst);
-  if (!cblur_gl_tiles_can_make_abyss (tiles, src))
-    {
-      g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
-                           _("only the source's part inside the image is held, too little "
-                             "for a tile of the blur to make its halo from"));
-      return NULL;
-    }
+  if (!cblur_gl_tiles_can_make_abyss (tiles, src, error))
+    return NULL;
   return g_steal_pointer (&tiles);
 }
 
-/* each tile up, through the passes and down; the CPU waits once */
-static gboolean
-blur_tiles (CblurGl                     *gl,
-            const CblurGlVariablePasses *passes,
-            const GArray                *tiles,
-            const CblurGlJob            *job,
-            CblurGlStamps               *stamps,
-            GError                     **error)
+static const CblurGpuTexture *
+variable_passes (gconstpointer      passes,
+                 const CblurGlTile *tile)
 {
-  gint  reach = passes->variable->reach;
-  guint i;
-
-  for (i = 0; i < tiles->len; i++)
-    {
-      const CblurGlTile     *tile = &g_array_index (tiles, CblurGlTile, i);
-      GeglRectangle          read = { tile->x + tile->inside.x - job->src->x,
-                                      tile->y + tile->inside.y - job->src->y,
-                                      tile->inside.width, tile->inside.height };
-      GeglRectangle          output = { tile->x + reach - job->dst->x,
-                                        tile->y + reach - job->dst->y,
-                                        tile->in_width - 2 * reach,
-                                        tile->in_height - 2 * reach };
-      const CblurGpuTexture *result;
-
-      cblur_gl_stamp (stamps, CBLUR_GL_SPAN_UPLOAD);
-      cblur_gl_upload (gl, job, &read, 0);
-      cblur_gl_stamp (stamps, CBLUR_GL_SPAN_UPLOAD);
-      cblur_gl_stamp (stamps, CBLUR_GL_SPAN_COMPUTE);
-      result = cblur_gl_variable_passes_run (passes, tile);
-      cblur_gl_stamp (stamps, CBLUR_GL_SPAN_COMPUTE);
-      if (!cblur_gpu_check (gl->gpu, "dispatch variable tile", error))
-        return FALSE;
-
-      cblur_gl_download_barrier ();
-      cblur_gl_stamp (stamps, CBLUR_GL_SPAN_DOWNLOAD);
-      cblur_gl_download (gl, job, result, &output, 0);
-      cblur_gl_stamp (stamps, CBLUR_GL_SPAN_DOWNLOAD);
-      /* the next tile's upload overwrites the input texture */
-      cblur_gpu_barrier (CBLUR_GPU_BARRIER_TEXTURE_UPDATE);
-    }
-  return cblur_gpu_finish (gl->gpu, "variable download", error);
+  return cblur_gl_variable_passes_run (passes, tile);
 }
 
 static gboolean
@@ -230,11 +177,13 @@ blur_band (CblurGl                     *gl,
   ok = upload_widths (gl, memory, src, &widths, error);
   cblur_gl_stamp (&stamps, CBLUR_GL_SPAN_UPLOAD);
   ok = ok && cblur_gl_textures_reserve (gl, CBLUR_GL_VARIABLE_TEXTURES, sizes, error) &&
-       cblur_gl_variable_passes_init (gl, variable, widths, src, abyss, &passes, error) &&
+       cblur_gl_variable_passes_init (gl, variable, widths, src, abyss, &stamps, &passes,
+                                      error) &&
        /* a result of whole rows is encoded straight into the pinned memory */
        cblur_gl_convert_prepare (gl, src, dst, tiles->len > 1 ? sizes[CBLUR_GL_OUTPUT].height : 0,
                                  error) &&
-       blur_tiles (gl, &passes, tiles, &job, &stamps, error);
+       cblur_gl_tiles_run (gl, tiles, variable->reach, &job, variable_passes, &passes, &stamps,
+                           error);
   cblur_gl_stamps_clear (&stamps, ok ? report : NULL);
   return ok;
 }
