@@ -9,6 +9,7 @@
 #include "cblur-cpu-variable.h"
 #include "cblur-gl-variable.h"
 #include "cblur-memory.h"
+#include "cblur-parallel.h"
 #include "cblur-pixel.h"
 
 struct _CblurVariableBand
@@ -129,13 +130,13 @@ blur_on_cpu (const CblurVariable *variable,
   if (src->format != NULL)
     {
       float_image (&src_float);
-      gegl_parallel_distribute_range (src->height, 16, decode_rows, &in);
+      cblur_parallel_distribute_range (src->height, 16, decode_rows, &in);
     }
   if (dst->format != NULL)
     float_image (&dst_float);
   cblur_cpu_variable_blur (variable, &src_float, widths, abyss, &dst_float);
   if (dst->format != NULL)
-    gegl_parallel_distribute_range (dst->height, 16, encode_rows, &out);
+    cblur_parallel_distribute_range (dst->height, 16, encode_rows, &out);
   if (src->format != NULL)
     cblur_pixels_free (src_float.data);
   if (dst->format != NULL)

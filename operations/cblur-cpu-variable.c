@@ -5,6 +5,7 @@
 
 #include "cblur-cpu-variable-line.h"
 #include "cblur-memory.h"
+#include "cblur-parallel.h"
 #include "cblur-pixel.h"
 
 /* Columns gathered into lines together: a row of them is a few cache
@@ -247,9 +248,9 @@ cblur_cpu_variable_blur (const CblurVariable *variable,
 
   /* a pixel costs a few dozen operations a pass: a thread is worth it
    * from a few rows or columns on */
-  gegl_parallel_distribute_range (src->height, 16384.0 / ((gsize) dst->width + 2 * reach + 1),
+  cblur_parallel_distribute_range (src->height, 16384.0 / ((gsize) dst->width + 2 * reach + 1),
                                   horizontal_rows, &job);
-  gegl_parallel_distribute_range (groups,
+  cblur_parallel_distribute_range (groups,
                                   16384.0 / ((gsize) COLUMN_GROUP * (dst->height + 2 * reach) + 1),
                                   vertical_groups, &job);
 

@@ -51,6 +51,7 @@ property_enum (abyss_policy, _("Abyss policy"), GeglAbyssPolicy,
 #include "cblur-log.h"
 #include "cblur-memory.h"
 #include "cblur-op.h"
+#include "cblur-parallel.h"
 #include "cblur-pixel.h"
 #include "cblur-settings.h"
 
@@ -424,7 +425,7 @@ blur_band (CblurBackendKind     backend,
   g_autoptr (CblurVariableBand) pixels = cblur_variable_band_new (backend, &src, &dst,
                                                                   &io->widths);
 
-  gegl_parallel_distribute_range (io_groups (io, &src, 0, part.height), 1.0, read_rows, io);
+  cblur_parallel_distribute_range (io_groups (io, &src, 0, part.height), 1.0, read_rows, io);
   read = g_get_monotonic_time ();
 
   cblur_backend_variable_blur (pixels, io->variable, &src, io->abyss, &dst, &report);
@@ -436,7 +437,7 @@ blur_band (CblurBackendKind     backend,
     }
   blurred = g_get_monotonic_time ();
 
-  gegl_parallel_distribute_range (io_groups (io, &dst, 0, dst.height), 1.0, write_rows, io);
+  cblur_parallel_distribute_range (io_groups (io, &dst, 0, dst.height), 1.0, write_rows, io);
   g_clear_pointer (&pixels, cblur_variable_band_free);
 
   /* the fields of the Gaussian blur's line, which the benchmark sums */

@@ -6,6 +6,8 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "cblur-settings.h"
 #include "cblur-variable.h"
@@ -518,6 +520,48 @@ test_tiling_independent (void)
   g_free (parts);
 }
 
+/* a forked child that has not finished by then has hung */
+#define CHILD_TIMEOUT_US (60 * G_USEC_PER_SEC)
+
+/* A host that forks after blurring (Python's multiprocessing does) has a
+ * child without GEGL's worker threads or the GL driver's: the child still
+ * blurs a photograph through a mask, on the CPU, as the parent did (on
+ * GL, within its rounding).  In a process of its own, which blurs first. */
+static void
+test_fork_then_blur (void)
+{
+  g_autoptr (GeglBuffer) input = NULL;
+  g_autoptr (GeglBuffer) mask = NULL;
+  g_autofree gfloat     *parents = NULL;
+  GPid                   child;
+  gint                   status;
+
+  if (!g_test_subprocess ())
+    {
+      g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
+      g_test_trap_assert_passed ();
+      return;
+    }
+  input = photo_part ("coffee.png", 600, 400);
+  mask = mask_buffer (600, 400, "Y' u8", smooth_mask_value, 0);
+  parents = variable_blur ("cblur:variable-blur", input, mask, "radius", 6.0, NULL);
+  test_assert_ran_on_backend ();
+
+  child = fork ();
+  if (child == 0)
+    {
+      g_autofree gfloat *childs = NULL;
+
+      /* GL's refusal in the child is the one warning of a fallback */
+      g_log_set_always_fatal (G_LOG_FATAL_MASK);
+      childs = variable_blur ("cblur:variable-blur", input, mask, "radius", 6.0, NULL);
+      _exit (test_max_abs_diff (parents, childs, 600 * 400 * 4) <= 1e-5 ? 0 : 3);
+    }
+  status = test_wait_child (child, CHILD_TIMEOUT_US);
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
+}
+
 gint
 main (gint    argc,
       gchar **argv)
@@ -534,6 +578,7 @@ main (gint    argc,
   g_test_add_func ("/cpu/variable/mask-formats", test_mask_formats);
   g_test_add_func ("/cpu/variable/stored-source", test_stored_source);
   g_test_add_func ("/cpu/variable/tiling-independent", test_tiling_independent);
+  g_test_add_func ("/cpu/variable/fork-then-blur", test_fork_then_blur);
 
   return g_test_run ();
 }
