@@ -22,7 +22,7 @@
  * The first pass of each axis reads its texture through common.glsl's
  * map; where the map points beyond the image under none, black and white
  * the pixel is `colour`.  Defines: VERTICAL for the column pass, SCAN for
- * the running sums. */
+ * the running sums, CODES for boxes looked up by a byte a pixel. */
 
 layout (local_size_x = 64) in;
 
@@ -33,10 +33,17 @@ layout (rgba32f, binding = 2) uniform writeonly image2D sums;
 layout (rgba32f, binding = 1) uniform writeonly image2D dst;
 layout (rgba32f, binding = 2) uniform readonly image2D sums;
 
-/* the band's boxes, row after row: half-width, and the fraction's bits */
+/* the band's boxes, row after row: half-width, and the fraction's bits;
+ * with CODES the box of each byte, then the pixels' bytes, four to a word
+ * with the first in the lowest bits */
 layout (std430, binding = 0) readonly buffer Widths
 {
+#ifdef CODES
+  uvec2 widths[256];
+  uint  codes[];
+#else
   uvec2 widths[];
+#endif
 };
 #endif
 
@@ -95,7 +102,13 @@ box_of (int i,
 #endif
 
   p = clamp (p - table.xy, ivec2 (0), table.zw - 1);
+#ifdef CODES
+  uint n = uint (p.y * table.z + p.x);
+
+  return widths[bitfieldExtract (codes[n >> 2], int (n & 3u) * 8, 8)];
+#else
   return widths[p.y * table.z + p.x];
+#endif
 }
 
 void
