@@ -7,8 +7,8 @@
  * power of two at least as long as the widest window), anchored at
  * absolute coordinates and clipped to the line, sums[i] adds the line's
  * pixels from the first of i's block up to i.  An invocation walks one
- * block of one line in order; neighbouring invocations take neighbouring
- * lines.
+ * block of one line in order, loading BATCH pixels ahead of adding them;
+ * neighbouring invocations take neighbouring lines.
  *
  * Without, the outputs: output o is pixel j = o + reach of the line
  * through a box of j's own half-width k and end fraction a, from the
@@ -26,12 +26,13 @@
 
 layout (local_size_x = 64) in;
 
-layout (rgba32f, binding = 0) uniform readonly image2D src;
+/* a pass's three images are always three textures */
+layout (rgba32f, binding = 0) uniform restrict readonly image2D src;
 #ifdef SCAN
-layout (rgba32f, binding = 2) uniform writeonly image2D sums;
+layout (rgba32f, binding = 2) uniform restrict writeonly image2D sums;
 #else
-layout (rgba32f, binding = 1) uniform writeonly image2D dst;
-layout (rgba32f, binding = 2) uniform readonly image2D sums;
+layout (rgba32f, binding = 1) uniform restrict writeonly image2D dst;
+layout (rgba32f, binding = 2) uniform restrict readonly image2D sums;
 
 /* the band's boxes, row after row: half-width, and the fraction's bits;
  * with CODES the box of each byte, then the pixels' bytes, four to a word
@@ -69,6 +70,9 @@ pixel (int i,
 
 #ifdef SCAN
 
+/* pixels loaded ahead of their sums */
+#define BATCH 8
+
 void
 main ()
 {
@@ -80,10 +84,21 @@ main ()
 
   if (line >= n_lines || first > last)
     return;
-  for (int i = first; i <= last; i++)
+  /* the loads of a batch wait on nothing, so their latencies overlap */
+  for (int i = first; i <= last; i += BATCH)
     {
-      sum = sum + pixel (i, line);
-      imageStore (sums, at (i, line), sum);
+      vec4 p[BATCH];
+      int  n = min (BATCH, last + 1 - i);
+
+      for (int k = 0; k < BATCH; k++)
+        if (k < n)
+          p[k] = pixel (i + k, line);
+      for (int k = 0; k < BATCH; k++)
+        if (k < n)
+          {
+            sum = sum + p[k];
+            imageStore (sums, at (i + k, line), sum);
+          }
     }
 }
 
