@@ -51,9 +51,9 @@ fill_boxes (const Band               *b,
             gint                      y,
             const CblurVariableBoxes *boxes)
 {
-  gsize            first = (gsize) y * src->width;
+  gsize              first = (gsize) y * src->width;
   g_autofree gfloat *masks = g_new (gfloat, src->width);
-  gint             x;
+  gint               x;
 
   for (x = 0; x < src->width; x++)
     masks[x] = mask_at (src->x + x, src->y + y);
@@ -79,19 +79,19 @@ blur_band (const Band          *b,
            CblurBackendKind     backend,
            CblurRunReport      *report)
 {
-  GeglRectangle  grown = { b->out->x - variable->reach, b->out->y - variable->reach,
-                           b->out->width + 2 * variable->reach,
-                           b->out->height + 2 * variable->reach };
-  GeglRectangle  part = grown;
-  CblurImage     src, dst;
-  CblurBoxWidth  table[256];
-  gfloat         grey[256];
+  GeglRectangle      grown = { b->out->x - variable->reach, b->out->y - variable->reach,
+                               b->out->width + 2 * variable->reach,
+                               b->out->height + 2 * variable->reach };
+  GeglRectangle      part = grown;
+  CblurImage         src, dst;
+  CblurBoxWidth      table[256];
+  gfloat             grey[256];
   CblurVariableBoxes boxes = { NULL, NULL, b->codes ? table : NULL };
-  CblurImage    *result = gl_test_image_new (b->format, b->out->x, b->out->y, b->out->width,
-                                             b->out->height);
+  CblurImage        *result = gl_test_image_new (b->format, b->out->x, b->out->y,
+                                                 b->out->width, b->out->height);
   g_autoptr (CblurVariableBand) band = NULL;
-  GRand         *rand = g_rand_new_with_seed (36);
-  gint           x, y;
+  GRand             *rand = g_rand_new_with_seed (36);
+  gint               x, y;
 
   if (b->abyss != GEGL_ABYSS_LOOP)
     gegl_rectangle_intersect (&part, &grown, b->image);
