@@ -258,14 +258,14 @@ blur_held (CblurGl                 *gl,
 
 /* Images outside pinned memory go through pinned memory of the call's
  * own. */
-gboolean
-cblur_gl_blur_copied (CblurGl             *gl,
-                      const CblurKernel   *kernel,
-                      const CblurGlSource *source,
-                      const CblurImage    *src,
-                      const CblurImage    *dst,
-                      CblurGlReport       *report,
-                      GError             **error)
+static gboolean
+blur_copied (CblurGl             *gl,
+             const CblurKernel   *kernel,
+             const CblurGlSource *source,
+             const CblurImage    *src,
+             const CblurImage    *dst,
+             CblurGlReport       *report,
+             GError             **error)
 {
   CblurImage         held_src = *src;
   CblurImage         held_dst = *dst;
@@ -326,8 +326,8 @@ cblur_gl_blur (const CblurGlBandMemory *memory,
         ok = blur_held (&gl, kernel, memory, source != NULL ? source : &held, src, dst,
                         report, error);
       else
-        ok = cblur_gl_blur_copied (&gl, kernel, source != NULL ? source : &held, src, dst,
-                                   report, error);
+        ok = blur_copied (&gl, kernel, source != NULL ? source : &held, src, dst, report,
+                          error);
       cblur_gpu_release (gpu);
     }
   cblur_gpu_unlock ();

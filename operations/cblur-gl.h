@@ -82,9 +82,6 @@ gboolean           cblur_gl_band_memory_streams (const CblurGlBandMemory *memory
  * at any radius and size, queued for the runtime's thread; none on a
  * software rasterizer, unless CBLUR_GL_NO_WAIT. */
 void               cblur_gl_prepare_all      (CblurGpu           *gpu);
-/* The runtime's first uses (cblur_gpu_on_linked): small blurs that
- * dispatch each program cblur_gl_prepare_all() queued, once. */
-void               cblur_gl_first_use        (CblurGpu           *gpu);
 
 G_END_DECLS
 

@@ -69,9 +69,6 @@ CblurGpuProgram *cblur_gpu_compiler_take (CblurGpu    *gpu,
                                           const gchar *key);
 /* a compile on a user's thread, for cblur_gpu_caller_compiles() */
 void     cblur_gpu_compiler_count_caller (void);
-/* a program's first dispatch, for cblur_gpu_caller_first_uses() where
- * it is not on the runtime's thread */
-void     cblur_gpu_compiler_count_first_use (void);
 /* before the context goes: the thread's work and its context go first */
 void     cblur_gpu_compiler_stop   (CblurGpu  *gpu);
 /* at exit: no more GL on the thread, waiting until deadline for the

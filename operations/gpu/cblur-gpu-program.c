@@ -10,7 +10,6 @@ struct _CblurGpuProgram
 {
   GLuint      id;
   GHashTable *locations;   /* uniform name -> location + 1 */
-  gboolean    used;        /* it has been in use: the runtime's own record */
 };
 
 void
@@ -221,11 +220,6 @@ cblur_gpu_program_ready (CblurGpu     *gpu,
 void
 cblur_gpu_use (const CblurGpuProgram *program)
 {
-  if (!program->used)
-    {
-      ((CblurGpuProgram *) program)->used = TRUE;
-      cblur_gpu_compiler_count_first_use ();
-    }
   glUseProgram (program->id);
 }
 

@@ -7,12 +7,7 @@
  * never takes that lock while it compiles, and the lock comes first
  * wherever both are taken.  Right after it has made the context, the
  * users' warm-ups (cblur_gpu_on_made) queue every program they may
- * need, and the thread compiles what is queued all at once.  Once those
- * are linked, the users' first uses (cblur_gpu_on_linked) dispatch them
- * on the one context, as a user's thread would, before
- * cblur_gpu_prepared() says so: a driver may finish a program only at
- * its first dispatch (NVIDIA's does, taking up to half a second for
- * each), and a user's first frame on the GPU would wait for that. */
+ * need, and the thread compiles what is queued all at once. */
 #include "cblur-gpu-context.h"
 
 #include <stdlib.h>
@@ -43,8 +38,6 @@ static struct
   GQueue      jobs;
   GPtrArray  *busy;       /* the jobs compiling now */
   GSList     *warm_ups;   /* CblurGpuWarmUp, run on the context just made */
-  GSList     *first_uses; /* CblurGpuWarmUp, run once its programs are linked */
-  gboolean    first_use_due; /* the context made here awaits its first uses */
   GSList     *done;
   GHashTable *failed;     /* keys that did not compile here */
   EGLDisplay  display;
@@ -60,9 +53,6 @@ static struct
 /* compiles on users' threads, and waits there for this thread's */
 static guint caller_compiles;
 
-/* programs first dispatched on users' threads */
-static guint caller_first_uses;
-
 void
 cblur_gpu_compiler_count_caller (void)
 {
@@ -73,19 +63,6 @@ guint
 cblur_gpu_caller_compiles (void)
 {
   return g_atomic_int_get (&caller_compiles);
-}
-
-void
-cblur_gpu_compiler_count_first_use (void)
-{
-  if (g_thread_self () != g_atomic_pointer_get (&self.thread))
-    g_atomic_int_inc (&caller_first_uses);
-}
-
-guint
-cblur_gpu_caller_first_uses (void)
-{
-  return g_atomic_int_get (&caller_first_uses);
 }
 
 static void
@@ -174,7 +151,6 @@ make (void)
 
   g_mutex_lock (&self.lock);
   self.starting = FALSE;
-  self.first_use_due = gpu != NULL;
   if (gpu == NULL)
     g_propagate_error (&self.failure, g_steal_pointer (&error));
   g_cond_broadcast (&self.changed);
@@ -243,30 +219,6 @@ compile_queued (void)
   g_cond_broadcast (&self.changed);
 }
 
-/* The users' first uses, on the one context where it still exists: one
- * made since would have its own. */
-static void
-first_use (void)
-{
-  g_autoptr (GSList) first_uses = NULL;
-  GSList            *l;
-  CblurGpu          *gpu = NULL;
-
-  g_mutex_lock (&self.lock);
-  first_uses = g_slist_copy (self.first_uses);
-  g_mutex_unlock (&self.lock);
-  cblur_gpu_lock ();
-  if (cblur_gpu_lifetime_made (NULL))
-    gpu = cblur_gpu_acquire (NULL);
-  if (gpu != NULL)
-    {
-      for (l = first_uses; l != NULL; l = l->next)
-        ((CblurGpuWarmUp) l->data) (gpu);
-      cblur_gpu_release (gpu);
-    }
-  cblur_gpu_unlock ();
-}
-
 static gpointer
 run (gpointer unused)
 {
@@ -281,14 +233,6 @@ run (gpointer unused)
         }
       else if (!g_queue_is_empty (&self.jobs) && self.context != EGL_NO_CONTEXT)
         compile_queued ();
-      else if (self.first_use_due)
-        {
-          g_mutex_unlock (&self.lock);
-          first_use ();
-          g_mutex_lock (&self.lock);
-          self.first_use_due = FALSE;
-          g_cond_broadcast (&self.changed);
-        }
       else
         g_cond_wait (&self.changed, &self.lock);
     }
@@ -411,7 +355,6 @@ cblur_gpu_compiler_stop (CblurGpu *gpu)
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
 
   g_queue_clear_full (&self.jobs, (GDestroyNotify) job_free);
-  self.first_use_due = FALSE;
   while (self.busy != NULL)
     g_cond_wait (&self.changed, &self.lock);
   g_slist_free_full (g_steal_pointer (&self.done), (GDestroyNotify) done_free);
@@ -446,7 +389,7 @@ cblur_gpu_wait_prepared (void)
 {
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
 
-  while (!self.stop && (self.starting || self.busy != NULL || self.first_use_due ||
+  while (!self.stop && (self.starting || self.busy != NULL ||
                         (!g_queue_is_empty (&self.jobs) && self.context != EGL_NO_CONTEXT)))
     g_cond_wait (&self.changed, &self.lock);
 }
@@ -456,7 +399,7 @@ cblur_gpu_prepared (void)
 {
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
 
-  return !self.starting && self.busy == NULL && !self.first_use_due && g_queue_is_empty (&self.jobs);
+  return !self.starting && self.busy == NULL && g_queue_is_empty (&self.jobs);
 }
 
 void
@@ -466,13 +409,4 @@ cblur_gpu_on_made (CblurGpuWarmUp warm_up)
 
   if (g_slist_find (self.warm_ups, warm_up) == NULL)
     self.warm_ups = g_slist_append (self.warm_ups, warm_up);
-}
-
-void
-cblur_gpu_on_linked (CblurGpuWarmUp first_use)
-{
-  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
-
-  if (g_slist_find (self.first_uses, first_use) == NULL)
-    self.first_uses = g_slist_append (self.first_uses, first_use);
 }

@@ -271,17 +271,12 @@ gboolean  cblur_gpu_prepare     (CblurGpu              *gpu,
  * threads so far, or waited for there while the runtime's thread
  * compiled them. */
 guint     cblur_gpu_caller_compiles (void);
-/* Thread-safe, for tests: programs whose first dispatch (the first
- * cblur_gpu_use()) was on a user's thread rather than the runtime's. */
-guint     cblur_gpu_caller_first_uses (void);
 /* Thread-safe, for tests and the benchmark: until the runtime's thread has
- * made the context it was asked for, compiled all that is queued and run
- * the first uses. */
+ * made the context it was asked for and compiled all that is queued. */
 void      cblur_gpu_wait_prepared   (void);
 /* Thread-safe, and waits only for the runtime's thread's short lock:
- * whether that thread has nothing queued, compiling or to use first, so
- * that a blur that takes only the programs the warm-ups queued finds them
- * linked and already dispatched once.
+ * whether that thread has nothing queued or compiling, so that a blur
+ * that takes only the programs the warm-ups queued finds them linked.
  * While it compiles, GL calls on the one context may wait for it (NVIDIA
  * lets them): a user that takes GL blurs meanwhile does better to queue
  * nothing more. */
@@ -292,14 +287,6 @@ typedef void (*CblurGpuWarmUp) (CblurGpu *gpu);
 /* Thread-safe: warm_up runs, once each, whenever the runtime's thread has
  * made the context (cblur_gpu_state), before that says READY. */
 void      cblur_gpu_on_made         (CblurGpuWarmUp warm_up);
-/* Thread-safe: first_use runs, once each, on the runtime's thread with the
- * lock held and the one context current, once the programs that the
- * warm-ups queued are linked and before cblur_gpu_prepared() says TRUE:
- * a user's dispatches of each of them, on work of its own.  A driver may
- * finish a program only at its first dispatch (NVIDIA's takes up to half
- * a second for a large one): this is where that waits, not a user's
- * first frame. */
-void      cblur_gpu_on_linked       (CblurGpuWarmUp first_use);
 void      cblur_gpu_use         (const CblurGpuProgram *program);
 void      cblur_gpu_set_int     (const CblurGpuProgram *program,
                                  const gchar           *name,
