@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "bench-report.h"
+#include "cblur-host-view.h"
 
 #define VIEW_WIDTH   1920
 #define VIEW_HEIGHT  1080
@@ -34,91 +35,67 @@ log_frame (const gchar       *scenario,
     g_printerr ("frame %s %s %s=%g %.2f ms\n", scenario, method->name, what, value, ms);
 }
 
-/* a window onto the blurred image, as GIMP's display keeps it */
+/* method's blur of an image, shown as GIMP's display shows it */
 typedef struct
 {
   GeglNode     *graph;
   GeglNode     *blur;
-  gdouble       scale;
-  GeglRectangle rect;          /* in display pixels: image pixels × scale */
-  const Babl   *format;        /* the image's own */
-  gint          bpp;
-  gint          stride;
-  guchar       *pixels;
-  GeglRectangle invalidated;   /* image pixels GEGL said changed */
+  CblurHostView host;
 } View;
 
-static void
-on_invalidated (GeglNode            *node,
-                const GeglRectangle *rect,
-                gpointer             user_data)
-{
-  View *view = user_data;
-
-  gegl_rectangle_bounding_box (&view->invalidated, &view->invalidated, rect);
-}
-
-/* a view centred on image at level's scale, onto method's blur of it */
+/* a view onto method's blur of image; nothing rendered yet */
 static void
 view_init (View              *view,
            GeglBuffer        *image,
            const BenchMethod *method,
-           gdouble            radius,
-           gint               level)
+           gdouble            radius)
 {
-  const GeglRectangle *extent = gegl_buffer_get_extent (image);
-  GeglNode            *source;
-  gint                 width, height;
+  GeglNode *source;
 
   view->graph = gegl_node_new ();
   source = gegl_node_new_child (view->graph, "operation", "gegl:buffer-source",
                                 "buffer", image, NULL);
   view->blur = bench_method_node (view->graph, method, radius);
   gegl_node_link (source, view->blur);
-
-  view->scale = 1.0 / (1 << level);
-  width = MIN (VIEW_WIDTH, (gint) (extent->width * view->scale));
-  height = MIN (VIEW_HEIGHT, (gint) (extent->height * view->scale));
-  view->rect = *GEGL_RECTANGLE ((gint) (extent->x * view->scale) +
-                                  ((gint) (extent->width * view->scale) - width) / 2,
-                                (gint) (extent->y * view->scale) +
-                                  ((gint) (extent->height * view->scale) - height) / 2,
-                                width, height);
-  view->format = gegl_buffer_get_format (image);
-  view->bpp = babl_format_get_bytes_per_pixel (view->format);
-  view->stride = width * view->bpp;
-  view->pixels = g_malloc ((gsize) view->stride * height);
-  view->invalidated = *GEGL_RECTANGLE (0, 0, 0, 0);
-  g_signal_connect (view->blur, "invalidated", G_CALLBACK (on_invalidated), view);
+  cblur_host_view_init (&view->host, view->blur, gegl_buffer_get_format (image),
+                        CHUNK_WIDTH, CHUNK_HEIGHT);
 }
 
-static void
-view_clear (View *view)
+/* the first frame, of a view centred on image at level's scale; ms */
+static gdouble
+view_show (View       *view,
+           GeglBuffer *image,
+           gint        level)
 {
-  g_clear_object (&view->graph);
-  g_clear_pointer (&view->pixels, g_free);
+  const GeglRectangle *extent = gegl_buffer_get_extent (image);
+  gint64               start = g_get_monotonic_time ();
+  gint                 x = extent->x >> level, y = extent->y >> level;
+  gint                 full_width = extent->width >> level, full_height = extent->height >> level;
+  gint                 width = MIN (VIEW_WIDTH, full_width);
+  gint                 height = MIN (VIEW_HEIGHT, full_height);
+
+  cblur_host_view_show (&view->host, level,
+                        GEGL_RECTANGLE (x + (full_width - width) / 2,
+                                        y + (full_height - height) / 2, width, height));
+  return (g_get_monotonic_time () - start) / 1000.0;
 }
 
-/* area of the view (display pixels) in GIMP's chunks; milliseconds */
+/* area of the view (display pixels) in GIMP's chunks; ms */
 static gdouble
 view_render (View                *view,
              const GeglRectangle *area)
 {
   gint64 start = g_get_monotonic_time ();
-  gint   x, y;
 
-  for (y = area->y; y < area->y + area->height; y += CHUNK_HEIGHT)
-    for (x = area->x; x < area->x + area->width; x += CHUNK_WIDTH)
-      {
-        GeglRectangle chunk = { x, y, MIN (CHUNK_WIDTH, area->x + area->width - x),
-                                MIN (CHUNK_HEIGHT, area->y + area->height - y) };
-        guchar       *at = view->pixels + (gsize) (y - view->rect.y) * view->stride +
-                           (gsize) (x - view->rect.x) * view->bpp;
-
-        gegl_node_blit (view->blur, view->scale, &chunk, view->format, at, view->stride,
-                        GEGL_BLIT_DEFAULT);
-      }
+  cblur_host_view_render (&view->host, area);
   return (g_get_monotonic_time () - start) / 1000.0;
+}
+
+static void
+view_clear (View *view)
+{
+  cblur_host_view_clear (&view->host);
+  g_clear_object (&view->graph);
 }
 
 static const gchar *
@@ -141,7 +118,7 @@ bench_drag (BenchFrameTable   *table,
   View                view;
   gint                i;
 
-  view_init (&view, image, method, sweep->from, level);
+  view_init (&view, image, method, sweep->from);
   bench_report_reset ();
   for (i = 0; i < n; i++)
     {
@@ -150,7 +127,9 @@ bench_drag (BenchFrameTable   *table,
       cpu_ms[i] = bench_cpu_ms ();
       if (i > 0)
         bench_method_set_radius (view.blur, method, sweep->from + i * sweep->step);
-      ms[i] = (g_get_monotonic_time () - start) / 1000.0 + view_render (&view, &view.rect);
+      ms[i] = (g_get_monotonic_time () - start) / 1000.0 +
+              (i == 0 ? view_show (&view, image, level)
+                      : view_render (&view, &view.host.rect));
       cpu_ms[i] = bench_cpu_ms () - cpu_ms[i];
       log_frame (scenario, method, "radius", sweep->from + i * sweep->step, ms[i]);
     }
@@ -166,36 +145,17 @@ paint_dab (GeglBuffer    *canvas,
 {
   guchar        colour[4] = { (guchar) (i * 53), (guchar) (255 - i * 29), (guchar) (i * 97), 255 };
   guchar        pixels[DAB_SIZE * DAB_SIZE * 4];
-  gint          span = MAX (1, view->rect.width - 2 * DAB_SIZE);
-  GeglRectangle dab = { view->rect.x + DAB_SIZE / 2 + (i * 37) % span,
-                        view->rect.y + view->rect.height / 2 - DAB_SIZE / 2 +
-                          (gint) (view->rect.height / 3 * sin (i * 0.2)),
+  const GeglRectangle *rect = &view->host.rect;
+  gint          span = MAX (1, rect->width - 2 * DAB_SIZE);
+  GeglRectangle dab = { rect->x + DAB_SIZE / 2 + (i * 37) % span,
+                        rect->y + rect->height / 2 - DAB_SIZE / 2 +
+                          (gint) (rect->height / 3 * sin (i * 0.2)),
                         DAB_SIZE, DAB_SIZE };
   gint          p;
 
   for (p = 0; p < DAB_SIZE * DAB_SIZE; p++)
     memcpy (pixels + 4 * p, colour, 4);
   gegl_buffer_set (canvas, &dab, 0, babl_format ("R'G'B'A u8"), pixels, GEGL_AUTO_ROWSTRIDE);
-}
-
-/* what GIMP's projection renders again: the invalidated area on its
- * update grid, inside the view (level 0: display pixels are image
- * pixels) */
-static GeglRectangle
-area_to_render (View *view)
-{
-  GeglRectangle *changed = &view->invalidated;
-  gint           x0 = (gint) floor ((gdouble) changed->x / UPDATE_GRID) * UPDATE_GRID;
-  gint           y0 = (gint) floor ((gdouble) changed->y / UPDATE_GRID) * UPDATE_GRID;
-  gint           x1 = (gint) ceil ((gdouble) (changed->x + changed->width) / UPDATE_GRID) *
-                      UPDATE_GRID;
-  gint           y1 = (gint) ceil ((gdouble) (changed->y + changed->height) / UPDATE_GRID) *
-                      UPDATE_GRID;
-  GeglRectangle  area = { 0 };
-
-  gegl_rectangle_intersect (&area, GEGL_RECTANGLE (x0, y0, x1 - x0, y1 - y0), &view->rect);
-  *changed = *GEGL_RECTANGLE (0, 0, 0, 0);
-  return area;
 }
 
 void
@@ -212,10 +172,10 @@ bench_paint (BenchFrameTable   *table,
   View                   view;
   gint                   i;
 
-  view_init (&view, canvas, method, radius, 0);
+  view_init (&view, canvas, method, radius);
   bench_report_reset ();
   cpu_ms[0] = bench_cpu_ms ();
-  ms[0] = view_render (&view, &view.rect);
+  ms[0] = view_show (&view, canvas, 0);
   cpu_ms[0] = bench_cpu_ms () - cpu_ms[0];
   for (i = 1; i <= dabs; i++)
     {
@@ -224,7 +184,8 @@ bench_paint (BenchFrameTable   *table,
 
       cpu_ms[i] = bench_cpu_ms ();
       paint_dab (canvas, &view, i);
-      area = area_to_render (&view);
+      /* GIMP's projection renders the invalidated area on its update grid */
+      area = cblur_host_view_take_invalidated (&view.host, UPDATE_GRID);
       if (area.width <= 0 || area.height <= 0)
         g_error ("a dab invalidated nothing in view");
       ms[i] = (g_get_monotonic_time () - start) / 1000.0 + view_render (&view, &area);
@@ -248,7 +209,7 @@ slider_frame (View              *view,
   gdouble ms;
 
   bench_method_set_radius (view->blur, method, radius);
-  ms = (g_get_monotonic_time () - start) / 1000.0 + view_render (view, &view->rect);
+  ms = (g_get_monotonic_time () - start) / 1000.0 + view_render (view, &view->host.rect);
   *cpu_ms = bench_cpu_ms () - cpu;
   return ms;
 }
@@ -270,8 +231,8 @@ bench_pause (BenchFrameTable   *table,
   gdouble             first;
   gint                i, j, frames = 0;
 
-  view_init (&view, image, method, radius, level);
-  first = view_render (&view, &view.rect);
+  view_init (&view, image, method, radius);
+  first = view_show (&view, image, level);
   first_cpu = bench_cpu_ms () - first_cpu;
   while (g_get_monotonic_time () < warm_until)
     slider_frame (&view, method, radius + 0.5 * (++frames % 2), &cpu);

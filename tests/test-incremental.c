@@ -8,6 +8,7 @@
 
 #include "cblur-kernel.h"
 #include "cblur-backend.h"
+#include "cblur-host-view.h"
 #include "cblur-settings.h"
 #include "cblur-test.h"
 
@@ -21,48 +22,13 @@ typedef struct
 {
   GeglNode     *graph;
   GeglNode     *blur;
-  gint          level;
-  GeglRectangle rect;          /* display pixels, at the level's scale */
-  guchar       *pixels;
-  GeglRectangle invalidated;   /* image pixels GEGL said changed */
+  CblurHostView host;
 } View;
-
-static void
-on_invalidated (GeglNode            *node,
-                const GeglRectangle *rect,
-                gpointer             user_data)
-{
-  View *view = user_data;
-
-  gegl_rectangle_bounding_box (&view->invalidated, &view->invalidated, rect);
-}
 
 static gdouble
 level_scale (gint level)
 {
   return 1.0 / (1 << level);
-}
-
-/* area (display pixels, inside the view) in a host's chunks */
-static void
-render (GeglNode            *blur,
-        gint                 level,
-        const GeglRectangle *view,
-        guchar              *pixels,
-        const GeglRectangle *area)
-{
-  gint x, y;
-
-  for (y = area->y; y < area->y + area->height; y += CHUNK_HEIGHT)
-    for (x = area->x; x < area->x + area->width; x += CHUNK_WIDTH)
-      {
-        GeglRectangle chunk = { x, y, MIN (CHUNK_WIDTH, area->x + area->width - x),
-                                MIN (CHUNK_HEIGHT, area->y + area->height - y) };
-
-        gegl_node_blit (blur, level_scale (level), &chunk, babl_format (FORMAT),
-                        pixels + ((gsize) (y - view->y) * view->width + (x - view->x)) * 4,
-                        view->width * 4, GEGL_BLIT_DEFAULT);
-      }
 }
 
 /* the view of `level`: all of the image at level 1, a part off its
@@ -87,9 +53,8 @@ view_init (View       *view,
   view->blur = gegl_node_new_child (view->graph, "operation", "cblur:gaussian-blur",
                                     "radius", radius, NULL);
   gegl_node_link (input, view->blur);
-  g_signal_connect (view->blur, "invalidated", G_CALLBACK (on_invalidated), view);
-  view->level = -1;
-  view->pixels = NULL;
+  cblur_host_view_init (&view->host, view->blur, babl_format (FORMAT), CHUNK_WIDTH,
+                        CHUNK_HEIGHT);
 }
 
 /* shows the view at level, all of it rendered */
@@ -97,34 +62,25 @@ static void
 view_show (View *view,
            gint  level)
 {
-  view->level = level;
-  view->rect = view_rect (level);
-  g_free (view->pixels);
-  view->pixels = g_new (guchar, (gsize) view->rect.width * view->rect.height * 4);
-  render (view->blur, level, &view->rect, view->pixels, &view->rect);
-  view->invalidated = *GEGL_RECTANGLE (0, 0, 0, 0);
+  GeglRectangle rect = view_rect (level);
+
+  cblur_host_view_show (&view->host, level, &rect);
 }
 
-/* renders what GEGL invalidated since, in display pixels */
+/* renders what GEGL invalidated since */
 static void
 view_update (View *view)
 {
-  GeglRectangle *changed = &view->invalidated;
-  gint           x0 = changed->x >> view->level, y0 = changed->y >> view->level;
-  gint           x1 = (changed->x + changed->width + (1 << view->level) - 1) >> view->level;
-  gint           y1 = (changed->y + changed->height + (1 << view->level) - 1) >> view->level;
-  GeglRectangle  area;
+  GeglRectangle area = cblur_host_view_take_invalidated (&view->host, 1);
 
-  if (gegl_rectangle_intersect (&area, GEGL_RECTANGLE (x0, y0, x1 - x0, y1 - y0), &view->rect))
-    render (view->blur, view->level, &view->rect, view->pixels, &area);
-  *changed = *GEGL_RECTANGLE (0, 0, 0, 0);
+  cblur_host_view_render (&view->host, &area);
 }
 
 static void
 view_clear (View *view)
 {
+  cblur_host_view_clear (&view->host);
   g_clear_object (&view->graph);
-  g_clear_pointer (&view->pixels, g_free);
 }
 
 /* The view against a fresh graph's render of it in one piece.  GL's box
@@ -134,7 +90,8 @@ assert_fresh (const View *view,
               GeglBuffer *source,
               gdouble     radius)
 {
-  gsize              n = (gsize) view->rect.width * view->rect.height * 4;
+  const GeglRectangle *rect = &view->host.rect;
+  gsize              n = (gsize) rect->width * rect->height * 4;
   g_autofree guchar *fresh = g_new (guchar, n);
   GeglNode          *graph = gegl_node_new ();
   GeglNode          *input = gegl_node_new_child (graph, "operation", "gegl:buffer-source",
@@ -145,11 +102,11 @@ assert_fresh (const View *view,
   gint               worst = 0;
 
   gegl_node_link (input, blur);
-  gegl_node_blit (blur, level_scale (view->level), &view->rect, babl_format (FORMAT), fresh,
+  gegl_node_blit (blur, level_scale (view->host.level), rect, babl_format (FORMAT), fresh,
                   GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
   g_object_unref (graph);
   for (i = 0; i < n; i++)
-    worst = MAX (worst, ABS ((gint) fresh[i] - (gint) view->pixels[i]));
+    worst = MAX (worst, ABS ((gint) fresh[i] - (gint) view->host.pixels[i]));
   g_assert_cmpint (worst, <=, test_backend_is_gl () ? 1 : 0);
 }
 
@@ -354,14 +311,14 @@ test_slider_blurs_view (void)
   view_init (&view, image, radii[0]);
   view_show (&view, 0);
   drag_blurs_once (&view, image, radii, G_N_ELEMENTS (radii),
-                   (gint64) view.rect.width * view.rect.height, !test_backend_is_gl ());
+                   (gint64) view.host.rect.width * view.host.rect.height, !test_backend_is_gl ());
   /* a dab after them blurs its own area, not the view again */
   test_take_blurred ();
   paint_dab (image, 150, 90, 3);
   view_update (&view);
   if (!test_backend_is_gl ())
     g_assert_cmpint (test_take_blurred ().pixels, <,
-                     (gint64) view.rect.width * view.rect.height / 4);
+                     (gint64) view.host.rect.width * view.host.rect.height / 4);
   assert_fresh (&view, image, radii[G_N_ELEMENTS (radii) - 1]);
   view_clear (&view);
   test_assert_ran_on_backend ();
@@ -381,7 +338,7 @@ test_level_whole_image (void)
   /* the view at level 1 is all of the image there */
   view_show (&view, 1);
   drag_blurs_once (&view, image, radii, G_N_ELEMENTS (radii),
-                   (gint64) view.rect.width * view.rect.height, TRUE);
+                   (gint64) view.host.rect.width * view.host.rect.height, TRUE);
   view_clear (&view);
   test_assert_ran_on_backend ();
 }
@@ -400,7 +357,7 @@ test_level_after_drag (void)
   view_init (&view, image, radii[0]);
   view_show (&view, 1);
   drag_blurs_once (&view, image, radii, G_N_ELEMENTS (radii),
-                   (gint64) view.rect.width * view.rect.height, TRUE);
+                   (gint64) view.host.rect.width * view.host.rect.height, TRUE);
   test_take_blurred ();
   gegl_node_set (view.blur, "radius", radii[1], NULL);
   view_show (&view, 0);
@@ -448,7 +405,7 @@ test_level_is_half_image (void)
       view_init (&view, image, radii[r]);
       view_show (&view, 1);
       for (i = 0; i < n; i++)
-        worst = MAX (worst, ABS ((gint) expected[i] - (gint) view.pixels[i]));
+        worst = MAX (worst, ABS ((gint) expected[i] - (gint) view.host.pixels[i]));
       g_test_message ("radius %g: worst %d", radii[r], worst);
       g_assert_cmpint (worst, <=, test_backend_is_gl () ? 1 : 0);
       view_clear (&view);
