@@ -51,31 +51,6 @@ direct_group (const gfloat     *w,
       ((gfloat *) (dst + (gsize) o * out_step))[c] = acc[o][c];
 }
 
-/* DIRECT_OUTPUTS outputs, or where `outputs` is fewer, the first */
-static inline __attribute__ ((always_inline)) void
-direct_outputs (const gfloat     *w,
-                gint              hw,
-                const CblurPixel *centre,
-                gsize             step,
-                CblurPixel       *dst,
-                gsize             out_step,
-                gint              pixels,
-                gint              outputs)
-{
-  gint p;
-
-  /* constant group sizes let the compiler unroll the pixel loops */
-  for (p = 0; p + DIRECT_GROUP <= pixels; p += DIRECT_GROUP)
-    if (outputs == DIRECT_OUTPUTS)
-      direct_group (w, hw, centre + p, step, dst + p, out_step, DIRECT_GROUP, DIRECT_OUTPUTS);
-    else
-      direct_group (w, hw, centre + p, step, dst + p, out_step, DIRECT_GROUP, 1);
-  if (p < pixels && outputs == DIRECT_OUTPUTS)
-    direct_group (w, hw, centre + p, step, dst + p, out_step, pixels - p, DIRECT_OUTPUTS);
-  else if (p < pixels)
-    direct_group (w, hw, centre + p, step, dst + p, out_step, pixels - p, 1);
-}
-
 WIDEST_VECTORS static void
 direct_line (const CblurKernelAxis *kernel,
              CblurLine          in,
@@ -85,12 +60,27 @@ direct_line (const CblurKernelAxis *kernel,
 {
   const gfloat *w = kernel->weights;
   gint          hw = kernel->half_width;
-  gint          i;
+  gint          i, p, outputs;
 
-  for (i = 0; i < n_out; i += n_out - i >= DIRECT_OUTPUTS ? DIRECT_OUTPUTS : 1)
-    direct_outputs (w, hw, in.data + (gsize) (i + hw) * in.step, in.step,
-                    out.data + (gsize) i * out.step, out.step, pixels,
-                    MIN (DIRECT_OUTPUTS, n_out - i));
+  for (i = 0; i < n_out; i += outputs)
+    {
+      const CblurPixel *centre = in.data + (gsize) (i + hw) * in.step;
+      CblurPixel       *dst = out.data + (gsize) i * out.step;
+
+      /* constant group sizes and counts let the compiler unroll the loops */
+      outputs = n_out - i >= DIRECT_OUTPUTS ? DIRECT_OUTPUTS : 1;
+      for (p = 0; p + DIRECT_GROUP <= pixels; p += DIRECT_GROUP)
+        if (outputs == DIRECT_OUTPUTS)
+          direct_group (w, hw, centre + p, in.step, dst + p, out.step, DIRECT_GROUP,
+                        DIRECT_OUTPUTS);
+        else
+          direct_group (w, hw, centre + p, in.step, dst + p, out.step, DIRECT_GROUP, 1);
+      if (p < pixels && outputs == DIRECT_OUTPUTS)
+        direct_group (w, hw, centre + p, in.step, dst + p, out.step, pixels - p,
+                      DIRECT_OUTPUTS);
+      else if (p < pixels)
+        direct_group (w, hw, centre + p, in.step, dst + p, out.step, pixels - p, 1);
+    }
 }
 
 /* An element of a strip in four vectors of its own, which the compiler
