@@ -289,10 +289,11 @@ cblur_lanes_encode (const CblurLanes *lanes,
   encode_pixels (lanes, src + done * 4, dst + done * 4, n_pixels - done);
 }
 
-/* A pixel's four lookups as loads of their own: here a gather of eight
- * costs more than eight loads, and the pixel goes out whole, premultiplied
- * on the way (by its alpha code's used alpha, without a branch on the
- * floor), to its place in a line of interleaved rows. */
+/* A pixel's four lookups as loads of their own, which cost about what a
+ * gather of eight does, and the pixel goes out whole, premultiplied on the
+ * way (by its alpha code's used alpha, without a branch on the floor), to
+ * its place in a line of interleaved rows, where a gather's two pixels
+ * would have to be split again. */
 static inline __attribute__ ((always_inline)) void
 decode_spread (const CblurLanes *lanes,
                const guint8     *src,
