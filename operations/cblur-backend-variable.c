@@ -17,7 +17,7 @@ struct _CblurVariableBand
   CblurBackendKind       backend;
   CblurGlVariableMemory *memory;   /* GL's, or NULL */
   gpointer               heap[3];  /* src, dst and widths where not in GL's */
-  const CblurBoxWidth   *widths;
+  CblurVariableBoxes     boxes;
   gchar                 *no_memory;   /* why GL could not stage the band */
 };
 
@@ -32,10 +32,10 @@ float_image (CblurImage *image)
 }
 
 CblurVariableBand *
-cblur_variable_band_new (CblurBackendKind  backend,
-                         CblurImage       *src,
-                         CblurImage       *dst,
-                         CblurBoxWidth   **widths)
+cblur_variable_band_new (CblurBackendKind    backend,
+                         CblurImage         *src,
+                         CblurImage         *dst,
+                         CblurVariableBoxes *boxes)
 {
   CblurVariableBand *band = g_new0 (CblurVariableBand, 1);
 
@@ -46,7 +46,7 @@ cblur_variable_band_new (CblurBackendKind  backend,
     {
       g_autoptr (GError) error = NULL;
 
-      band->memory = cblur_gl_variable_memory_new (src, dst, widths, &error);
+      band->memory = cblur_gl_variable_memory_new (src, dst, boxes, &error);
       if (band->memory == NULL)
         band->no_memory = g_strdup (error->message);
     }
@@ -54,10 +54,11 @@ cblur_variable_band_new (CblurBackendKind  backend,
     {
       band->heap[0] = float_image (src);
       band->heap[1] = float_image (dst);
-      band->heap[2] = *widths =
+      band->heap[2] = boxes->widths =
         cblur_pixels_take ((gsize) src->width * src->height * sizeof (CblurBoxWidth));
+      boxes->codes = NULL;
     }
-  band->widths = *widths;
+  band->boxes = *boxes;
   return band;
 }
 
@@ -113,19 +114,36 @@ encode_rows (gsize    first,
                          convert->floats->width);
 }
 
-/* The CPU's blur of a GL band, whose pixels may be stored as GEGL stores
- * them: converted through float images of its own. */
-static void
-blur_on_cpu (const CblurVariable *variable,
-             const CblurImage    *src,
-             const CblurBoxWidth *widths,
-             GeglAbyssPolicy      abyss,
-             const CblurImage    *dst)
+/* the box of each pixel of a band whose boxes are bytes */
+static CblurBoxWidth *
+widths_of_codes (const CblurVariableBoxes *boxes,
+                 const CblurImage         *src)
 {
-  CblurImage src_float = *src;
-  CblurImage dst_float = *dst;
-  Convert    in = { src, &src_float };
-  Convert    out = { dst, &dst_float };
+  gsize          n = (gsize) src->width * src->height;
+  CblurBoxWidth *widths = cblur_pixels_take (n * sizeof (CblurBoxWidth));
+  gsize          i;
+
+  for (i = 0; i < n; i++)
+    widths[i] = boxes->table[boxes->codes[i]];
+  return widths;
+}
+
+/* The CPU's blur of a GL band, whose pixels may be stored as GEGL stores
+ * them, and its boxes as bytes: converted through float images and boxes
+ * of its own. */
+static void
+blur_on_cpu (const CblurVariable      *variable,
+             const CblurImage         *src,
+             const CblurVariableBoxes *boxes,
+             GeglAbyssPolicy           abyss,
+             const CblurImage         *dst)
+{
+  CblurImage     src_float = *src;
+  CblurImage     dst_float = *dst;
+  Convert        in = { src, &src_float };
+  Convert        out = { dst, &dst_float };
+  CblurBoxWidth *widths = boxes->widths != NULL ? boxes->widths
+                                                : widths_of_codes (boxes, src);
 
   if (src->format != NULL)
     {
@@ -141,6 +159,8 @@ blur_on_cpu (const CblurVariable *variable,
     cblur_pixels_free (src_float.data);
   if (dst->format != NULL)
     cblur_pixels_free (dst_float.data);
+  if (widths != boxes->widths)
+    cblur_pixels_free (widths);
 }
 
 void
@@ -172,5 +192,5 @@ cblur_backend_variable_blur (CblurVariableBand   *band,
     report->gl_failure = g_strdup (error->message);
   report->ran_on = CBLUR_BACKEND_CPU;
   report->why_cpu = cblur_backend_why_cpu (band->backend, report);
-  blur_on_cpu (variable, src, band->widths, abyss, dst);
+  blur_on_cpu (variable, src, &band->boxes, abyss, dst);
 }

@@ -166,13 +166,15 @@ G_GNUC_INTERNAL extern const gchar cblur_shader_common[];
 
 /* a shader's variant: its column pass; its texels pairs of channels (the
  * fused box); its source in straight alpha, premultiplied as loaded; the
- * running sums rather than the outputs (variable.comp) */
+ * running sums rather than the outputs, and boxes looked up by a byte a
+ * pixel (variable.comp) */
 typedef enum
 {
   CBLUR_GL_VERTICAL    = 1 << 0,
   CBLUR_GL_PAIRS       = 1 << 1,
   CBLUR_GL_PREMULTIPLY = 1 << 2,
-  CBLUR_GL_SCAN        = 1 << 3
+  CBLUR_GL_SCAN        = 1 << 3,
+  CBLUR_GL_CODES       = 1 << 4
 } CblurGlVariant;
 
 /* box-fused.comp's segment: CACHE_LEN, and whether it goes a pair of

@@ -95,10 +95,10 @@ cblur_gl_band_memory_free (CblurGlBandMemory *memory)
 }
 
 CblurGlVariableMemory *
-cblur_gl_variable_memory_new (CblurImage     *src,
-                              CblurImage     *dst,
-                              CblurBoxWidth **widths,
-                              GError        **error)
+cblur_gl_variable_memory_new (CblurImage         *src,
+                              CblurImage         *dst,
+                              CblurVariableBoxes *boxes,
+                              GError            **error)
 {
   no_gl (error);
   return NULL;

@@ -75,6 +75,8 @@ defines_for (CblurGlVariant variant,
     g_string_append (defines, "#define PREMULTIPLY\n");
   if (variant & CBLUR_GL_SCAN)
     g_string_append (defines, "#define SCAN\n");
+  if (variant & CBLUR_GL_CODES)
+    g_string_append (defines, "#define CODES\n");
   return g_string_free (defines, FALSE);
 }
 

@@ -59,6 +59,7 @@ gboolean
 cblur_gl_variable_passes_init (CblurGl               *gl,
                                const CblurVariable   *variable,
                                guint                  widths,
+                               gboolean               codes,
                                const CblurImage      *src,
                                GeglAbyssPolicy        abyss,
                                CblurGlStamps         *stamps,
@@ -70,6 +71,7 @@ cblur_gl_variable_passes_init (CblurGl               *gl,
   passes->variable = variable;
   passes->textures = gl->textures->textures;
   passes->widths = widths;
+  passes->codes = codes;
   passes->table = (GeglRectangle) { src->x, src->y, src->width, src->height };
   passes->stamps = stamps;
   cblur_abyss_colour (abyss, passes->colour);
@@ -81,7 +83,8 @@ cblur_gl_variable_passes_init (CblurGl               *gl,
                                               variant | CBLUR_GL_SCAN, 0, error);
       if (passes->scans[axis] == NULL)
         return FALSE;
-      passes->programs[axis] = cblur_gl_program (gl, CBLUR_GL_SHADER_VARIABLE, variant, 0,
+      passes->programs[axis] = cblur_gl_program (gl, CBLUR_GL_SHADER_VARIABLE,
+                                                 variant | (codes ? CBLUR_GL_CODES : 0), 0,
                                                  error);
       if (passes->programs[axis] == NULL)
         return FALSE;

@@ -21,6 +21,7 @@ typedef struct
   CblurGpuProgram       *scans[2];     /* running sums, by axis; cached, not owned */
   CblurGpuProgram       *programs[2];  /* outputs, by axis */
   guint                  widths;       /* the band's boxes, a storage buffer */
+  gboolean               codes;        /* ...as a byte's boxes, then bytes */
   GeglRectangle          table;        /* the pixels they are of: the band's source */
   gfloat                 colour[CBLUR_CHANNELS];   /* the abyss's */
   CblurGlStamps         *stamps;       /* compute spans go here */
@@ -33,6 +34,7 @@ G_GNUC_INTERNAL void     cblur_gl_variable_texture_sizes (const CblurVariable *v
 G_GNUC_INTERNAL gboolean cblur_gl_variable_passes_init   (CblurGl               *gl,
                                                           const CblurVariable   *variable,
                                                           guint                  widths,
+                                                          gboolean               codes,
                                                           const CblurImage      *src,
                                                           GeglAbyssPolicy        abyss,
                                                           CblurGlStamps         *stamps,

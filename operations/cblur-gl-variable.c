@@ -1,6 +1,6 @@
 /* The variable blur's GL entry points.  A band's source, output and
- * widths table live in pinned host memory that GEGL reads into and writes
- * from in place; the table goes to video memory once, and the band is cut
+ * boxes live in pinned host memory that GEGL reads into and writes from
+ * in place; the boxes go to video memory once, and the band is cut
  * into the Gaussian blur's tiles, each uploaded (decoded where it is
  * stored in a cblur-format), blurred along rows then columns, and
  * downloaded (encoded likewise). */
@@ -10,13 +10,20 @@
 #include <string.h>
 #include <glib/gi18n-lib.h>
 
+/* The boxes as variable.comp reads them: a box per pixel, or, with
+ * CODES, the 256 boxes of a byte's codes, then a byte per pixel, four to
+ * a word. */
 struct _CblurGlVariableMemory
 {
   CblurGlBandMemory band;     /* source and output */
-  CblurGpuPinned   *widths;
+  CblurGpuPinned   *boxes;
+  gsize             boxes_size;
+  gboolean          codes;
 };
 
-/* The widths' storage buffer in video memory, kept with the context as
+#define CODES_TABLE (256 * sizeof (CblurBoxWidth))
+
+/* The boxes' storage buffer in video memory, kept with the context as
  * the textures are: allocating it costs more than a small blur takes. */
 typedef struct
 {
@@ -31,19 +38,27 @@ image_size (CblurImage *image)
   return image->stride * image->height * sizeof (gfloat);
 }
 
+static gsize
+boxes_size (const CblurImage *src,
+            gboolean          codes)
+{
+  gsize n = (gsize) src->width * src->height;
+
+  return codes ? CODES_TABLE + (n + 3) / 4 * 4 : n * sizeof (CblurBoxWidth);
+}
+
 CblurGlVariableMemory *
-cblur_gl_variable_memory_new (CblurImage     *src,
-                              CblurImage     *dst,
-                              CblurBoxWidth **widths,
-                              GError        **error)
+cblur_gl_variable_memory_new (CblurImage         *src,
+                              CblurImage         *dst,
+                              CblurVariableBoxes *boxes,
+                              GError            **error)
 {
   g_autofree CblurGlVariableMemory *memory = g_new0 (CblurGlVariableMemory, 1);
   gsize                             sizes[3] = {
-    image_size (src), image_size (dst),
-    (gsize) src->width * src->height * sizeof (CblurBoxWidth)
+    image_size (src), image_size (dst), boxes_size (src, boxes->table != NULL)
   };
   CblurGpuPinned                  **pinned[3] = { &memory->band.source, &memory->band.output,
-                                                  &memory->widths };
+                                                  &memory->boxes };
   CblurGpu                         *gpu;
   gint                              i;
 
@@ -61,12 +76,26 @@ cblur_gl_variable_memory_new (CblurImage     *src,
   if (gpu != NULL)
     cblur_gpu_release (gpu);
   cblur_gpu_unlock ();
-  if (memory->widths == NULL)
+  if (memory->boxes == NULL)
     return NULL;
 
   src->data = memory->band.source->data;
   dst->data = memory->band.output->data;
-  *widths = memory->widths->data;
+  memory->boxes_size = sizes[2];
+  memory->codes = boxes->table != NULL;
+  if (memory->codes)
+    {
+      guint8 *data = memory->boxes->data;
+
+      memcpy (data, boxes->table, CODES_TABLE);
+      boxes->codes = data + CODES_TABLE;
+      boxes->widths = NULL;
+    }
+  else
+    {
+      boxes->widths = memory->boxes->data;
+      boxes->codes = NULL;
+    }
   memory->band.tiles = 1;
   return g_steal_pointer (&memory);
 }
@@ -76,7 +105,7 @@ cblur_gl_variable_memory_free (CblurGlVariableMemory *memory)
 {
   cblur_gpu_pinned_free (memory->band.source);
   cblur_gpu_pinned_free (memory->band.output);
-  cblur_gpu_pinned_free (memory->widths);
+  cblur_gpu_pinned_free (memory->boxes);
   g_free (memory);
 }
 
@@ -87,17 +116,16 @@ widths_free (gpointer data)
   g_free (data);
 }
 
-/* the table copied into video memory, where every pass reads it */
+/* the boxes copied into video memory, where every pass reads them */
 static gboolean
 upload_widths (CblurGl                     *gl,
                const CblurGlVariableMemory *memory,
-               const CblurImage            *src,
                guint                       *buffer,
                GError                     **error)
 {
   static const gchar key[] = "cblur-gl-variable-widths";
   Widths            *widths = cblur_gpu_get_data (gl->gpu, key);
-  gsize              size = (gsize) src->width * src->height * sizeof (CblurBoxWidth);
+  gsize              size = memory->boxes_size;
 
   if ((gint64) size > gl->limits->max_storage_range)
     {
@@ -117,7 +145,7 @@ upload_widths (CblurGl                     *gl,
       widths->buffer = cblur_gpu_buffer_new (size, NULL);
       widths->size = size;
     }
-  cblur_gpu_copy (memory->widths->buffer, 0, widths->buffer, 0, size);
+  cblur_gpu_copy (memory->boxes->buffer, 0, widths->buffer, 0, size);
   cblur_gpu_barrier (CBLUR_GPU_BARRIER_BUFFER_UPDATE);
   *buffer = widths->buffer;
   return cblur_gpu_check (gl->gpu, "alloc variable widths", error);
@@ -174,11 +202,11 @@ blur_band (CblurGl                     *gl,
   cblur_gl_variable_texture_sizes (variable, tiles, sizes);
   cblur_gl_stamps_init (&stamps);
   cblur_gl_stamp (&stamps, CBLUR_GL_SPAN_UPLOAD);
-  ok = upload_widths (gl, memory, src, &widths, error);
+  ok = upload_widths (gl, memory, &widths, error);
   cblur_gl_stamp (&stamps, CBLUR_GL_SPAN_UPLOAD);
   ok = ok && cblur_gl_textures_reserve (gl, CBLUR_GL_VARIABLE_TEXTURES, sizes, error) &&
-       cblur_gl_variable_passes_init (gl, variable, widths, src, abyss, &stamps, &passes,
-                                      error) &&
+       cblur_gl_variable_passes_init (gl, variable, widths, memory->codes, src, abyss,
+                                      &stamps, &passes, error) &&
        /* a result of whole rows is encoded straight into the pinned memory */
        cblur_gl_convert_prepare (gl, src, dst, tiles->len > 1 ? sizes[CBLUR_GL_OUTPUT].height : 0,
                                  error) &&

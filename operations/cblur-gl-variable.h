@@ -14,22 +14,23 @@
 
 G_BEGIN_DECLS
 
-/* a band's source, output and widths table in pinned host memory */
+/* a band's source, output and boxes in pinned host memory */
 typedef struct _CblurGlVariableMemory CblurGlVariableMemory;
 
 /* Pinned memory, mapped for the CPU, for src and dst in their formats
  * (each image's data and stride are set from its size and format) and
- * for the boxes of src's pixels, row after row (*widths); NULL where GL
- * cannot provide it. */
-CblurGlVariableMemory *cblur_gl_variable_memory_new  (CblurImage     *src,
-                                                      CblurImage     *dst,
-                                                      CblurBoxWidth **widths,
-                                                      GError        **error);
+ * for the boxes of src's pixels, row after row: with boxes->table, a
+ * byte a pixel (boxes->codes; the table is copied), else a box a pixel
+ * (boxes->widths).  NULL where GL cannot provide it. */
+CblurGlVariableMemory *cblur_gl_variable_memory_new  (CblurImage         *src,
+                                                      CblurImage         *dst,
+                                                      CblurVariableBoxes *boxes,
+                                                      GError            **error);
 /* Thread-safe. */
 void                   cblur_gl_variable_memory_free (CblurGlVariableMemory *memory);
 
 /* Blurs src into dst as cblur_cpu_variable_blur() does, both in memory's
- * pinned buffers, with the widths there: src is the part of dst's
+ * pinned buffers, with the boxes there: src is the part of dst's
  * rectangle grown by variable->reach that is read (loop's abyss needs all
  * of the input, or all of the grown rectangle), beyond which `abyss` makes
  * the pixels and the nearest pixel's box is taken.  Either may be in a

@@ -206,9 +206,9 @@ typedef struct
   const CblurImage    *image;   /* src on the way in, dst on the way out */
   gint                 top;     /* the image's rows [top, bottom) go in or out */
   gint                 bottom;
-  CblurBoxWidth       *widths;
-  /* where the mask is stored a byte a pixel, the box of each byte */
-  const CblurBoxWidth *byte_widths;
+  /* the band's; its table, where the mask is stored a byte a pixel, the
+   * box of each byte */
+  CblurVariableBoxes   boxes;
 } Io;
 
 #define IO_ROWS 32
@@ -251,29 +251,36 @@ read_pixels (const Io            *io,
     }
 }
 
-/* the boxes of the rows' pixels from the mask there; mask: room for
- * their values in float */
+/* the boxes of the rows' pixels from the mask there, or the mask's bytes
+ * where the band takes those; mask: room for their values in float */
 static void
 read_widths (const Io            *io,
              const GeglRectangle *rows,
              gfloat              *mask)
 {
-  CblurBoxWidth *widths = io->widths + (gsize) (rows->y - io->image->y) * io->image->width;
-  gsize          n = (gsize) rows->width * rows->height;
-  const guint8  *codes = (const guint8 *) mask;
-  gsize          i;
+  const CblurVariableBoxes *boxes = &io->boxes;
+  gsize                     first = (gsize) (rows->y - io->image->y) * io->image->width;
+  gsize                     n = (gsize) rows->width * rows->height;
+  const guint8             *codes = (const guint8 *) mask;
+  gsize                     i;
 
-  if (io->byte_widths == NULL)
+  if (boxes->table == NULL)
     {
       gegl_buffer_get (io->aux, rows, 1.0 / (1 << io->level), io->mask_format, mask,
                        GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
-      cblur_variable_widths (io->variable, mask, widths, n);
+      cblur_variable_widths (io->variable, mask, boxes->widths + first, n);
+      return;
+    }
+  if (boxes->codes != NULL)
+    {
+      gegl_buffer_get (io->aux, rows, 1.0, gegl_buffer_get_format (io->aux),
+                       boxes->codes + first, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
       return;
     }
   gegl_buffer_get (io->aux, rows, 1.0, gegl_buffer_get_format (io->aux), mask,
                    GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
   for (i = 0; i < n; i++)
-    widths[i] = io->byte_widths[codes[i]];
+    boxes->widths[first + i] = boxes->table[codes[i]];
 }
 
 static void
@@ -423,7 +430,7 @@ blur_band (CblurBackendKind     backend,
   gint64         started = g_get_monotonic_time ();
   gint64         read, blurred;
   g_autoptr (CblurVariableBand) pixels = cblur_variable_band_new (backend, &src, &dst,
-                                                                  &io->widths);
+                                                                  &io->boxes);
 
   cblur_parallel_distribute_range (io_groups (io, &src, 0, part.height), 1.0, read_rows, io);
   read = g_get_monotonic_time ();
@@ -478,7 +485,7 @@ process (GeglOperation       *operation,
                                            : NULL,
                                 cblur_format_get (format),
                                 gegl_operation_get_format (operation, "aux"), level,
-                                o->abyss_policy, &variable, NULL, 0, 0, NULL, NULL };
+                                o->abyss_policy, &variable, NULL, 0, 0, { NULL } };
   GeglRectangle          inside = cblur_rectangle_at_level (in_rect, level);
   CblurBoxWidth          table[256];
   gint                   rows, y;
@@ -488,7 +495,7 @@ process (GeglOperation       *operation,
 
   cblur_variable_init (&variable, o->radius / (1 << level), o->iterations);
   if (byte_widths (&variable, mask, io.mask_format, level, table))
-    io.byte_widths = table;
+    io.boxes.table = table;
   rows = band_rows (&variable, &roi);
   for (y = roi.y; y < roi.y + roi.height; y += rows)
     {

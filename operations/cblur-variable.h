@@ -39,6 +39,16 @@ typedef struct
   gfloat fraction;
 } CblurBoxWidth;
 
+/* A band's boxes, row after row: a box per pixel, or, where the mask is
+ * stored a byte a pixel, each pixel's byte and the box of each byte (the
+ * same boxes, an eighth of the memory to fill and carry). */
+typedef struct
+{
+  CblurBoxWidth       *widths;   /* a box per pixel, or NULL */
+  guint8              *codes;    /* a byte per pixel where widths is NULL */
+  const CblurBoxWidth *table;    /* the box of each byte, 256, or NULL */
+} CblurVariableBoxes;
+
 void    cblur_variable_init       (CblurVariable       *variable,
                                    gdouble              radius,
                                    gint                 iterations);

@@ -7,8 +7,8 @@
  * power of two at least as long as the widest window), anchored at
  * absolute coordinates and clipped to the line, sums[i] adds the line's
  * pixels from the first of i's block up to i.  An invocation walks one
- * block of one line in order; neighbouring invocations take neighbouring
- * lines.
+ * block of one line in order, loading BATCH pixels ahead of adding them;
+ * neighbouring invocations take neighbouring lines.
  *
  * Without, the outputs: output o is pixel j = o + reach of the line
  * through a box of j's own half-width k and end fraction a, from the
@@ -22,21 +22,29 @@
  * The first pass of each axis reads its texture through common.glsl's
  * map; where the map points beyond the image under none, black and white
  * the pixel is `colour`.  Defines: VERTICAL for the column pass, SCAN for
- * the running sums. */
+ * the running sums, CODES for boxes looked up by a byte a pixel. */
 
 layout (local_size_x = 64) in;
 
-layout (rgba32f, binding = 0) uniform readonly image2D src;
+/* a pass's three images are always three textures */
+layout (rgba32f, binding = 0) uniform restrict readonly image2D src;
 #ifdef SCAN
-layout (rgba32f, binding = 2) uniform writeonly image2D sums;
+layout (rgba32f, binding = 2) uniform restrict writeonly image2D sums;
 #else
-layout (rgba32f, binding = 1) uniform writeonly image2D dst;
-layout (rgba32f, binding = 2) uniform readonly image2D sums;
+layout (rgba32f, binding = 1) uniform restrict writeonly image2D dst;
+layout (rgba32f, binding = 2) uniform restrict readonly image2D sums;
 
-/* the band's boxes, row after row: half-width, and the fraction's bits */
+/* the band's boxes, row after row: half-width, and the fraction's bits;
+ * with CODES the box of each byte, then the pixels' bytes, four to a word
+ * with the first in the lowest bits */
 layout (std430, binding = 0) readonly buffer Widths
 {
+#ifdef CODES
+  uvec2 widths[256];
+  uint  codes[];
+#else
   uvec2 widths[];
+#endif
 };
 #endif
 
@@ -62,6 +70,9 @@ pixel (int i,
 
 #ifdef SCAN
 
+/* pixels loaded ahead of their sums */
+#define BATCH 8
+
 void
 main ()
 {
@@ -73,10 +84,21 @@ main ()
 
   if (line >= n_lines || first > last)
     return;
-  for (int i = first; i <= last; i++)
+  /* the loads of a batch wait on nothing, so their latencies overlap */
+  for (int i = first; i <= last; i += BATCH)
     {
-      sum = sum + pixel (i, line);
-      imageStore (sums, at (i, line), sum);
+      vec4 p[BATCH];
+      int  n = min (BATCH, last + 1 - i);
+
+      for (int k = 0; k < BATCH; k++)
+        if (k < n)
+          p[k] = pixel (i + k, line);
+      for (int k = 0; k < BATCH; k++)
+        if (k < n)
+          {
+            sum = sum + p[k];
+            imageStore (sums, at (i + k, line), sum);
+          }
     }
 }
 
@@ -95,7 +117,13 @@ box_of (int i,
 #endif
 
   p = clamp (p - table.xy, ivec2 (0), table.zw - 1);
+#ifdef CODES
+  uint n = uint (p.y * table.z + p.x);
+
+  return widths[bitfieldExtract (codes[n >> 2], int (n & 3u) * 8, 8)];
+#else
   return widths[p.y * table.z + p.x];
+#endif
 }
 
 void

@@ -1,8 +1,9 @@
 /* The variable blur's GL backend against its CPU backend, through the
  * band the op makes: every abyss policy on a source that holds only its
  * part inside the image, bands cut into tiles, a source and output in
- * 8 bits that the GPU converts, and each GL failure falling back to the
- * CPU's pixels with one warning from the op.  (test-variable, run in this
+ * 8 bits that the GPU converts, boxes looked up from a mask's bytes on
+ * the GPU, and each GL failure falling back to the CPU's pixels with one
+ * warning from the op.  (test-variable, run in this
  * suite with CBLUR_BACKEND=gl, holds GL to the reference, to box mode,
  * to the input for a mask of zeros, and reads every mask format.) */
 #include "gl-test.h"
@@ -29,15 +30,48 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (CblurImage, gl_test_image_free)
 /* A band: the output rectangle out, its source the part of out grown by
  * the reach that lies inside `image` (all of the grown one under loop,
  * which needs the far side), random pixels stored in format, and its
- * boxes from mask_at().  Blurred by the backend into a float copy of the
- * output; report says where it ran. */
+ * boxes from mask_at(), or with `codes` from mask_at() in 8 bits, through
+ * the table of the 256 codes as the op makes it for such a mask.  Blurred
+ * by the backend into a float copy of the output; report says where it
+ * ran. */
 typedef struct
 {
   const GeglRectangle *out;
   const GeglRectangle *image;
   GeglAbyssPolicy      abyss;
   const CblurFormat   *format;
+  gboolean             codes;
 } Band;
+
+/* a row of the band's boxes, as the band takes them */
+static void
+fill_boxes (const Band               *b,
+            const CblurVariable      *variable,
+            const CblurImage         *src,
+            gint                      y,
+            const CblurVariableBoxes *boxes)
+{
+  gsize              first = (gsize) y * src->width;
+  g_autofree gfloat *masks = g_new (gfloat, src->width);
+  gint               x;
+
+  for (x = 0; x < src->width; x++)
+    masks[x] = mask_at (src->x + x, src->y + y);
+  if (!b->codes)
+    {
+      cblur_variable_widths (variable, masks, boxes->widths + first, src->width);
+      return;
+    }
+  for (x = 0; x < src->width; x++)
+    {
+      guint8 code = (guint8) lround (masks[x] * 255.0);
+
+      if (boxes->codes != NULL)
+        boxes->codes[first + x] = code;
+      else
+        boxes->widths[first + x] = boxes->table[code];
+    }
+}
 
 static CblurImage *
 blur_band (const Band          *b,
@@ -45,28 +79,35 @@ blur_band (const Band          *b,
            CblurBackendKind     backend,
            CblurRunReport      *report)
 {
-  GeglRectangle  grown = { b->out->x - variable->reach, b->out->y - variable->reach,
-                           b->out->width + 2 * variable->reach,
-                           b->out->height + 2 * variable->reach };
-  GeglRectangle  part = grown;
-  CblurImage     src, dst;
-  CblurBoxWidth *widths;
-  CblurImage    *result = gl_test_image_new (b->format, b->out->x, b->out->y, b->out->width,
-                                             b->out->height);
+  GeglRectangle      grown = { b->out->x - variable->reach, b->out->y - variable->reach,
+                               b->out->width + 2 * variable->reach,
+                               b->out->height + 2 * variable->reach };
+  GeglRectangle      part = grown;
+  CblurImage         src, dst;
+  CblurBoxWidth      table[256];
+  gfloat             grey[256];
+  CblurVariableBoxes boxes = { NULL, NULL, b->codes ? table : NULL };
+  CblurImage        *result = gl_test_image_new (b->format, b->out->x, b->out->y,
+                                                 b->out->width, b->out->height);
   g_autoptr (CblurVariableBand) band = NULL;
-  GRand         *rand = g_rand_new_with_seed (36);
-  gint           x, y;
+  GRand             *rand = g_rand_new_with_seed (36);
+  gint               x, y;
 
   if (b->abyss != GEGL_ABYSS_LOOP)
     gegl_rectangle_intersect (&part, &grown, b->image);
   src = (CblurImage) { NULL, part.x, part.y, part.width, part.height, 0, b->format };
   dst = (CblurImage) { NULL, b->out->x, b->out->y, b->out->width, b->out->height, 0,
                        b->format };
-  band = cblur_variable_band_new (backend, &src, &dst, &widths);
+  for (x = 0; x < 256; x++)
+    grey[x] = x / 255.0f;
+  cblur_variable_widths (variable, grey, table, 256);
+  band = cblur_variable_band_new (backend, &src, &dst, &boxes);
+  /* a GL band that staged its memory takes the bytes */
+  if (b->codes && backend == CBLUR_BACKEND_GL && g_getenv ("CBLUR_GL_FAULT") == NULL)
+    g_assert_nonnull (boxes.codes);
   for (y = 0; y < src.height; y++)
     {
       gfloat *row = cblur_image_row (&src, y);
-      gfloat *masks = g_new (gfloat, src.width);
 
       /* stored pixels, decoded in place where the band holds float, as
        * the op does */
@@ -79,10 +120,7 @@ blur_band (const Band          *b,
           cblur_format_decode (b->format, (const guint8 *) row, row, src.width);
           cblur_premultiply_pixels (row, src.width);
         }
-      for (x = 0; x < src.width; x++)
-        masks[x] = mask_at (src.x + x, src.y + y);
-      cblur_variable_widths (variable, masks, widths + (gsize) y * src.width, src.width);
-      g_free (masks);
+      fill_boxes (b, variable, &src, y, &boxes);
     }
   g_rand_free (rand);
 
@@ -153,7 +191,7 @@ test_abyss_policies (void)
 
   for (i = 0; i < G_N_ELEMENTS (policies); i++)
     {
-      Band b = { &out, &image, policies[i], NULL };
+      Band b = { &out, &image, policies[i], NULL, FALSE };
 
       g_assert_cmpfloat (against_cpu (&b, 6.0, 4), <=, 2e-6);
       g_assert_cmpfloat (against_cpu (&b, 40.0, 3), <=, 2e-6);
@@ -164,10 +202,28 @@ test_abyss_policies (void)
 static void
 test_tiles (void)
 {
-  Band b = { &image, &image, GEGL_ABYSS_CLAMP, NULL };
+  Band b = { &image, &image, GEGL_ABYSS_CLAMP, NULL, FALSE };
 
   gl_test_set ("CBLUR_GL_MAX_TILE", "16");
   g_assert_cmpfloat (against_cpu (&b, 9.0, 4), <=, 2e-6);
+  gl_test_set ("CBLUR_GL_MAX_TILE", NULL);
+}
+
+/* A mask's bytes, each looked up in the table of the 256 codes on the
+ * GPU, give the CPU's boxes: a band whose lines take the table's four
+ * bytes a word at every phase, with its abyss, at both radii, and in
+ * tiles. */
+static void
+test_mask_bytes (void)
+{
+  static const GeglRectangle out = { 5, 3, 50, 37 };
+  Band                       b = { &out, &image, GEGL_ABYSS_NONE, NULL, TRUE };
+  Band                       whole = { &image, &image, GEGL_ABYSS_CLAMP, NULL, TRUE };
+
+  g_assert_cmpfloat (against_cpu (&b, 6.0, 4), <=, 2e-6);
+  g_assert_cmpfloat (against_cpu (&b, 40.0, 3), <=, 2e-6);
+  gl_test_set ("CBLUR_GL_MAX_TILE", "16");
+  g_assert_cmpfloat (against_cpu (&whole, 9.0, 4), <=, 2e-6);
   gl_test_set ("CBLUR_GL_MAX_TILE", NULL);
 }
 
@@ -176,13 +232,15 @@ test_tiles (void)
 static void
 test_stored_pixels (void)
 {
-  Band b = { &image, &image, GEGL_ABYSS_NONE, cblur_format_get (babl_format ("R'G'B'A u8")) };
+  Band b = { &image, &image, GEGL_ABYSS_NONE, cblur_format_get (babl_format ("R'G'B'A u8")),
+             FALSE };
 
   g_assert_cmpfloat (against_cpu (&b, 12.0, 4), <=, 1.0);
 }
 
 /* Each failure on the GPU falls back to the CPU, whose pixels come out
- * as the CPU backend's, bit for bit, float or stored. */
+ * as the CPU backend's, bit for bit, float or stored, with a box a pixel
+ * or a mask's bytes. */
 static void
 test_faults_fall_back (void)
 {
@@ -195,7 +253,7 @@ test_faults_fall_back (void)
   for (i = 0; i < G_N_ELEMENTS (faults); i++)
     for (f = 0; f < G_N_ELEMENTS (formats); f++)
       {
-        Band                   b = { &image, &image, GEGL_ABYSS_CLAMP, formats[f] };
+        Band                   b = { &image, &image, GEGL_ABYSS_CLAMP, formats[f], f == 1 };
         CblurRunReport         gl = { 0 }, cpu = { 0 };
         g_autoptr (CblurImage) on_cpu = blur_band (&b, &variable, CBLUR_BACKEND_CPU, &cpu);
         g_autoptr (CblurImage) fell_back = NULL;
@@ -262,6 +320,7 @@ main (int    argc,
   test_init (&argc, &argv);
   g_test_add_func ("/gl/variable/abyss-policies", test_abyss_policies);
   g_test_add_func ("/gl/variable/tiles", test_tiles);
+  g_test_add_func ("/gl/variable/mask-bytes", test_mask_bytes);
   g_test_add_func ("/gl/variable/stored-pixels", test_stored_pixels);
   g_test_add_func ("/gl/variable/faults-fall-back", test_faults_fall_back);
   g_test_add_func ("/gl/variable/op-warns-once", test_op_warns_once);
