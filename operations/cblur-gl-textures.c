@@ -21,6 +21,7 @@ cblur_gl_view (CblurGpu *gpu,
   gl->gpu = gpu;
   gl->limits = cblur_gpu_limits (gpu);
   gl->no_wait = FALSE;
+  gl->two_shader = FALSE;
   gl->textures = cblur_gpu_get_data (gpu, key);
   if (gl->textures == NULL)
     {
