@@ -86,16 +86,17 @@ gboolean cblur_gpu_thread_call (CblurGpuCall call,
 void     cblur_gpu_thread_end  (CblurGpuCall call,
                                 gpointer     data);
 
-/* cblur-gpu-start.c, with the lock held: the runtime's thread, which
- * compiles programs on a context of its own that shares the one
- * context's objects.  take: the program compiled there for key, waiting
- * while it compiles; NULL (the key no longer queued) where it was not. */
+/* cblur-gpu-start.c, on the runtime's thread with the lock held: the
+ * programs it compiles between tasks, on a context of its own that shares
+ * the one context's objects.  take: the program compiled there for key,
+ * or NULL (the key no longer queued) where it was not. */
 CblurGpuProgram *cblur_gpu_compiler_take (CblurGpu    *gpu,
                                           const gchar *key);
-/* a compile on a user's thread, for cblur_gpu_caller_compiles() */
+/* a compile in a user's task, for cblur_gpu_caller_compiles() */
 void     cblur_gpu_compiler_count_caller (void);
-/* a program's first dispatch, for cblur_gpu_caller_first_uses() where
- * it is not a first use's on the runtime's thread */
+/* a program's first dispatch from a thread, for
+ * cblur_gpu_caller_first_uses() where it is not a first use's on the
+ * runtime's thread */
 void     cblur_gpu_compiler_count_first_use (void);
 /* before the context goes: the thread's work and its context go first */
 void     cblur_gpu_compiler_stop   (CblurGpu  *gpu);

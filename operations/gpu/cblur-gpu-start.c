@@ -70,7 +70,7 @@ static struct
  * for them in time. */
 #define BATCH 16
 
-/* compiles on users' threads, and waits there for this thread's */
+/* compiles in users' tasks */
 static guint caller_compiles;
 
 /* programs first dispatched on users' threads */
@@ -507,10 +507,6 @@ cblur_gpu_compiler_take (CblurGpu    *gpu,
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
   GList                   *queued;
 
-  if (busy (key))
-    cblur_gpu_compiler_count_caller ();
-  while (busy (key))
-    g_cond_wait (&self.changed, &self.lock);
   collect (gpu);
   queued = g_queue_find_custom (&self.jobs, key, (GCompareFunc) strcmp);
   if (queued != NULL)
@@ -528,8 +524,6 @@ cblur_gpu_compiler_stop (CblurGpu *gpu)
 
   g_queue_clear_full (&self.jobs, (GDestroyNotify) job_free);
   self.first_use_due = FALSE;
-  while (self.busy != NULL)
-    g_cond_wait (&self.changed, &self.lock);
   g_slist_free_full (g_steal_pointer (&self.done), (GDestroyNotify) done_free);
   if (self.failed != NULL)
     g_hash_table_remove_all (self.failed);
