@@ -140,7 +140,7 @@ band_memory_new (CblurGpu  *gpu,
   CblurGl        gl;
   CblurGlPlan    plan = { 0 };
 
-  cblur_gl_view (gpu, &gl);
+  cblur_gl_view (gpu, &gl, NULL);
   if (cblur_gl_plan (&gl, call->kernel->reach, cblur_gl_passes_textures (&gl, call->kernel),
                      call->output, &plan, NULL) && call->stream != NULL)
     hold_inside (&plan, call->kernel, call->stream, call->source, call->output);
@@ -315,9 +315,7 @@ blur (CblurGpu  *gpu,
   const Blur *call = data;
   CblurGl     gl;
 
-  cblur_gl_view (gpu, &gl);
-  g_strlcpy (call->report->renderer, gl.limits->renderer, sizeof call->report->renderer);
-  call->report->max_texture_size = gl.limits->max_texture_size;
+  cblur_gl_view (gpu, &gl, call->report);
   if (call->memory != NULL)
     return blur_held (&gl, call->kernel, call->memory, call->source, call->src, call->dst,
                       call->report, error);

@@ -215,9 +215,11 @@ typedef struct
 } CblurGlPasses;
 
 /* cblur-gl-textures.c: the call's view of the current context, with the
- * textures kept with it */
+ * textures kept with it; report, if not NULL, names its renderer and
+ * largest texture */
 G_GNUC_INTERNAL void         cblur_gl_view             (CblurGpu          *gpu,
-                                                        CblurGl           *gl);
+                                                        CblurGl           *gl,
+                                                        CblurGlReport     *report);
 /* the first n_textures of at least sizes[i] each */
 G_GNUC_INTERNAL gboolean     cblur_gl_textures_reserve (CblurGl           *gl,
                                                         gint               n_textures,

@@ -13,8 +13,9 @@ textures_free (gpointer data)
 }
 
 void
-cblur_gl_view (CblurGpu *gpu,
-               CblurGl  *gl)
+cblur_gl_view (CblurGpu      *gpu,
+               CblurGl       *gl,
+               CblurGlReport *report)
 {
   static const gchar key[] = "cblur-gl-textures";
 
@@ -27,6 +28,11 @@ cblur_gl_view (CblurGpu *gpu,
     {
       gl->textures = g_new0 (CblurGlTextures, 1);
       cblur_gpu_set_data (gpu, key, gl->textures, textures_free);
+    }
+  if (report != NULL)
+    {
+      g_strlcpy (report->renderer, gl->limits->renderer, sizeof report->renderer);
+      report->max_texture_size = gl->limits->max_texture_size;
     }
 }
 

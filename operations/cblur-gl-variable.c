@@ -248,9 +248,7 @@ blur (CblurGpu  *gpu,
   const Blur *call = data;
   CblurGl     gl;
 
-  cblur_gl_view (gpu, &gl);
-  g_strlcpy (call->report->renderer, gl.limits->renderer, sizeof call->report->renderer);
-  call->report->max_texture_size = gl.limits->max_texture_size;
+  cblur_gl_view (gpu, &gl, call->report);
   return blur_band (&gl, call->memory, call->variable, call->src, call->abyss, call->dst,
                     call->report, error);
 }

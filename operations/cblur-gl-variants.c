@@ -39,7 +39,7 @@ cblur_gl_prepare_all (CblurGpu *gpu)
 {
   CblurGl gl;
 
-  cblur_gl_view (gpu, &gl);
+  cblur_gl_view (gpu, &gl, NULL);
   if (gl.limits->is_software && !cblur_settings ()->gl_no_wait)
     return;
   queue_axis (&gl, 0);
@@ -121,7 +121,7 @@ cblur_gl_first_use (CblurGpu *gpu)
   CblurGl gl;
   guint   i;
 
-  cblur_gl_view (gpu, &gl);
+  cblur_gl_view (gpu, &gl, NULL);
   if (gl.limits->is_software && !cblur_settings ()->gl_no_wait)
     return;
   for (i = 0; i < G_N_ELEMENTS (first_uses); i++)
