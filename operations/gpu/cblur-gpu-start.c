@@ -61,7 +61,6 @@ static struct
   EGLDisplay  display;
   EGLContext  context;    /* the thread's, sharing the one context's objects */
   gboolean    stop;       /* the process exits: no more GL here */
-  gboolean    end;        /* gegl_exit(): the thread ends */
   gboolean    first_use;  /* the thread runs the first uses */
 } self;
 
@@ -73,7 +72,8 @@ static struct
 /* compiles in users' tasks */
 static guint caller_compiles;
 
-/* programs first dispatched on users' threads */
+/* first dispatches of a program from a thread that were not a first
+ * use's */
 static guint caller_first_uses;
 
 void
@@ -566,7 +566,8 @@ cblur_gpu_prepared (void)
 {
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
 
-  return !self.starting && self.busy == NULL && !self.first_use_due && g_queue_is_empty (&self.jobs);
+  return !self.starting && self.busy == NULL && !self.first_use_due &&
+         g_queue_is_empty (&self.jobs);
 }
 
 void
