@@ -75,7 +75,8 @@ gboolean  cblur_gpu_run            (CblurGpuTask   task,
                                     gpointer       data,
                                     GError       **error);
 
-/* Thread-safe: TRUE once a context exists (making it if needed). */
+/* Thread-safe: TRUE once a context exists, making it if needed on the
+ * runtime's thread (a task, waited for). */
 gboolean  cblur_gpu_available      (gboolean *is_software,
                                     GError  **error);
 /* Thread-safe, for tests: whether a context exists now. */
