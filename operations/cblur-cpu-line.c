@@ -10,33 +10,45 @@
 /* Accumulators for this many pixels stay in registers. */
 #define DIRECT_GROUP 8
 
+/* Outputs made side by side, each adding its taps in its own order: a
+ * sum waits for the one before it, and a single output's few vectors of
+ * sums left the adders idle between taps. */
+#define DIRECT_OUTPUTS 4
+
+/* `outputs` outputs `out_step` apart, their centres `step` apart */
 static inline __attribute__ ((always_inline)) void
 direct_group (const gfloat     *w,
               gint              hw,
               const CblurPixel *centre,
               gsize             step,
               CblurPixel       *dst,
-              const gint        pixels)
+              gsize             out_step,
+              const gint        pixels,
+              const gint        outputs)
 {
-  const gint    lanes = pixels * CBLUR_CHANNELS;
-  const gfloat *mid = (const gfloat *) centre;
-  gfloat        acc[DIRECT_GROUP * CBLUR_CHANNELS];
-  gint          j, c;
+  const gint lanes = pixels * CBLUR_CHANNELS;
+  gfloat     acc[DIRECT_OUTPUTS][DIRECT_GROUP * CBLUR_CHANNELS];
+  gint       j, c, o;
 
-  for (c = 0; c < lanes; c++)
-    acc[c] = mid[c] * w[0];
+  for (o = 0; o < outputs; o++)
+    for (c = 0; c < lanes; c++)
+      acc[o][c] = ((const gfloat *) (centre + (gsize) o * step))[c] * w[0];
 
   for (j = 1; j <= hw; j++)
-    {
-      const gfloat *restrict before = (const gfloat *) (centre - (gsize) j * step);
-      const gfloat *restrict after = (const gfloat *) (centre + (gsize) j * step);
+    for (o = 0; o < outputs; o++)
+      {
+        const gfloat *restrict before = (const gfloat *) (centre + (gsize) o * step -
+                                                          (gsize) j * step);
+        const gfloat *restrict after = (const gfloat *) (centre + (gsize) o * step +
+                                                         (gsize) j * step);
 
-      for (c = 0; c < lanes; c++)
-        acc[c] += (before[c] + after[c]) * w[j];
-    }
+        for (c = 0; c < lanes; c++)
+          acc[o][c] += (before[c] + after[c]) * w[j];
+      }
 
-  for (c = 0; c < lanes; c++)
-    ((gfloat *) dst)[c] = acc[c];
+  for (o = 0; o < outputs; o++)
+    for (c = 0; c < lanes; c++)
+      ((gfloat *) (dst + (gsize) o * out_step))[c] = acc[o][c];
 }
 
 WIDEST_VECTORS static void
@@ -48,18 +60,26 @@ direct_line (const CblurKernelAxis *kernel,
 {
   const gfloat *w = kernel->weights;
   gint          hw = kernel->half_width;
-  gint          i, p;
+  gint          i, p, outputs;
 
-  for (i = 0; i < n_out; i++)
+  for (i = 0; i < n_out; i += outputs)
     {
       const CblurPixel *centre = in.data + (gsize) (i + hw) * in.step;
       CblurPixel       *dst = out.data + (gsize) i * out.step;
 
-      /* constant group sizes let the compiler unroll the pixel loops */
+      /* constant group sizes and counts let the compiler unroll the loops */
+      outputs = n_out - i >= DIRECT_OUTPUTS ? DIRECT_OUTPUTS : 1;
       for (p = 0; p + DIRECT_GROUP <= pixels; p += DIRECT_GROUP)
-        direct_group (w, hw, centre + p, in.step, dst + p, DIRECT_GROUP);
-      if (p < pixels)
-        direct_group (w, hw, centre + p, in.step, dst + p, pixels - p);
+        if (outputs == DIRECT_OUTPUTS)
+          direct_group (w, hw, centre + p, in.step, dst + p, out.step, DIRECT_GROUP,
+                        DIRECT_OUTPUTS);
+        else
+          direct_group (w, hw, centre + p, in.step, dst + p, out.step, DIRECT_GROUP, 1);
+      if (p < pixels && outputs == DIRECT_OUTPUTS)
+        direct_group (w, hw, centre + p, in.step, dst + p, out.step, pixels - p,
+                      DIRECT_OUTPUTS);
+      else if (p < pixels)
+        direct_group (w, hw, centre + p, in.step, dst + p, out.step, pixels - p, 1);
     }
 }
 

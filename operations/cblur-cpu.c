@@ -65,18 +65,6 @@ abyss_source (gint            i,
                                     : lo + cblur_floor_mod (i - lo, hi - lo);
 }
 
-/* pixel x of a row's line: GEGL's, or made from them or the colour; row
- * holds GEGL's, from column `left` */
-static inline CblurPixel
-row_pixel (const Job        *job,
-           const CblurPixel *row,
-           gint              x)
-{
-  gint source = abyss_source (x, job->left, job->right, job->policy);
-
-  return source < 0 ? job->colour : row[source - job->left];
-}
-
 /* row y of strip s of the pass between */
 static inline CblurPixel *
 strip_row (const Job *job,
@@ -92,16 +80,6 @@ strip_row (const Job *job,
  * at a time: row by row, each element's line went out of the cache
  * before the next row wrote to it. */
 #define TRANSPOSE_PIXELS 8
-
-/* pixel x of a row's line, premultiplied where it is straight */
-static inline CblurPixel
-gathered_pixel (const Job        *job,
-                const CblurPixel *row,
-                gint              x,
-                gboolean          straight)
-{
-  return straight ? cblur_premultiplied (row_pixel (job, row, x)) : row_pixel (job, row, x);
-}
 
 /* elements [begin, end) of the line from the sources' first pixels on,
  * premultiplied on the way where they are straight */
@@ -165,21 +143,47 @@ transpose_out (const Job        *job,
     }
 }
 
-/* Rows [y, y + rows) of GEGL's pixels (from `pixels`' first) in RGBA
- * float, from column `left`, into sources: their own rows, or in `held`
- * (rows of src's width), read through the stream where `pixels` has none
- * and decoded where they are stored in another format (in place: decoding
- * grows pixels from the end). */
+/* Pixels of each row decoded at a time: two cache lines of each row's
+ * bytes in 8 bits, as transpose_in takes of floats. */
+#define DECODE_PIXELS 32
+
+/* Elements [left, right) of the line from the rows stored in `format`,
+ * decoded and premultiplied where straight as they go in. */
 static void
-fetch_rows (const Job         *job,
-            gint               y,
-            gint               rows,
-            CblurPixel        *held,
-            const CblurPixel **sources)
+decode_in (const CblurFormat *format,
+           CblurPixel        *line,
+           gint               rows,
+           const guint8     **stored,
+           gint               left,
+           gint               right,
+           gboolean           straight)
+{
+  gint x, r;
+
+  for (x = left; x < right; x += DECODE_PIXELS)
+    for (r = 0; r < rows; r++)
+      cblur_format_decode_spread (format, stored[r] + (gsize) (x - left) * format->bytes_per_pixel,
+                                  (gfloat *) (line + (gsize) x * rows + r),
+                                  MIN (DECODE_PIXELS, right - x), rows, straight);
+}
+
+/* Rows [y, y + rows) of GEGL's pixels (from `pixels`' first), from
+ * column `left`, into the line's elements [left, right): their own rows,
+ * or rows read into `held` (rows of src's width) through the stream
+ * where `pixels` has none; decoded where they are stored in another
+ * format, premultiplied where straight. */
+static void
+fetch_rows (const Job  *job,
+            gint        y,
+            gint        rows,
+            CblurPixel *held,
+            CblurPixel *line,
+            gboolean    straight)
 {
   const CblurImage *pixels = job->pixels;
   gint              n_in = job->src->width;
   gint              width = job->right - job->left;
+  const guint8     *stored[CBLUR_ROW_GROUP];
   gint              r;
 
   if (pixels->data == NULL)
@@ -190,16 +194,34 @@ fetch_rows (const Job         *job,
       job->stream->read (&part, 0, 0, width, rows, job->stream->user_data);
     }
   for (r = 0; r < rows; r++)
-    {
-      CblurPixel   *row = held + (gsize) r * n_in;
-      const guint8 *stored = pixels->data != NULL ? cblur_image_bytes (pixels, 0, y + r)
-                                                  : (const guint8 *) row;
+    stored[r] = pixels->data != NULL ? cblur_image_bytes (pixels, 0, y + r)
+                                     : (const guint8 *) (held + (gsize) r * n_in);
+  if (pixels->format != NULL)
+    decode_in (pixels->format, line, rows, stored, job->left, job->right, straight);
+  else
+    transpose_in (line, rows, (const CblurPixel **) stored, job->left, job->right, straight);
+}
 
-      if (pixels->format != NULL)
-        cblur_format_decode (pixels->format, stored, (gfloat *) row, width);
-      sources[r] = pixels->data != NULL && pixels->format == NULL
-                     ? (const CblurPixel *) cblur_image_row (pixels, y + r) : row;
-    }
+/* The line's elements outside [left, right) under the policy: the
+ * colour, or GEGL's pixels' elements they repeat, premultiplied already
+ * (none's, black's and white's colours premultiply to themselves). */
+static void
+make_abyss_columns (const Job  *job,
+                    CblurPixel *line,
+                    gint        rows)
+{
+  const gint made[2][2] = { { 0, job->left }, { job->right, job->src->width } };
+  gint       m, x, r;
+
+  for (m = 0; m < 2; m++)
+    for (x = made[m][0]; x < made[m][1]; x++)
+      {
+        gint source = abyss_source (x, job->left, job->right, job->policy);
+
+        for (r = 0; r < rows; r++)
+          line[(gsize) x * rows + r] = source < 0 ? job->colour
+                                                  : line[(gsize) source * rows + r];
+      }
 }
 
 /* Four lines of 8 rows at 4K widths outgrow a core's L2 cache: rows as
@@ -252,22 +274,10 @@ horizontal_rows (gsize    first,
   for (group = first; group < first + count; group++)
     {
       gint              row0 = group * CBLUR_ROW_GROUP;
-      gint              rows = MIN (CBLUR_ROW_GROUP, job->bottom - job->top - row0);
-      const CblurPixel *sources[CBLUR_ROW_GROUP];
-      gint              r, x;
+      gint rows = MIN (CBLUR_ROW_GROUP, job->bottom - job->top - row0);
 
-      fetch_rows (job, row0, rows, held, sources);
-      /* none's, black's and white's colours premultiply to themselves */
-      for (r = 0; r < rows; r++)
-        {
-          const CblurPixel *src = sources[r];
-
-          for (x = 0; x < job->left; x++)
-            gathered[(gsize) x * rows + r] = gathered_pixel (job, src, x, straight);
-          for (x = job->right; x < n_in; x++)
-            gathered[(gsize) x * rows + r] = gathered_pixel (job, src, x, straight);
-        }
-      transpose_in (gathered, rows, sources, job->left, job->right, straight);
+      fetch_rows (job, row0, rows, held, gathered, straight);
+      make_abyss_columns (job, gathered, rows);
 
       cblur_line_blur (job->kernel, CBLUR_AXIS_X, (CblurLine) { gathered, rows }, n_in,
                        job->src->x, (CblurLineOut) { blurred, rows }, rows, &scratch);

@@ -24,6 +24,7 @@ struct _CblurLanes
   gint32  decode_first[8]; /* ... its codes' in decode */
   guint32 *buckets;        /* all curves' buckets, packed (pack_bucket) */
   gfloat  *decode;         /* all curves' decode tables, 256 each */
+  gfloat   used_alpha[CODES]; /* what an alpha code premultiplies by */
 };
 
 /* A bucket in one word, for one gather: the code at its start in the top
@@ -117,6 +118,8 @@ cblur_lanes_new (const CblurCurve *const curves[4])
   memcpy (lanes->decode_first + 4, lanes->decode_first, 4 * sizeof (gint32));
   lanes->buckets = (guint32 *) g_array_free (buckets, FALSE);
   lanes->decode = (gfloat *) g_array_free (decode, FALSE);
+  for (c = 0; c < CODES; c++)
+    lanes->used_alpha[c] = cblur_used_alpha (lanes->decode[lanes->decode_first[3] + c]);
   return lanes;
 }
 
@@ -163,19 +166,30 @@ encode_pixels (const CblurLanes *lanes,
 
 #define LANES_TARGET __attribute__ ((target ("avx2")))
 
-/* two pixels, unpremultiplied as encode_run does (its alpha floor, the
- * quotient, then products), into their codes: encode_plane's clamping,
- * bucket and threshold */
+/* The reciprocals of eight pixels' used alphas (encode_run's floor, then
+ * the quotient), in one division: [0 2 4 6 | 1 3 5 7], so that pixel
+ * pair p of the four vectors finds its two in element p of each half. */
+static inline __attribute__ ((always_inline)) LANES_TARGET __m256
+reciprocals (const __m256 pixels[4])
+{
+  /* a0 a0 a2 a2 | a1 a1 a3 a3, and a4 a4 a6 a6 | a5 a5 a7 a7 */
+  __m256 low = _mm256_shuffle_ps (pixels[0], pixels[1], _MM_SHUFFLE (3, 3, 3, 3));
+  __m256 high = _mm256_shuffle_ps (pixels[2], pixels[3], _MM_SHUFFLE (3, 3, 3, 3));
+  __m256 alpha = _mm256_shuffle_ps (low, high, _MM_SHUFFLE (2, 0, 2, 0));
+  __m256 floor = _mm256_set1_ps (CBLUR_ALPHA_FLOOR);
+  __m256 tiny = _mm256_cmp_ps (_mm256_andnot_ps (_mm256_set1_ps (-0.0f), alpha), floor,
+                               _CMP_LE_OQ);
+
+  return _mm256_div_ps (_mm256_set1_ps (1.0f), _mm256_blendv_ps (alpha, floor, tiny));
+}
+
+/* two pixels' samples, unpremultiplied (alpha as it is), into their
+ * codes: encode_plane's clamping, bucket and threshold */
 static inline __attribute__ ((always_inline)) LANES_TARGET __m256i
 encode_vector (const CblurLanes *lanes,
-               const gfloat     *src)
+               __m256            pixels,
+               __m256            recip)
 {
-  __m256  pixels = _mm256_loadu_ps (src);
-  __m256  alpha = _mm256_permutevar8x32_ps (pixels, _mm256_set_epi32 (7, 7, 7, 7, 3, 3, 3, 3));
-  __m256  floor = _mm256_set1_ps (CBLUR_ALPHA_FLOOR);
-  __m256  tiny = _mm256_cmp_ps (_mm256_andnot_ps (_mm256_set1_ps (-0.0f), alpha), floor,
-                                _CMP_LE_OQ);
-  __m256  recip = _mm256_div_ps (_mm256_set1_ps (1.0f), _mm256_blendv_ps (alpha, floor, tiny));
   __m256  value = _mm256_blend_ps (_mm256_mul_ps (pixels, recip), pixels, 0x88);
   __m256  above = _mm256_cmp_ps (value, _mm256_loadu_ps (lanes->top), _CMP_GE_OQ);
   /* max and min give their second operand where the first is NaN */
@@ -197,25 +211,41 @@ encode_vector (const CblurLanes *lanes,
   return _mm256_sub_epi32 (code, _mm256_castps_si256 (above));
 }
 
+/* four codes' vectors of 32 bits into their 32 bytes, in order */
+static inline __attribute__ ((always_inline)) LANES_TARGET __m256i
+pack_codes (const __m256i codes[4])
+{
+  /* packs work within halves: the bytes hold pixels 0 2 4 6 1 3 5 7 */
+  __m256i words_low = _mm256_packus_epi32 (codes[0], codes[1]);
+  __m256i words_high = _mm256_packus_epi32 (codes[2], codes[3]);
+  __m256i bytes = _mm256_packus_epi16 (words_low, words_high);
+
+  return _mm256_permutevar8x32_epi32 (bytes, _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7));
+}
+
+/* eight pixels at a time: one division for their alphas */
 static LANES_TARGET void
 encode_vectors (const CblurLanes *lanes,
                 const gfloat     *src,
                 guint8           *dst,
-                gsize             n_quads)
+                gsize             n_octets)
 {
   gsize q;
+  gint  p;
 
-  for (q = 0; q < n_quads; q++)
+  for (q = 0; q < n_octets; q++)
     {
-      __m256i first = encode_vector (lanes, src + q * 16);
-      __m256i second = encode_vector (lanes, src + q * 16 + 8);
-      /* packs work within halves: 0 1 4 5 2 3 6 7 in 16 bits, then in order */
-      __m256i words = _mm256_permute4x64_epi64 (_mm256_packus_epi32 (first, second),
-                                                _MM_SHUFFLE (3, 1, 2, 0));
-      __m128i bytes = _mm_packus_epi16 (_mm256_castsi256_si128 (words),
-                                        _mm256_extracti128_si256 (words, 1));
+      __m256  pixels[4];
+      __m256i codes[4];
+      __m256  recip;
 
-      _mm_storeu_si128 ((__m128i *) (dst + q * 16), bytes);
+      for (p = 0; p < 4; p++)
+        pixels[p] = _mm256_loadu_ps (src + q * 32 + p * 8);
+      recip = reciprocals (pixels);
+      for (p = 0; p < 4; p++)
+        codes[p] = encode_vector (lanes, pixels[p], _mm256_permutevar_ps (
+                                    recip, _mm256_set1_epi32 (p)));
+      _mm256_storeu_si256 ((__m256i *) (dst + q * 32), pack_codes (codes));
     }
 }
 
@@ -253,10 +283,59 @@ cblur_lanes_encode (const CblurLanes *lanes,
   gsize done = 0;
 
 #ifdef HAVE_LANES
-  done = n_pixels / 4 * 4;
-  encode_vectors (lanes, src, dst, n_pixels / 4);
+  done = n_pixels / 8 * 8;
+  encode_vectors (lanes, src, dst, n_pixels / 8);
 #endif
   encode_pixels (lanes, src + done * 4, dst + done * 4, n_pixels - done);
+}
+
+/* A pixel's four lookups as loads of their own, which cost about what a
+ * gather of eight does, and the pixel goes out whole, premultiplied on the
+ * way (by its alpha code's used alpha, without a branch on the floor), to
+ * its place in a line of interleaved rows, where a gather's two pixels
+ * would have to be split again. */
+static inline __attribute__ ((always_inline)) void
+decode_spread (const CblurLanes *lanes,
+               const guint8     *src,
+               gfloat           *dst,
+               gsize             n_pixels,
+               gsize             step,
+               const gboolean    premultiply)
+{
+  const gfloat *r = lanes->decode + lanes->decode_first[0];
+  const gfloat *g = lanes->decode + lanes->decode_first[1];
+  const gfloat *b = lanes->decode + lanes->decode_first[2];
+  const gfloat *a = lanes->decode + lanes->decode_first[3];
+  gsize         i;
+
+  for (i = 0; i < n_pixels; i++)
+    {
+      const guint8 *codes = src + i * 4;
+      CblurPixel    pixel = { r[codes[0]], g[codes[1]], b[codes[2]], a[codes[3]] };
+
+      if (premultiply)
+        {
+          gfloat alpha = pixel[3];
+
+          pixel *= lanes->used_alpha[codes[3]];
+          pixel[3] = alpha;
+        }
+      memcpy (dst + i * step * 4, &pixel, sizeof pixel);
+    }
+}
+
+void
+cblur_lanes_decode_spread (const CblurLanes *lanes,
+                           const guint8     *src,
+                           gfloat           *dst,
+                           gsize             n_pixels,
+                           gsize             step,
+                           gboolean          premultiply)
+{
+  if (premultiply)
+    decode_spread (lanes, src, dst, n_pixels, step, TRUE);
+  else
+    decode_spread (lanes, src, dst, n_pixels, step, FALSE);
 }
 
 void

@@ -26,6 +26,13 @@ void        cblur_lanes_decode (const CblurLanes *lanes,
                                 const guint8     *src,
                                 gfloat           *dst,
                                 gsize             n_pixels);
+/* cblur_format_decode_spread */
+void        cblur_lanes_decode_spread (const CblurLanes *lanes,
+                                       const guint8     *src,
+                                       gfloat           *dst,
+                                       gsize             n_pixels,
+                                       gsize             step,
+                                       gboolean          premultiply);
 void        cblur_lanes_encode (const CblurLanes *lanes,
                                 const gfloat     *src,
                                 guint8           *dst,

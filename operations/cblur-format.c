@@ -450,6 +450,39 @@ cblur_format_decode (const CblurFormat *format,
 }
 
 void
+cblur_format_decode_spread (const CblurFormat *format,
+                            const guint8      *src,
+                            gfloat            *dst,
+                            gsize              n_pixels,
+                            gsize              step,
+                            gboolean           premultiply)
+{
+  gfloat block[BLOCK * 4];
+  gsize  start, i;
+
+  if (format->lanes != NULL)
+    {
+      cblur_lanes_decode_spread (format->lanes, src, dst, n_pixels, step, premultiply);
+      return;
+    }
+  for (start = 0; start < n_pixels; start += BLOCK)
+    {
+      gsize count = MIN (BLOCK, n_pixels - start);
+
+      cblur_format_decode (format, src + start * format->bytes_per_pixel, block, count);
+      for (i = 0; i < count; i++)
+        {
+          CblurPixel pixel;
+
+          memcpy (&pixel, block + i * 4, sizeof pixel);
+          if (premultiply)
+            pixel = cblur_premultiplied (pixel);
+          memcpy (dst + (start + i) * step * 4, &pixel, sizeof pixel);
+        }
+    }
+}
+
+void
 cblur_format_encode (const CblurFormat *format,
                      const gfloat      *src,
                      guint8            *dst,

@@ -60,6 +60,16 @@ void               cblur_format_decode (const CblurFormat *format,
                                         gfloat            *dst,
                                         gsize              n_pixels);
 
+/* The same, premultiplied where premultiply (cblur_premultiplied's rule),
+ * pixel i at dst + i * step pixels: rows go into the CPU's line of
+ * interleaved rows as they are decoded.  dst must not overlap src. */
+void               cblur_format_decode_spread (const CblurFormat *format,
+                                               const guint8      *src,
+                                               gfloat            *dst,
+                                               gsize              n_pixels,
+                                               gsize              step,
+                                               gboolean           premultiply);
+
 /* n_pixels of premultiplied linear RGBA float into format: unpremultiplied
  * as babl does (its alpha floor), curve, rounding; dst may start where
  * src does. */

@@ -92,6 +92,20 @@ cblur_gl_variable_passes_init (CblurGl               *gl,
   return TRUE;
 }
 
+void
+cblur_gl_variable_prepare (CblurGl *gl)
+{
+  CblurGlVariant axes[2] = { 0, CBLUR_GL_VERTICAL };
+  gint           axis;
+
+  for (axis = 0; axis < 2; axis++)
+    {
+      cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_VARIABLE, axes[axis] | CBLUR_GL_SCAN, 0);
+      cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_VARIABLE, axes[axis], 0);
+      cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_VARIABLE, axes[axis] | CBLUR_GL_CODES, 0);
+    }
+}
+
 /* what every pass of the axis's programs shares */
 static void
 set_common (const CblurGlVariablePasses *passes,

@@ -40,6 +40,9 @@ G_GNUC_INTERNAL gboolean cblur_gl_variable_passes_init   (CblurGl               
                                                           CblurGlStamps         *stamps,
                                                           CblurGlVariablePasses *passes,
                                                           GError               **error);
+/* queues every program the passes may take for the runtime's thread
+ * (cblur_gl_prepare_all()) */
+G_GNUC_INTERNAL void     cblur_gl_variable_prepare       (CblurGl               *gl);
 /* both axes' passes over the tile, whose input texture holds its inside;
  * returns the texture that holds its output */
 G_GNUC_INTERNAL const CblurGpuTexture *cblur_gl_variable_passes_run (const CblurGlVariablePasses *passes,

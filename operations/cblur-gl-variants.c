@@ -3,8 +3,8 @@
  * serve every radius, only a little slower than the best for each.  They
  * are direct.comp with the cache that holds any window in halves
  * (CBLUR_GL_DIRECT_ANY_CACHE), box-fused.comp with its longest segment,
- * the two-shader box beyond it, and the abyss and format conversions: a
- * dozen and a half programs that one batch compiles.  Under auto the GPU
+ * the two-shader box beyond it, the abyss and format conversions, and
+ * the variable blur's: a score of programs that one batch compiles.  Under auto the GPU
  * takes blurs once they are linked (cblur_gpu_prepared), and nothing
  * else is compiled for them: while the runtime's thread compiles, GL
  * calls on the context may wait for it, and a frame would with them.
@@ -12,6 +12,7 @@
  * of them once (cblur_gpu_on_linked), since a driver may finish a
  * program only at its first dispatch. */
 #include "cblur-gl-internal.h"
+#include "cblur-gl-variable-passes.h"
 
 #include "cblur-settings.h"
 
@@ -55,6 +56,7 @@ cblur_gl_prepare_all (CblurGpu *gpu)
   cblur_gl_program_prepare (&gl, CBLUR_GL_SHADER_ABYSS, 0, 0);
   cblur_gl_program_prepare (&gl, CBLUR_GL_SHADER_DECODE, 0, 0);
   cblur_gl_program_prepare (&gl, CBLUR_GL_SHADER_ENCODE, 0, 0);
+  cblur_gl_variable_prepare (&gl);
 }
 
 /* The first uses' blurs: a few pixels each, radius FIRST_USE_RADIUS,

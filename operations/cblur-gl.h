@@ -78,7 +78,7 @@ void               cblur_gl_band_memory_free (CblurGlBandMemory  *memory);
  * GEGL's reads, and its downloads GEGL's writes */
 gboolean           cblur_gl_band_memory_streams (const CblurGlBandMemory *memory);
 
-/* A CblurGpuWarmUp (cblur_gpu_on_made): every program the blur may take,
+/* A CblurGpuWarmUp (cblur_gpu_on_made): every program the blurs may take,
  * at any radius and size, queued for the runtime's thread; none on a
  * software rasterizer, unless CBLUR_GL_NO_WAIT. */
 void               cblur_gl_prepare_all      (CblurGpu           *gpu);

@@ -386,10 +386,32 @@ lanes_sample (const CblurCurve *curve,
   return g_rand_double_range (rand, -0.1, 1.1);
 }
 
+/* Decoding into every other pixel, premultiplied as it goes, against
+ * decoding and premultiplying. */
+static void
+check_decode_spread (const CblurFormat *format,
+                     const guint8      *stored,
+                     const gfloat      *decoded,
+                     gsize              length)
+{
+  g_autofree gfloat *expected = g_new (gfloat, length * 4);
+  g_autofree gfloat *spread = g_new0 (gfloat, length * 8);
+  gsize              p;
+
+  memcpy (expected, decoded, length * 16);
+  cblur_premultiply_pixels (expected, length);
+  cblur_format_decode_spread (format, stored, spread, length, 2, TRUE);
+  for (p = 0; p < length; p++)
+    g_assert_cmpmem (spread + p * 8, 16, expected + p * 4, 16);
+  cblur_format_decode_spread (format, stored, spread, length, 2, FALSE);
+  for (p = 0; p < length; p++)
+    g_assert_cmpmem (spread + p * 8, 16, decoded + p * 4, 16);
+}
+
 /* The 8-bit RGBA formats' vectors (cblur-format-lanes) against the
  * loops, bit for bit, at every threshold of every component, beyond the
  * curves' ends, at alphas around babl's floor, in runs of every length
- * mod 4, in place too. */
+ * mod 8, in place too, and decoding into a line of interleaved rows. */
 static void
 test_lanes (void)
 {
@@ -397,7 +419,7 @@ test_lanes (void)
     { "R'G'B'A u8", "sRGB" }, { "R'G'B'A u8", "ProPhoto" }, { "RGBA u8", "sRGB" },
     { "R~G~B~A u8", "Apple" },
   };
-  const gsize n = 4 * 1024 + 3;
+  const gsize n = 4 * 1024 + 7;
   gsize       i;
 
   for (i = 0; i < G_N_ELEMENTS (cases); i++)
@@ -426,7 +448,7 @@ test_lanes (void)
           pixels[p * 4 + c] = c == 3 && p % 2 == 0
                                 ? 1.0f
                                 : lanes_sample (format->curves[c], rand, (gint) (p + c) % 1024);
-      for (length = n - 4; length <= n; length++)
+      for (length = n - 8; length <= n; length++)
         {
           cblur_format_encode (format, pixels, ours, length);
           cblur_format_encode (&loops, pixels, theirs, length);
@@ -441,6 +463,8 @@ test_lanes (void)
           memcpy (in_place, theirs, length * 4);
           cblur_format_decode (format, (guint8 *) in_place, in_place, length);
           g_assert_cmpmem (in_place, length * 16, expected, length * 16);
+          check_decode_spread (format, theirs, expected, length);
+          check_decode_spread (&loops, theirs, expected, length);
         }
     }
 }

@@ -191,9 +191,11 @@ cblur_gpu_program (CblurGpu     *gpu,
   if (program != NULL)
     return program;
 
+  /* one the runtime's thread linked is in the cache once taken */
   program = cblur_gpu_compiler_take (gpu, key);
-  if (program == NULL)
-    program = build_here (name, source, defines, prelude, error);
+  if (program != NULL)
+    return program;
+  program = build_here (name, source, defines, prelude, error);
   if (program != NULL)
     g_hash_table_insert (gpu->programs, g_steal_pointer (&key), program);
   return program;

@@ -11,6 +11,8 @@
  * process's. */
 #include "gl-test.h"
 
+#include "cblur-log.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -187,6 +189,69 @@ choice_waits_for_programs (void)
   g_assert_cmpuint (cblur_gpu_caller_first_uses (), ==, 0);
 }
 
+static void
+count_variable_bands (const CblurRunReport *report,
+                      const GeglRectangle  *band,
+                      gpointer              user_data)
+{
+  gint *on = user_data;
+
+  g_atomic_int_inc (&on[report->ran_on == CBLUR_BACKEND_GL]);
+}
+
+/* a ramp of blur across a random image through the variable blur's op,
+ * the mask stored in mask_format */
+static void
+blur_variable_op (const gchar *mask_format)
+{
+  g_autoptr (GeglBuffer) image = test_random_buffer (96, 64, 11);
+  g_autoptr (GeglBuffer) mask = gegl_buffer_new (GEGL_RECTANGLE (0, 0, 96, 64),
+                                                 babl_format (mask_format));
+  g_autofree gfloat     *ramp = g_new (gfloat, 96 * 64);
+  g_autofree gfloat     *out = g_new (gfloat, 96 * 64 * 4);
+  GeglNode              *graph = gegl_node_new ();
+  GeglNode              *source, *masks, *blur;
+  gint                   i;
+
+  for (i = 0; i < 96 * 64; i++)
+    ramp[i] = (i % 96) / 95.0f;
+  gegl_buffer_set (mask, NULL, 0, babl_format ("Y float"), ramp, GEGL_AUTO_ROWSTRIDE);
+  source = gegl_node_new_child (graph, "operation", "gegl:buffer-source", "buffer", image,
+                                NULL);
+  masks = gegl_node_new_child (graph, "operation", "gegl:buffer-source", "buffer", mask,
+                               NULL);
+  blur = gegl_node_new_child (graph, "operation", "cblur:variable-blur", "radius", 12.0,
+                              NULL);
+  gegl_node_link (source, blur);
+  gegl_node_connect_to (masks, "output", blur, "aux");
+  gegl_node_blit (blur, 1.0, GEGL_RECTANGLE (0, 0, 96, 64), babl_format ("RaGaBaA float"),
+                  out, GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
+  g_object_unref (graph);
+}
+
+/* The warm-up queues the variable blur's programs too: once the GPU is
+ * prepared, its op blurs on the GPU, an 8-bit mask's codes and a float
+ * mask's boxes, and compiles nothing on this thread. */
+static void
+variable_compiles_nothing (void)
+{
+  gint on[2] = { 0, 0 };
+
+  if (!in_own_process ())
+    return;
+  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
+  spend_on_cpu ();
+  cblur_backend_preferred ();
+  cblur_gpu_wait_prepared ();
+  cblur_log_watch (count_variable_bands, on);
+  blur_variable_op ("Y' u8");
+  blur_variable_op ("Y float");
+  cblur_log_watch (NULL, NULL);
+  g_assert_cmpint (on[TRUE], >, 0);
+  g_assert_cmpint (on[FALSE], ==, 0);
+  g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, 0);
+}
+
 /* The choice that starts the context comes back at once, with the CPU,
  * whose blur is the CPU's; the context comes in the background. */
 static void
@@ -258,5 +323,6 @@ main (int    argc,
                         exit_while_starting);
   g_test_add_func ("/gl/startup/sweep-compiles-nothing", sweep_compiles_nothing);
   g_test_add_func ("/gl/startup/choice-waits-for-programs", choice_waits_for_programs);
+  g_test_add_func ("/gl/startup/variable-compiles-nothing", variable_compiles_nothing);
   return gl_test_run ();
 }
