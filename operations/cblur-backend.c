@@ -77,6 +77,7 @@ cblur_backend_preferred (void)
    * takes blurs once every program it may need is linked, so that a region
    * sized for it never falls back to the CPU whole. */
   cblur_gpu_on_made (cblur_gl_prepare_all);
+  cblur_gpu_on_linked (cblur_gl_first_use);
   if (cblur_gpu_state (worth_a_context (), &is_software, NULL) == CBLUR_GPU_READY &&
       (!is_software || cblur_settings ()->gl_no_wait) && cblur_gpu_prepared ())
     return CBLUR_BACKEND_GL;

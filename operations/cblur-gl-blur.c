@@ -121,6 +121,36 @@ memory_give_back (CblurGpu          *gpu,
   g_free (memory);
 }
 
+/* cblur_gl_band_memory_new()'s arguments and result, for its task */
+typedef struct
+{
+  const CblurKernel *kernel;
+  const CblurStream *stream;
+  CblurImage        *source;
+  CblurImage        *output;
+  CblurGlBandMemory *memory;
+} BandMemoryNew;
+
+static gboolean
+band_memory_new (CblurGpu  *gpu,
+                 gpointer   data,
+                 GError   **error)
+{
+  BandMemoryNew *call = data;
+  CblurGl        gl;
+  CblurGlPlan    plan = { 0 };
+
+  cblur_gl_view (gpu, &gl, NULL);
+  if (cblur_gl_plan (&gl, call->kernel->reach, cblur_gl_passes_textures (&gl, call->kernel),
+                     call->output, &plan, NULL) && call->stream != NULL)
+    hold_inside (&plan, call->kernel, call->stream, call->source, call->output);
+  call->memory = memory_new (gpu, call->source, call->output, error);
+  if (call->memory == NULL)
+    return FALSE;
+  call->memory->tiles = plan.n_x * plan.n_y;
+  return TRUE;
+}
+
 CblurGlBandMemory *
 cblur_gl_band_memory_new (const CblurKernel  *kernel,
                           const CblurStream  *stream,
@@ -128,26 +158,10 @@ cblur_gl_band_memory_new (const CblurKernel  *kernel,
                           CblurImage         *output,
                           GError            **error)
 {
-  CblurGpu          *gpu;
-  CblurGl            gl;
-  CblurGlPlan        plan = { 0 };
-  CblurGlBandMemory *memory = NULL;
+  BandMemoryNew call = { kernel, stream, source, output, NULL };
 
-  cblur_gpu_lock ();
-  gpu = cblur_gpu_acquire (error);
-  if (gpu != NULL)
-    {
-      cblur_gl_view (gpu, &gl);
-      if (cblur_gl_plan (&gl, kernel->reach, cblur_gl_passes_textures (&gl, kernel), output,
-                         &plan, NULL) && stream != NULL)
-        hold_inside (&plan, kernel, stream, source, output);
-      memory = memory_new (gpu, source, output, error);
-      if (memory != NULL)
-        memory->tiles = plan.n_x * plan.n_y;
-      cblur_gpu_release (gpu);
-    }
-  cblur_gpu_unlock ();
-  return memory;
+  cblur_gpu_run (band_memory_new, &call, error);
+  return call.memory;
 }
 
 gboolean
@@ -258,14 +272,14 @@ blur_held (CblurGl                 *gl,
 
 /* Images outside pinned memory go through pinned memory of the call's
  * own. */
-static gboolean
-blur_copied (CblurGl             *gl,
-             const CblurKernel   *kernel,
-             const CblurGlSource *source,
-             const CblurImage    *src,
-             const CblurImage    *dst,
-             CblurGlReport       *report,
-             GError             **error)
+gboolean
+cblur_gl_blur_copied (CblurGl             *gl,
+                      const CblurKernel   *kernel,
+                      const CblurGlSource *source,
+                      const CblurImage    *src,
+                      const CblurImage    *dst,
+                      CblurGlReport       *report,
+                      GError             **error)
 {
   CblurImage         held_src = *src;
   CblurImage         held_dst = *dst;
@@ -282,6 +296,33 @@ blur_copied (CblurGl             *gl,
   return ok;
 }
 
+/* cblur_gl_blur()'s arguments, for its task */
+typedef struct
+{
+  const CblurGlBandMemory *memory;
+  const CblurKernel       *kernel;
+  const CblurImage        *src;
+  const CblurImage        *dst;
+  const CblurGlSource     *source;
+  CblurGlReport           *report;
+} Blur;
+
+static gboolean
+blur (CblurGpu  *gpu,
+      gpointer   data,
+      GError   **error)
+{
+  const Blur *call = data;
+  CblurGl     gl;
+
+  cblur_gl_view (gpu, &gl, call->report);
+  if (call->memory != NULL)
+    return blur_held (&gl, call->kernel, call->memory, call->source, call->src, call->dst,
+                      call->report, error);
+  return cblur_gl_blur_copied (&gl, call->kernel, call->source, call->src, call->dst,
+                               call->report, error);
+}
+
 gboolean
 cblur_gl_blur (const CblurGlBandMemory *memory,
                const CblurKernel       *kernel,
@@ -293,14 +334,12 @@ cblur_gl_blur (const CblurGlBandMemory *memory,
 {
   static const CblurGlSource held = { GEGL_ABYSS_NONE, FALSE, NULL, NULL };
   CblurGlReport              unused;
-  CblurGpu                  *gpu;
-  CblurGl                    gl;
-  gboolean                   ok = FALSE;
+  Blur                       call = { memory, kernel, src, dst,
+                                      source != NULL ? source : &held,
+                                      report != NULL ? report : &unused };
 
   g_return_val_if_fail (source == NULL || source->run == NULL || memory != NULL, FALSE);
-  if (report == NULL)
-    report = &unused;
-  memset (report, 0, sizeof *report);
+  memset (call.report, 0, sizeof *call.report);
 
   if (cblur_kernel_is_identity (kernel) || dst->width <= 0 || dst->height <= 0)
     {
@@ -315,21 +354,5 @@ cblur_gl_blur (const CblurGlBandMemory *memory,
       return FALSE;
     }
 
-  cblur_gpu_lock ();
-  gpu = cblur_gpu_acquire (error);
-  if (gpu != NULL)
-    {
-      cblur_gl_view (gpu, &gl);
-      g_strlcpy (report->renderer, gl.limits->renderer, sizeof report->renderer);
-      report->max_texture_size = gl.limits->max_texture_size;
-      if (memory != NULL)
-        ok = blur_held (&gl, kernel, memory, source != NULL ? source : &held, src, dst,
-                        report, error);
-      else
-        ok = blur_copied (&gl, kernel, source != NULL ? source : &held, src, dst, report,
-                          error);
-      cblur_gpu_release (gpu);
-    }
-  cblur_gpu_unlock ();
-  return ok;
+  return cblur_gpu_run (blur, &call, error);
 }

@@ -14,8 +14,8 @@
  *   cblur-gl-variable*.c the variable blur (cblur-gl-variable.h) on the same tiles,
  *                        textures and conversions
  *
- * Every function here runs with the runtime's lock held and its context
- * current (cblur_gpu_acquire()). */
+ * Every function here runs on the runtime's thread with its context
+ * current: in a task (cblur_gpu_run()) or a warm-up. */
 #ifndef CBLUR_GL_INTERNAL_H
 #define CBLUR_GL_INTERNAL_H
 
@@ -100,6 +100,10 @@ typedef struct
   /* CblurGlSource's: the blur takes only the programs that serve every
    * radius (cblur-gl-variants.c) */
   gboolean              no_wait;
+  /* the first uses' (cblur-gl-variants.c): every box axis takes the
+   * two-shader box, which otherwise serves only reaches too long for the
+   * fused box */
+  gboolean              two_shader;
 } CblurGl;
 
 typedef struct
@@ -211,9 +215,11 @@ typedef struct
 } CblurGlPasses;
 
 /* cblur-gl-textures.c: the call's view of the current context, with the
- * textures kept with it */
+ * textures kept with it; report, if not NULL, names its renderer and
+ * largest texture */
 G_GNUC_INTERNAL void         cblur_gl_view             (CblurGpu          *gpu,
-                                                        CblurGl           *gl);
+                                                        CblurGl           *gl,
+                                                        CblurGlReport     *report);
 /* the first n_textures of at least sizes[i] each */
 G_GNUC_INTERNAL gboolean     cblur_gl_textures_reserve (CblurGl           *gl,
                                                         gint               n_textures,
@@ -326,6 +332,17 @@ G_GNUC_INTERNAL gboolean     cblur_gl_tiles_run        (CblurGl            *gl,
                                                         gconstpointer       passes,
                                                         CblurGlStamps      *stamps,
                                                         GError            **error);
+
+/* cblur-gl-blur.c: src and dst, anywhere in memory, blurred through
+ * pinned memory of the call's own, as cblur_gl_blur() without band
+ * memory does */
+G_GNUC_INTERNAL gboolean     cblur_gl_blur_copied      (CblurGl             *gl,
+                                                        const CblurKernel   *kernel,
+                                                        const CblurGlSource *source,
+                                                        const CblurImage    *src,
+                                                        const CblurImage    *dst,
+                                                        CblurGlReport       *report,
+                                                        GError             **error);
 
 /* cblur-gl-stream.c: one tile, streamed: run reads the tile's input, or
  * its part inside the image, from job's src */

@@ -63,7 +63,17 @@ cblur_gpu_on_made (CblurGpuWarmUp warm_up)
 }
 
 void
+cblur_gpu_on_linked (CblurGpuWarmUp first_use)
+{
+}
+
+void
 cblur_gl_prepare_all (CblurGpu *gpu)
+{
+}
+
+void
+cblur_gl_first_use (CblurGpu *gpu)
 {
 }
 

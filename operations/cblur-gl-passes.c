@@ -28,7 +28,8 @@ static gboolean
 two_shader_box (const CblurGl         *gl,
                 const CblurKernelAxis *axis)
 {
-  return axis->mode == CBLUR_MODE_BOX && cblur_gl_fused_segment (gl, axis, 1, 1).len == 0;
+  return axis->mode == CBLUR_MODE_BOX &&
+         (gl->two_shader || cblur_gl_fused_segment (gl, axis, 1, 1).len == 0);
 }
 
 /* input, between and output, then the two-shader box's own */
@@ -111,10 +112,10 @@ cblur_gl_passes_init (CblurGl            *gl,
   passes->kernel = kernel;
   passes->stamps = stamps;
   passes->textures = gl->textures->textures;
-  if (kernel->axes[CBLUR_AXIS_X].mode != CBLUR_MODE_DIRECT)
+  if (kernel->axes[CBLUR_AXIS_X].mode != CBLUR_MODE_DIRECT && !gl->two_shader)
     passes->segments[0] = cblur_gl_fused_segment (gl, &kernel->axes[CBLUR_AXIS_X],
                                                   largest->in_width - 2 * kernel->reach, 1);
-  if (kernel->axes[CBLUR_AXIS_Y].mode != CBLUR_MODE_DIRECT)
+  if (kernel->axes[CBLUR_AXIS_Y].mode != CBLUR_MODE_DIRECT && !gl->two_shader)
     passes->segments[1] = cblur_gl_fused_segment (gl, &kernel->axes[CBLUR_AXIS_Y],
                                                   largest->in_height - 2 * kernel->reach,
                                                   MIN_STRIPES);

@@ -13,19 +13,26 @@ textures_free (gpointer data)
 }
 
 void
-cblur_gl_view (CblurGpu *gpu,
-               CblurGl  *gl)
+cblur_gl_view (CblurGpu      *gpu,
+               CblurGl       *gl,
+               CblurGlReport *report)
 {
   static const gchar key[] = "cblur-gl-textures";
 
   gl->gpu = gpu;
   gl->limits = cblur_gpu_limits (gpu);
   gl->no_wait = FALSE;
+  gl->two_shader = FALSE;
   gl->textures = cblur_gpu_get_data (gpu, key);
   if (gl->textures == NULL)
     {
       gl->textures = g_new0 (CblurGlTextures, 1);
       cblur_gpu_set_data (gpu, key, gl->textures, textures_free);
+    }
+  if (report != NULL)
+    {
+      g_strlcpy (report->renderer, gl->limits->renderer, sizeof report->renderer);
+      report->max_texture_size = gl->limits->max_texture_size;
     }
 }
 

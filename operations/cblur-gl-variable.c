@@ -47,6 +47,36 @@ boxes_size (const CblurImage *src,
   return codes ? CODES_TABLE + (n + 3) / 4 * 4 : n * sizeof (CblurBoxWidth);
 }
 
+/* the memory's three pinned buffers of sizes[], all or none */
+typedef struct
+{
+  CblurGlVariableMemory *memory;
+  const gsize           *sizes;
+} MemoryNew;
+
+static gboolean
+pin (CblurGpu  *gpu,
+     gpointer   data,
+     GError   **error)
+{
+  const MemoryNew  *call = data;
+  CblurGpuPinned  **pinned[3] = { &call->memory->band.source, &call->memory->band.output,
+                                  &call->memory->boxes };
+  gint              i;
+
+  for (i = 0; i < 3; i++)
+    {
+      *pinned[i] = cblur_gpu_pinned_new (gpu, call->sizes[i], error);
+      if (*pinned[i] == NULL)
+        break;
+    }
+  if (i == 3)
+    return TRUE;
+  while (i-- > 0)
+    cblur_gpu_pinned_give_back (gpu, g_steal_pointer (pinned[i]));
+  return FALSE;
+}
+
 CblurGlVariableMemory *
 cblur_gl_variable_memory_new (CblurImage         *src,
                               CblurImage         *dst,
@@ -57,26 +87,9 @@ cblur_gl_variable_memory_new (CblurImage         *src,
   gsize                             sizes[3] = {
     image_size (src), image_size (dst), boxes_size (src, boxes->table != NULL)
   };
-  CblurGpuPinned                  **pinned[3] = { &memory->band.source, &memory->band.output,
-                                                  &memory->boxes };
-  CblurGpu                         *gpu;
-  gint                              i;
+  MemoryNew                         call = { memory, sizes };
 
-  cblur_gpu_lock ();
-  gpu = cblur_gpu_acquire (error);
-  for (i = 0; gpu != NULL && i < 3; i++)
-    {
-      *pinned[i] = cblur_gpu_pinned_new (gpu, sizes[i], error);
-      if (*pinned[i] == NULL)
-        break;
-    }
-  if (gpu != NULL && i < 3)
-    while (i-- > 0)
-      cblur_gpu_pinned_give_back (gpu, g_steal_pointer (pinned[i]));
-  if (gpu != NULL)
-    cblur_gpu_release (gpu);
-  cblur_gpu_unlock ();
-  if (memory->boxes == NULL)
+  if (!cblur_gpu_run (pin, &call, error))
     return NULL;
 
   src->data = memory->band.source->data;
@@ -216,6 +229,30 @@ blur_band (CblurGl                     *gl,
   return ok;
 }
 
+/* cblur_gl_variable_blur()'s arguments, for its task */
+typedef struct
+{
+  const CblurGlVariableMemory *memory;
+  const CblurVariable         *variable;
+  const CblurImage            *src;
+  GeglAbyssPolicy              abyss;
+  const CblurImage            *dst;
+  CblurGlReport               *report;
+} Blur;
+
+static gboolean
+blur (CblurGpu  *gpu,
+      gpointer   data,
+      GError   **error)
+{
+  const Blur *call = data;
+  CblurGl     gl;
+
+  cblur_gl_view (gpu, &gl, call->report);
+  return blur_band (&gl, call->memory, call->variable, call->src, call->abyss, call->dst,
+                    call->report, error);
+}
+
 gboolean
 cblur_gl_variable_blur (const CblurGlVariableMemory *memory,
                         const CblurVariable         *variable,
@@ -225,24 +262,10 @@ cblur_gl_variable_blur (const CblurGlVariableMemory *memory,
                         CblurGlReport               *report,
                         GError                     **error)
 {
-  CblurGpu *gpu;
-  CblurGl   gl;
-  gboolean  ok = FALSE;
+  Blur call = { memory, variable, src, abyss, dst, report };
 
   memset (report, 0, sizeof *report);
   g_return_val_if_fail (!cblur_variable_is_identity (variable), FALSE);
   g_return_val_if_fail (dst->width > 0 && dst->height > 0, FALSE);
-
-  cblur_gpu_lock ();
-  gpu = cblur_gpu_acquire (error);
-  if (gpu != NULL)
-    {
-      cblur_gl_view (gpu, &gl);
-      g_strlcpy (report->renderer, gl.limits->renderer, sizeof report->renderer);
-      report->max_texture_size = gl.limits->max_texture_size;
-      ok = blur_band (&gl, memory, variable, src, abyss, dst, report, error);
-      cblur_gpu_release (gpu);
-    }
-  cblur_gpu_unlock ();
-  return ok;
+  return cblur_gpu_run (blur, &call, error);
 }

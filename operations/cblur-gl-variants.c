@@ -7,11 +7,16 @@
  * the variable blur's: a score of programs that one batch compiles.  Under auto the GPU
  * takes blurs once they are linked (cblur_gpu_prepared), and nothing
  * else is compiled for them: while the runtime's thread compiles, GL
- * calls on the context may wait for it, and a frame would with them. */
+ * calls on the context may wait for it, and a frame would with them.
+ * Before the GPU takes blurs, the runtime's thread also dispatches each
+ * of them once (cblur_gpu_on_linked), since a driver may finish a
+ * program only at its first dispatch. */
 #include "cblur-gl-internal.h"
 #include "cblur-gl-variable-passes.h"
 
 #include "cblur-settings.h"
+
+#include <gegl.h>
 
 /* an axis's direct and fused programs in its variant */
 static void
@@ -35,7 +40,7 @@ cblur_gl_prepare_all (CblurGpu *gpu)
 {
   CblurGl gl;
 
-  cblur_gl_view (gpu, &gl);
+  cblur_gl_view (gpu, &gl, NULL);
   if (gl.limits->is_software && !cblur_settings ()->gl_no_wait)
     return;
   queue_axis (&gl, 0);
@@ -52,4 +57,78 @@ cblur_gl_prepare_all (CblurGpu *gpu)
   cblur_gl_program_prepare (&gl, CBLUR_GL_SHADER_DECODE, 0, 0);
   cblur_gl_program_prepare (&gl, CBLUR_GL_SHADER_ENCODE, 0, 0);
   cblur_gl_variable_prepare (&gl);
+}
+
+/* The first uses' blurs: a few pixels each, radius FIRST_USE_RADIUS,
+ * which take the programs any other blur takes */
+#define FIRST_USE_SIZE   16
+#define FIRST_USE_RADIUS 4.0
+
+/* Together they dispatch every program cblur_gl_prepare_all() queues:
+ * direct.comp and box-fused.comp along both axes, premultiplying a
+ * straight float source held only inside the image, around which
+ * abyss.comp makes the abyss, or reading one stored as 8-bit RGBA
+ * (decode.comp, encode.comp); and the two-shader box after
+ * premultiply.comp. */
+static const struct
+{
+  CblurMode mode;
+  gboolean  straight;   /* float, straight, only inside; else 8-bit, with its halo */
+  gboolean  two_shader;
+} first_uses[] = {
+  { CBLUR_MODE_DIRECT, TRUE, FALSE },
+  { CBLUR_MODE_DIRECT, FALSE, FALSE },
+  { CBLUR_MODE_BOX, TRUE, FALSE },
+  { CBLUR_MODE_BOX, FALSE, FALSE },
+  { CBLUR_MODE_BOX, TRUE, TRUE }
+};
+
+static CblurImage
+first_use_image (const CblurFormat *format,
+                 gint               margin)
+{
+  CblurImage image = { NULL, -margin, -margin, FIRST_USE_SIZE + 2 * margin,
+                       FIRST_USE_SIZE + 2 * margin, 0, format };
+
+  image.stride = cblur_image_packed_stride (&image);
+  image.data = g_malloc0 (image.stride * sizeof (gfloat) * image.height);
+  return image;
+}
+
+/* Pixels of no use: what counts is that each program has been
+ * dispatched, and failures are the next real blur's to report. */
+static void
+blur_once (CblurGl   *gl,
+           CblurMode  mode,
+           gboolean   straight)
+{
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (FIRST_USE_RADIUS, mode, 3);
+  const CblurFormat      *format = straight ? NULL
+                                            : cblur_format_get (babl_format ("R'G'B'A u8"));
+  CblurImage              src = first_use_image (format, straight ? 0 : kernel->reach);
+  CblurImage              dst = first_use_image (format, 0);
+  CblurGlSource           source = { GEGL_ABYSS_NONE, straight, NULL, NULL, TRUE };
+  CblurGlReport           report;
+  g_autoptr (GError)      error = NULL;
+
+  if (!cblur_gl_blur_copied (gl, kernel, &source, &src, &dst, &report, &error))
+    g_debug ("a first use of the GPU's programs failed: %s", error->message);
+  g_free (src.data);
+  g_free (dst.data);
+}
+
+void
+cblur_gl_first_use (CblurGpu *gpu)
+{
+  CblurGl gl;
+  guint   i;
+
+  cblur_gl_view (gpu, &gl, NULL);
+  if (gl.limits->is_software && !cblur_settings ()->gl_no_wait)
+    return;
+  for (i = 0; i < G_N_ELEMENTS (first_uses); i++)
+    {
+      gl.two_shader = first_uses[i].two_shader;
+      blur_once (&gl, first_uses[i].mode, first_uses[i].straight);
+    }
 }

@@ -1,7 +1,7 @@
 /* The blur on the GPU, built on the GPU runtime (cblur-gpu.h), which
  * owns the context and its lifetime.  Nothing outside cblur-gl*.c and
- * cblur-gpu*.c touches GL.  Thread-safe: each call takes the runtime's
- * lock for its GL work. */
+ * cblur-gpu*.c touches GL.  Thread-safe: each call hands its GL work to
+ * the runtime's thread (cblur_gpu_run) and waits for it. */
 #ifndef CBLUR_GL_H
 #define CBLUR_GL_H
 
@@ -82,6 +82,9 @@ gboolean           cblur_gl_band_memory_streams (const CblurGlBandMemory *memory
  * at any radius and size, queued for the runtime's thread; none on a
  * software rasterizer, unless CBLUR_GL_NO_WAIT. */
 void               cblur_gl_prepare_all      (CblurGpu           *gpu);
+/* The runtime's first uses (cblur_gpu_on_linked): small blurs that
+ * dispatch each program cblur_gl_prepare_all() queued, once. */
+void               cblur_gl_first_use        (CblurGpu           *gpu);
 
 G_END_DECLS
 

@@ -61,14 +61,43 @@ void     cblur_gpu_programs_build  (CblurGpuBuild *builds,
 gchar   *cblur_gpu_program_key     (const gchar *name,
                                     const gchar *defines);
 
-/* cblur-gpu-start.c, with the lock held: the runtime's thread, which
- * compiles programs on a context of its own that shares the one
- * context's objects.  take: the program compiled there for key, waiting
- * while it compiles; NULL (the key no longer queued) where it was not. */
+/* cblur-gpu-lifetime.c, on the runtime's thread: the lock that guards the
+ * context's state against the thread-safe functions' reads; with it
+ * held, the context made current, made where there is none, or NULL
+ * where there is no GL 4.3 context, in a forked child, once the process
+ * exits, or after a failure while pinned buffers are still out; and let
+ * go again, or destroyed where it has failed and no pinned buffer is
+ * out. */
+void      cblur_gpu_lock    (void);
+void      cblur_gpu_unlock  (void);
+CblurGpu *cblur_gpu_acquire (GError   **error);
+void      cblur_gpu_release (CblurGpu  *gpu);
+/* the context let go where it has been idle long enough; when to look
+ * again (G_MAXINT64: not until it is used) */
+gint64    cblur_gpu_lifetime_reap (void);
+
+/* cblur-gpu-start.c: call (data) on the runtime's thread, which starts
+ * where it does not run, waited for; FALSE, without running it, once the
+ * process has begun to exit.  Not from that thread. */
+typedef void (*CblurGpuCall) (gpointer data);
+gboolean cblur_gpu_thread_call (CblurGpuCall call,
+                                gpointer     data);
+/* gegl_exit(): call (data) on the thread, which then ends */
+void     cblur_gpu_thread_end  (CblurGpuCall call,
+                                gpointer     data);
+
+/* cblur-gpu-start.c, on the runtime's thread with the lock held: the
+ * programs it compiles between tasks, on a context of its own that shares
+ * the one context's objects.  take: the program compiled there for key,
+ * or NULL (the key no longer queued) where it was not. */
 CblurGpuProgram *cblur_gpu_compiler_take (CblurGpu    *gpu,
                                           const gchar *key);
-/* a compile on a user's thread, for cblur_gpu_caller_compiles() */
+/* a compile in a user's task, for cblur_gpu_caller_compiles() */
 void     cblur_gpu_compiler_count_caller (void);
+/* a program's first dispatch from a thread, for
+ * cblur_gpu_caller_first_uses() where it is not a first use's on the
+ * runtime's thread */
+void     cblur_gpu_compiler_count_first_use (void);
 /* before the context goes: the thread's work and its context go first */
 void     cblur_gpu_compiler_stop   (CblurGpu  *gpu);
 /* at exit: no more GL on the thread, waiting until deadline for the

@@ -1,7 +1,9 @@
-/* The life of the one context: the lock that lets one thread at a time use
- * it, its making and destroying, the thread that lets it go once idle, and
- * what becomes of it when the host forks, exits or calls gegl_exit().
- * Everything the runtime keeps between calls lives in `self`. */
+/* The life of the one context: the users' tasks, which run on the
+ * runtime's thread (cblur-gpu-start.c), the lock that guards the
+ * context's state there against the thread-safe functions' reads, its
+ * making and destroying, its release once idle, and what becomes of it
+ * when the host forks, exits or calls gegl_exit().  Everything the
+ * runtime keeps between calls lives in `self`. */
 #include "cblur-gpu-context.h"
 #include "cblur-settings.h"
 
@@ -16,7 +18,7 @@
 
 /* A host such as GIMP runs on after a blur, and the context holds its
  * users' textures and pinned buffers: over a gigabyte of each for an 8K
- * image.  A thread of ours lets the context go once it has been idle
+ * image.  The runtime's thread lets the context go once it has been idle
  * this long (CBLUR_GL_IDLE_MS); the next blur makes a new one. */
 #define IDLE_MS 20000
 
@@ -31,13 +33,10 @@
 
 static struct
 {
-  GMutex      lock;   /* held for all GL work: the context is current on one thread at a time */
+  GMutex      lock;   /* held for all GL work, on the runtime's thread */
   GThread    *holder;   /* the thread that holds the lock */
   GCond       unlocked;
   CblurGpu    gl;
-  GThread    *reaper;
-  GCond       reaper_wake;
-  gboolean    reaper_quit;
   gint64      last_use;
   gint64      idle_after_us;   /* of the setting the last blur read */
   gint        holds;      /* cblur_gpu_hold()'s out */
@@ -108,32 +107,22 @@ idle_after_us (void)
                                             : self.idle_after_us;
 }
 
-static gpointer
-reap_idle (gpointer unused)
+gint64
+cblur_gpu_lifetime_reap (void)
 {
-  g_mutex_lock (&self.lock);
-  while (!self.reaper_quit)
-    {
-      gint64 now = g_get_monotonic_time ();
-      gint64 due = self.last_use + idle_after_us ();
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
+  gint64                   now = g_get_monotonic_time ();
+  gint64                   due = self.last_use + idle_after_us ();
 
-      if (self.exiting)
-        break;
-      if (cblur_gpu_context_alive (&self.gl) && now >= due)
-        {
-          if (self.gl.pinned_out == 0)
-            context_destroy ();
-          else
-            /* a user's pixels are still out in pinned buffers */
-            due = now + idle_after_us ();
-        }
-      if (cblur_gpu_context_alive (&self.gl))
-        g_cond_wait_until (&self.reaper_wake, &self.lock, due);
-      else
-        g_cond_wait (&self.reaper_wake, &self.lock);
-    }
-  g_mutex_unlock (&self.lock);
-  return NULL;
+  if (self.exiting || self.forked || !cblur_gpu_context_alive (&self.gl))
+    return G_MAXINT64;
+  if (now < due)
+    return due;
+  /* a user's pixels may still be out in pinned buffers */
+  if (self.gl.pinned_out > 0)
+    return now + idle_after_us ();
+  context_destroy ();
+  return G_MAXINT64;
 }
 
 /* With the lock held: the context is in use now. */
@@ -142,30 +131,23 @@ touch (void)
 {
   self.last_use = g_get_monotonic_time ();
   self.idle_after_us = cblur_setting_or (cblur_settings ()->gl_idle_ms, IDLE_MS) * 1000;
-  if (self.reaper == NULL)
-    self.reaper = g_thread_new ("cblur-gl-idle", reap_idle, NULL);
-  g_cond_signal (&self.reaper_wake);
 }
 
-/* gegl_exit(): the context and the idle thread go */
+/* on the runtime's thread */
 static void
-shut_down (void)
+destroy_unless_exiting (gpointer unused)
 {
-  GThread *stopping;
-
   g_mutex_lock (&self.lock);
   if (!self.exiting)
     context_destroy ();
-  self.reaper_quit = TRUE;
-  g_cond_signal (&self.reaper_wake);
-  stopping = g_steal_pointer (&self.reaper);
   g_mutex_unlock (&self.lock);
+}
 
-  if (stopping != NULL)
-    g_thread_join (stopping);
-  g_mutex_lock (&self.lock);
-  self.reaper_quit = FALSE;
-  g_mutex_unlock (&self.lock);
+/* gegl_exit(): the context and the runtime's thread go */
+static void
+shut_down (void)
+{
+  cblur_gpu_thread_end (destroy_unless_exiting, NULL);
 }
 
 /* A child forked after we used EGL inherits the driver's state (its
@@ -174,8 +156,9 @@ shut_down (void)
  * with that: a call waits on threads that are not there, or works on the
  * parent's GPU objects, and even eglTerminate/eglInitialize come back to
  * the same inherited display (Mesa and libglvnd keep one per platform and
- * device).  So the child forgets the parent's context, idle thread, lock
- * and pinned buffers without touching them, and its users go to the CPU. */
+ * device).  So the child forgets the parent's context, runtime thread,
+ * lock and pinned buffers without touching them, and its users go to the
+ * CPU. */
 static void
 forget_in_child (void)
 {
@@ -206,10 +189,11 @@ refuse (GError **error)
  * worked (warm_up), so after the driver's own exit handlers, which
  * therefore run after this:
  * once they have, a GL call still running in another thread crashes.  It
- * waits for the GL call in flight and for the pinned buffers still out,
- * keeps new calls from starting, and leaves the context to
- * the driver's teardown: no EGL call of ours inside whatever host is
- * exiting (GIMP, the gegl CLI, Python). */
+ * stops the runtime's thread (the tasks still waiting fail, and their
+ * users blur on the CPU), waits for the task in flight and for the pinned
+ * buffers still out, keeps new tasks from starting, and leaves the
+ * context to the driver's teardown: no EGL call of ours inside whatever
+ * host is exiting (GIMP, the gegl CLI, Python). */
 static void
 wait_at_exit (void)
 {
@@ -224,7 +208,6 @@ wait_at_exit (void)
     }
   g_mutex_lock (&self.lock);
   self.exiting = TRUE;
-  g_cond_signal (&self.reaper_wake);
   while (self.gl.pinned_out > 0 &&
          g_cond_wait_until (&self.unlocked, &self.lock, deadline))
     ;
@@ -402,28 +385,71 @@ cblur_gpu_release (CblurGpu *gpu)
     cblur_gpu_context_release (gpu);
 }
 
+/* a task and what came of it, for the runtime's thread */
+typedef struct
+{
+  CblurGpuTask task;
+  gpointer     data;
+  GError     **error;
+  gboolean     ok;
+} Task;
+
+static void
+run_task (gpointer data)
+{
+  Task     *task = data;
+  CblurGpu *gpu;
+
+  cblur_gpu_lock ();
+  gpu = cblur_gpu_acquire (task->error);
+  if (gpu != NULL)
+    {
+      task->ok = task->task (gpu, task->data, task->error);
+      cblur_gpu_release (gpu);
+    }
+  cblur_gpu_unlock ();
+}
+
+gboolean
+cblur_gpu_run (CblurGpuTask   task,
+               gpointer       data,
+               GError       **error)
+{
+  Task run = { task, data, error, FALSE };
+
+  if (refuse (error))
+    return FALSE;
+  if (!cblur_gpu_thread_call (run_task, &run))
+    {
+      g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_EXITING,
+                           _("the process is exiting"));
+      return FALSE;
+    }
+  return run.ok;
+}
+
+static gboolean
+read_software (CblurGpu  *gpu,
+               gpointer   is_software,
+               GError   **error)
+{
+  if (is_software != NULL)
+    *(gboolean *) is_software = gpu->limits.is_software;
+  return TRUE;
+}
+
 gboolean
 cblur_gpu_available (gboolean  *is_software,
                      GError   **error)
 {
-  CblurGpu *gpu;
-
-  cblur_gpu_lock ();
-  gpu = cblur_gpu_acquire (error);
-  if (gpu != NULL)
-    {
-      if (is_software != NULL)
-        *is_software = gpu->limits.is_software;
-      cblur_gpu_release (gpu);
-    }
-  cblur_gpu_unlock ();
-  return gpu != NULL;
+  return cblur_gpu_run (read_software, is_software, error);
 }
 
-/* Where the context cannot be made current, it has failed and the buffer
- * goes with it: only the host's part is freed here. */
-void
-cblur_gpu_pinned_free (CblurGpuPinned *pinned)
+/* On the runtime's thread.  Where the context cannot be made current, it
+ * has failed and the buffer goes with it: only the host's part is freed
+ * here. */
+static void
+pinned_free (gpointer pinned)
 {
   CblurGpu *gpu;
 
@@ -440,6 +466,19 @@ cblur_gpu_pinned_free (CblurGpuPinned *pinned)
   cblur_gpu_unlock ();
 }
 
+/* Once the process has begun to exit, or in a forked child, no GL: only
+ * the host's part, which an exit waits for. */
+void
+cblur_gpu_pinned_free (CblurGpuPinned *pinned)
+{
+  if (!self.forked && cblur_gpu_thread_call (pinned_free, pinned))
+    return;
+  cblur_gpu_lock ();
+  self.gl.pinned_out--;
+  g_free (pinned);
+  cblur_gpu_unlock ();
+}
+
 gboolean
 cblur_gpu_holds_context (void)
 {
@@ -449,7 +488,7 @@ cblur_gpu_holds_context (void)
 }
 
 /* GEGL unloads a module whose operations are not in use and loads it again
- * later; the idle thread runs our code, and the context must not be
+ * later; the runtime's thread runs our code, and the context must not be
  * leaked by the unload, so the module stays loaded. */
 G_MODULE_EXPORT const gchar *
 g_module_check_init (GModule *module)

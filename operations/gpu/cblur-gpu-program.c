@@ -10,6 +10,9 @@ struct _CblurGpuProgram
 {
   GLuint      id;
   GHashTable *locations;   /* uniform name -> location + 1 */
+  /* the threads that have dispatched it: a driver may finish a program
+   * at its first dispatch from each thread */
+  GPtrArray  *threads;
 };
 
 void
@@ -19,6 +22,7 @@ cblur_gpu_program_free (gpointer data)
 
   /* the GL program goes with the context */
   g_hash_table_unref (program->locations);
+  g_clear_pointer (&program->threads, g_ptr_array_unref);
   g_free (program);
 }
 
@@ -222,6 +226,15 @@ cblur_gpu_program_ready (CblurGpu     *gpu,
 void
 cblur_gpu_use (const CblurGpuProgram *program)
 {
+  CblurGpuProgram *counted = (CblurGpuProgram *) program;
+
+  if (counted->threads == NULL)
+    counted->threads = g_ptr_array_new ();
+  if (!g_ptr_array_find (counted->threads, g_thread_self (), NULL))
+    {
+      g_ptr_array_add (counted->threads, g_thread_self ());
+      cblur_gpu_compiler_count_first_use ();
+    }
   glUseProgram (program->id);
 }
 

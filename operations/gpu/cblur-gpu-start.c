@@ -1,13 +1,19 @@
-/* The runtime's own thread: it makes the context where a user would rather
- * not wait for it (cblur_gpu_state), and compiles the programs users queue
- * (cblur_gpu_prepare) on a context of its own that shares the one
- * context's objects, so that no user's thread waits for a compile.  The
- * programs it has linked wait in `done` until a user's thread, holding
- * the runtime's lock, moves them into the context's cache: this thread
- * never takes that lock while it compiles, and the lock comes first
- * wherever both are taken.  Right after it has made the context, the
- * users' warm-ups (cblur_gpu_on_made) queue every program they may
- * need, and the thread compiles what is queued all at once. */
+/* The runtime's own thread, which does all of its GL work: the users'
+ * tasks (cblur_gpu_run), one at a time, each waited for by its user; the
+ * context's making where a user would rather not wait for it
+ * (cblur_gpu_state); between tasks, the programs users queue
+ * (cblur_gpu_prepare), compiled on a context of its own that shares the
+ * one context's objects; and the context's release once idle.  The
+ * programs it has linked wait in `done` until a task, holding the
+ * runtime's lock, moves them into the context's cache; the lock comes
+ * first wherever both are taken.  Right after it has made the context,
+ * the users' warm-ups (cblur_gpu_on_made) queue every program they may
+ * need, and the thread compiles what is queued all at once.  Once those
+ * are linked, the users' first uses (cblur_gpu_on_linked) dispatch them
+ * before cblur_gpu_prepared() says so: a driver may finish a program only
+ * at its first dispatch from a thread (NVIDIA's does, on that thread's
+ * CPU, taking up to half a second for each), and the tasks that come
+ * after, on the same thread, find that done. */
 #include "cblur-gpu-context.h"
 
 #include <stdlib.h>
@@ -28,21 +34,34 @@ typedef struct
   CblurGpuProgram *program;
 } Done;
 
+/* a user's call, on its user's stack */
+typedef struct
+{
+  CblurGpuCall call;
+  gpointer     data;
+  gboolean     done;
+  gboolean     ran;
+} Call;
+
 static struct
 {
   GMutex      lock;       /* guards all below */
   GCond       changed;
   GThread    *thread;
+  GQueue      calls;      /* Call, waited for by their users */
   gboolean    starting;   /* the thread is asked to make the context, or makes it */
   GError     *failure;    /* why it could not, until a context is made */
   GQueue      jobs;
   GPtrArray  *busy;       /* the jobs compiling now */
   GSList     *warm_ups;   /* CblurGpuWarmUp, run on the context just made */
+  GSList     *first_uses; /* CblurGpuWarmUp, run once its programs are linked */
+  gboolean    first_use_due; /* the context made here awaits its first uses */
   GSList     *done;
   GHashTable *failed;     /* keys that did not compile here */
   EGLDisplay  display;
   EGLContext  context;    /* the thread's, sharing the one context's objects */
   gboolean    stop;       /* the process exits: no more GL here */
+  gboolean    first_use;  /* the thread runs the first uses */
 } self;
 
 /* Programs compiled at once: enough for a driver's threads to work on
@@ -50,8 +69,12 @@ static struct
  * for them in time. */
 #define BATCH 16
 
-/* compiles on users' threads, and waits there for this thread's */
+/* compiles in users' tasks */
 static guint caller_compiles;
+
+/* first dispatches of a program from a thread that were not a first
+ * use's */
+static guint caller_first_uses;
 
 void
 cblur_gpu_compiler_count_caller (void)
@@ -63,6 +86,20 @@ guint
 cblur_gpu_caller_compiles (void)
 {
   return g_atomic_int_get (&caller_compiles);
+}
+
+/* on the runtime's thread, where first_use is not read elsewhere */
+void
+cblur_gpu_compiler_count_first_use (void)
+{
+  if (g_thread_self () != g_atomic_pointer_get (&self.thread) || !self.first_use)
+    g_atomic_int_inc (&caller_first_uses);
+}
+
+guint
+cblur_gpu_caller_first_uses (void)
+{
+  return g_atomic_int_get (&caller_first_uses);
 }
 
 static void
@@ -151,6 +188,7 @@ make (void)
 
   g_mutex_lock (&self.lock);
   self.starting = FALSE;
+  self.first_use_due = gpu != NULL;
   if (gpu == NULL)
     g_propagate_error (&self.failure, g_steal_pointer (&error));
   g_cond_broadcast (&self.changed);
@@ -219,13 +257,96 @@ compile_queued (void)
   g_cond_broadcast (&self.changed);
 }
 
+/* The users' first uses, on the one context where it still exists: one
+ * made since would have its own. */
+static void
+first_use (void)
+{
+  g_autoptr (GSList) first_uses = NULL;
+  GSList            *l;
+  CblurGpu          *gpu = NULL;
+
+  g_mutex_lock (&self.lock);
+  first_uses = g_slist_copy (self.first_uses);
+  g_mutex_unlock (&self.lock);
+  cblur_gpu_lock ();
+  if (cblur_gpu_lifetime_made (NULL))
+    gpu = cblur_gpu_acquire (NULL);
+  if (gpu != NULL)
+    {
+      self.first_use = TRUE;
+      for (l = first_uses; l != NULL; l = l->next)
+        ((CblurGpuWarmUp) l->data) (gpu);
+      self.first_use = FALSE;
+      cblur_gpu_release (gpu);
+    }
+  cblur_gpu_unlock ();
+}
+
+/* with self.lock held, let go while the user's call runs */
+static void
+answer (void)
+{
+  Call *call = g_queue_pop_head (&self.calls);
+
+  g_mutex_unlock (&self.lock);
+  call->call (call->data);
+  g_mutex_lock (&self.lock);
+  call->ran = call->done = TRUE;
+  g_cond_broadcast (&self.changed);
+}
+
+/* with self.lock held: the users waiting for calls that will not run */
+static void
+refuse_calls (void)
+{
+  Call *call;
+
+  while ((call = g_queue_pop_head (&self.calls)) != NULL)
+    call->done = TRUE;
+  g_cond_broadcast (&self.changed);
+}
+
+/* with self.lock held: work for the thread */
+static gboolean
+work_waiting (void)
+{
+  return !g_queue_is_empty (&self.calls) || self.starting || self.first_use_due ||
+         (!g_queue_is_empty (&self.jobs) && self.context != EGL_NO_CONTEXT);
+}
+
+/* With self.lock held, let go meanwhile: the context goes where it has
+ * been idle long enough, and the thread sleeps until it may have been,
+ * or until there is work. */
+static void
+idle (void)
+{
+  gint64 due;
+
+  g_mutex_unlock (&self.lock);
+  due = cblur_gpu_lifetime_reap ();
+  g_mutex_lock (&self.lock);
+  if (work_waiting () || self.stop || self.thread != g_thread_self ())
+    return;
+  if (due == G_MAXINT64)
+    g_cond_wait (&self.changed, &self.lock);
+  else
+    g_cond_wait_until (&self.changed, &self.lock, due);
+}
+
+static void wake_thread (void);
+
+/* Until the process exits, or gegl_exit() ends this thread (a later call
+ * starts another). */
 static gpointer
 run (gpointer unused)
 {
   g_mutex_lock (&self.lock);
-  while (!self.stop)
+  while (!self.stop && self.thread == g_thread_self ())
     {
-      if (self.starting)
+      if (!g_queue_is_empty (&self.calls))
+        answer ();
+      else if (self.starting)
         {
           g_mutex_unlock (&self.lock);
           make ();
@@ -233,22 +354,35 @@ run (gpointer unused)
         }
       else if (!g_queue_is_empty (&self.jobs) && self.context != EGL_NO_CONTEXT)
         compile_queued ();
+      else if (self.first_use_due)
+        {
+          g_mutex_unlock (&self.lock);
+          first_use ();
+          g_mutex_lock (&self.lock);
+          self.first_use_due = FALSE;
+          g_cond_broadcast (&self.changed);
+        }
       else
-        g_cond_wait (&self.changed, &self.lock);
+        idle ();
     }
+  if (self.stop)
+    refuse_calls ();
+  else if (work_waiting ())
+    wake_thread ();
   g_mutex_unlock (&self.lock);
   return NULL;
 }
 
 /* A process that exits while the thread makes or uses its context: the
- * thread does no more GL once this has run.  Registered before the
- * thread first starts, ahead of the driver's own handlers. */
+ * thread does no more GL once this has run, and the users waiting for
+ * it go on without.  Registered before the thread first starts, ahead of
+ * the driver's own handlers. */
 static void
 stop_at_exit (void)
 {
   g_mutex_lock (&self.lock);
   self.stop = TRUE;
-  g_cond_broadcast (&self.changed);
+  refuse_calls ();
   g_mutex_unlock (&self.lock);
 }
 
@@ -256,13 +390,51 @@ stop_at_exit (void)
 static void
 wake_thread (void)
 {
-  if (self.thread == NULL)
+  static gboolean registered;
+
+  if (!registered)
     {
       atexit (stop_at_exit);
-      self.failed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
-      self.thread = g_thread_new ("cblur-gl-start", run, NULL);
+      registered = TRUE;
     }
+  if (self.failed == NULL)
+    self.failed = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, NULL);
+  if (self.thread == NULL)
+    self.thread = g_thread_new ("cblur-gl", run, NULL);
   g_cond_broadcast (&self.changed);
+}
+
+gboolean
+cblur_gpu_thread_call (CblurGpuCall call,
+                       gpointer     data)
+{
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
+  Call                     waiting = { call, data, FALSE, FALSE };
+
+  g_return_val_if_fail (self.thread != g_thread_self (), FALSE);
+  if (self.stop)
+    return FALSE;
+  g_queue_push_tail (&self.calls, &waiting);
+  wake_thread ();
+  while (!waiting.done)
+    g_cond_wait (&self.changed, &self.lock);
+  return waiting.ran;
+}
+
+void
+cblur_gpu_thread_end (CblurGpuCall call,
+                      gpointer     data)
+{
+  GThread *ending;
+
+  if (!cblur_gpu_thread_call (call, data))
+    return;
+  g_mutex_lock (&self.lock);
+  ending = g_steal_pointer (&self.thread);
+  g_cond_broadcast (&self.changed);
+  g_mutex_unlock (&self.lock);
+  if (ending != NULL)
+    g_thread_join (ending);
 }
 
 CblurGpuState
@@ -335,10 +507,6 @@ cblur_gpu_compiler_take (CblurGpu    *gpu,
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
   GList                   *queued;
 
-  if (busy (key))
-    cblur_gpu_compiler_count_caller ();
-  while (busy (key))
-    g_cond_wait (&self.changed, &self.lock);
   collect (gpu);
   queued = g_queue_find_custom (&self.jobs, key, (GCompareFunc) strcmp);
   if (queued != NULL)
@@ -355,8 +523,7 @@ cblur_gpu_compiler_stop (CblurGpu *gpu)
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
 
   g_queue_clear_full (&self.jobs, (GDestroyNotify) job_free);
-  while (self.busy != NULL)
-    g_cond_wait (&self.changed, &self.lock);
+  self.first_use_due = FALSE;
   g_slist_free_full (g_steal_pointer (&self.done), (GDestroyNotify) done_free);
   if (self.failed != NULL)
     g_hash_table_remove_all (self.failed);
@@ -372,7 +539,7 @@ cblur_gpu_compiler_quiesce (gint64 deadline)
 
   self.stop = TRUE;
   g_queue_clear_full (&self.jobs, (GDestroyNotify) job_free);
-  g_cond_broadcast (&self.changed);
+  refuse_calls ();
   while (self.busy != NULL && g_cond_wait_until (&self.changed, &self.lock, deadline))
     ;
 }
@@ -389,7 +556,7 @@ cblur_gpu_wait_prepared (void)
 {
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
 
-  while (!self.stop && (self.starting || self.busy != NULL ||
+  while (!self.stop && (self.starting || self.busy != NULL || self.first_use_due ||
                         (!g_queue_is_empty (&self.jobs) && self.context != EGL_NO_CONTEXT)))
     g_cond_wait (&self.changed, &self.lock);
 }
@@ -399,7 +566,8 @@ cblur_gpu_prepared (void)
 {
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
 
-  return !self.starting && self.busy == NULL && g_queue_is_empty (&self.jobs);
+  return !self.starting && self.busy == NULL && !self.first_use_due &&
+         g_queue_is_empty (&self.jobs);
 }
 
 void
@@ -409,4 +577,13 @@ cblur_gpu_on_made (CblurGpuWarmUp warm_up)
 
   if (g_slist_find (self.warm_ups, warm_up) == NULL)
     self.warm_ups = g_slist_append (self.warm_ups, warm_up);
+}
+
+void
+cblur_gpu_on_linked (CblurGpuWarmUp first_use)
+{
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
+
+  if (g_slist_find (self.first_uses, first_use) == NULL)
+    self.first_uses = g_slist_append (self.first_uses, first_use);
 }

@@ -4,17 +4,21 @@
  * with dispatches, GPU timers and GL's errors.  It knows nothing of what
  * its shaders compute; an operation builds its GPU code on it.
  *
- * The context is made on first use, on the caller's thread or, where the
- * caller would rather not wait (cblur_gpu_state), on the runtime's own;
- * it goes when idle a while (CBLUR_GL_IDLE_MS, longer while a user holds
- * it) or at gegl_exit(), and is never used in a child
- * forked after it existed, nor once the process has begun to exit.
+ * All GL work runs on the runtime's own thread: a user hands its work
+ * there as a task (cblur_gpu_run) and waits for it.  A driver binds some
+ * of its work to the thread that does it (NVIDIA's finishes a program at
+ * its first dispatch from each thread, on that thread's CPU), so the
+ * warm-ups that thread runs before the GPU takes blurs spare every user
+ * that cost.  The context is made on first use, or ahead of it where the
+ * caller would rather not wait (cblur_gpu_state); it goes when idle a
+ * while (CBLUR_GL_IDLE_MS, longer while a user holds it) or at
+ * gegl_exit(), and is never used in a child forked after it existed, nor
+ * once the process has begun to exit.
  *
  * Threads: the functions marked "thread-safe" may be called from any
- * thread at any time.  All others run between cblur_gpu_lock() and
- * cblur_gpu_unlock() on one thread, and those that take a CblurGpu with
- * the context current there: from cblur_gpu_acquire() to
- * cblur_gpu_release().  Nothing here names a GL type: a build without GL
+ * thread at any time, but not from a task.  All others take a CblurGpu
+ * and run inside a task or a warm-up, on the runtime's thread, with the
+ * context current.  Nothing here names a GL type: a build without GL
  * compiles its users. */
 #ifndef CBLUR_GPU_H
 #define CBLUR_GPU_H
@@ -55,19 +59,24 @@ typedef struct
 
 /* ---- lifetime (cblur-gpu-lifetime.c) ---- */
 
-/* The lock that lets one thread at a time use the context. */
-void      cblur_gpu_lock    (void);
-void      cblur_gpu_unlock  (void);
+/* A user's GL work, run on the runtime's thread with the context current:
+ * TRUE where it succeeded, else FALSE with the error. */
+typedef gboolean (*CblurGpuTask) (CblurGpu  *gpu,
+                                  gpointer   data,
+                                  GError   **error);
 
-/* With the lock held: makes the context current, making it where there is
- * none; NULL where there is no GL 4.3 context, in a forked child, once the
- * process exits, or after a failure while pinned buffers are still out. */
-CblurGpu *cblur_gpu_acquire (GError **error);
-/* Lets the context go, or destroys it where it has failed and no pinned
- * buffer is out. */
-void      cblur_gpu_release (CblurGpu *gpu);
+/* Thread-safe: runs task on the runtime's thread, making the context where
+ * there is none, and waits for it; its result.  FALSE, without running
+ * it, where there is no GL 4.3 context, in a forked child, once the
+ * process has begun to exit (CBLUR_GL_ERROR_EXITING, for a task still
+ * waiting then too), or after a failure while pinned buffers are still
+ * out.  Tasks run one at a time, in the order they come. */
+gboolean  cblur_gpu_run            (CblurGpuTask   task,
+                                    gpointer       data,
+                                    GError       **error);
 
-/* Thread-safe: TRUE once a context exists (making it if needed). */
+/* Thread-safe: TRUE once a context exists, making it if needed on the
+ * runtime's thread (a task, waited for). */
 gboolean  cblur_gpu_available      (gboolean *is_software,
                                     GError  **error);
 /* Thread-safe, for tests: whether a context exists now. */
@@ -149,15 +158,16 @@ typedef struct
 
 /* Pinning costs tens of milliseconds: a few given back are kept for the
  * next.  While any is out, the context is not let go when idle, and at
- * exit the process waits for them. */
+ * exit the process waits for them.  Its data stays mapped for any
+ * thread to read and write until it is given back or freed. */
 CblurGpuPinned *cblur_gpu_pinned_new  (CblurGpu        *gpu,
                                        gsize            size,
                                        GError         **error);
-/* with the context current, for the next */
+/* in a task, for the next */
 void            cblur_gpu_pinned_give_back (CblurGpu        *gpu,
                                             CblurGpuPinned  *pinned);
-/* Thread-safe: takes the lock, and gives it back where the context can be
- * made current. */
+/* Thread-safe: gives it back on the runtime's thread, or where the
+ * context cannot be made current there, frees only its host part. */
 void            cblur_gpu_pinned_free      (CblurGpuPinned  *pinned);
 
 /* ---- textures and buffers (cblur-gpu-texture.c) ---- */
@@ -247,46 +257,60 @@ CblurGpuProgram *cblur_gpu_program   (CblurGpu              *gpu,
                                       const gchar           *defines,
                                       const gchar           *prelude,
                                       GError               **error);
-/* The same program without a compile on this thread: where it is not
- * linked yet it is queued, as by cblur_gpu_prepare(), and NULL comes back
- * with CBLUR_GL_ERROR_NOT_READY; compiled here only where the runtime's
- * thread cannot (its context failed, or its compile did, for the log). */
+/* The same program without a compile that its task's user waits for:
+ * where it is not linked yet it is queued, as by cblur_gpu_prepare(), and
+ * NULL comes back with CBLUR_GL_ERROR_NOT_READY; compiled in the task only
+ * where the queue cannot (its context failed, or its compile did, for the
+ * log). */
 CblurGpuProgram *cblur_gpu_program_ready (CblurGpu          *gpu,
                                           const gchar       *name,
                                           const gchar       *source,
                                           const gchar       *defines,
                                           const gchar       *prelude,
                                           GError           **error);
-/* Has the runtime's thread compile the program, in the order queued and
- * several at once, on a context of its own that shares this one's
- * objects, where it is not linked or queued yet: a later cblur_gpu_program() takes it without a
- * compile.  FALSE where that thread cannot (no context of its own, or
- * the program failed there before). */
+/* Has the runtime's thread compile the program between tasks, in the
+ * order queued and several at once, on a context of its own that shares
+ * this one's objects, where it is not linked or queued yet: a later
+ * cblur_gpu_program() takes it without a compile.  FALSE where that
+ * cannot be (no context of its own, or the program failed there
+ * before). */
 gboolean  cblur_gpu_prepare     (CblurGpu              *gpu,
                                  const gchar           *name,
                                  const gchar           *source,
                                  const gchar           *defines,
                                  const gchar           *prelude);
-/* Thread-safe, for tests and the benchmark: programs compiled on users'
- * threads so far, or waited for there while the runtime's thread
- * compiled them. */
+/* Thread-safe, for tests and the benchmark: programs compiled inside
+ * users' tasks so far, which their users waited for. */
 guint     cblur_gpu_caller_compiles (void);
+/* Thread-safe, for tests: first dispatches (cblur_gpu_use()) of a
+ * program from a thread, each thread counting apart as a driver may,
+ * that were a user's, in a task or on a thread other than the runtime's,
+ * rather than a first use's (cblur_gpu_on_linked). */
+guint     cblur_gpu_caller_first_uses (void);
 /* Thread-safe, for tests and the benchmark: until the runtime's thread has
- * made the context it was asked for and compiled all that is queued. */
+ * made the context it was asked for, compiled all that is queued and run
+ * the first uses. */
 void      cblur_gpu_wait_prepared   (void);
 /* Thread-safe, and waits only for the runtime's thread's short lock:
- * whether that thread has nothing queued or compiling, so that a blur
- * that takes only the programs the warm-ups queued finds them linked.
- * While it compiles, GL calls on the one context may wait for it (NVIDIA
- * lets them): a user that takes GL blurs meanwhile does better to queue
- * nothing more. */
+ * whether that thread has nothing queued, compiling or to use first, so
+ * that a blur that takes only the programs the warm-ups queued finds them
+ * linked and already dispatched once.  While it compiles, a task waits
+ * for the batch: a user that takes GL blurs meanwhile does better to
+ * queue nothing more. */
 gboolean  cblur_gpu_prepared        (void);
-/* With the lock held, the context current: queues (cblur_gpu_prepare) the
- * programs a user of the runtime may take. */
+/* On the runtime's thread, the context current: queues
+ * (cblur_gpu_prepare) the programs a user of the runtime may take. */
 typedef void (*CblurGpuWarmUp) (CblurGpu *gpu);
 /* Thread-safe: warm_up runs, once each, whenever the runtime's thread has
  * made the context (cblur_gpu_state), before that says READY. */
 void      cblur_gpu_on_made         (CblurGpuWarmUp warm_up);
+/* Thread-safe: first_use runs, once each, on the runtime's thread with the
+ * context current, once the programs that the warm-ups queued are linked
+ * and before cblur_gpu_prepared() says TRUE: a user's dispatches of each
+ * of them, on work of its own.  A driver may finish a program only at its
+ * first dispatch from a thread: this is where that waits, not a user's
+ * first frame. */
+void      cblur_gpu_on_linked       (CblurGpuWarmUp first_use);
 void      cblur_gpu_use         (const CblurGpuProgram *program);
 void      cblur_gpu_set_int     (const CblurGpuProgram *program,
                                  const gchar           *name,

@@ -76,23 +76,26 @@ test_fault (gconstpointer data)
 
 /* A check takes every GL error pending, so that none is left to be blamed
  * on the next site, and names the first with its own site. */
+static gboolean
+check_takes_all (CblurGpu  *gpu,
+                 gpointer   unused,
+                 GError   **error)
+{
+  glEnable (0x7fff);
+  glLineWidth (-1.0f);
+  g_assert_false (cblur_gpu_check (gpu, "test site", error));
+  g_assert_true (cblur_gpu_check (gpu, "next site", NULL));
+  return FALSE;
+}
+
 static void
 test_check_takes_all (void)
 {
   g_autoptr (GError) error = NULL;
-  CblurGpu          *gpu;
 
-  cblur_gpu_lock ();
-  gpu = cblur_gpu_acquire (NULL);
-  g_assert_nonnull (gpu);
-  glEnable (0x7fff);
-  glLineWidth (-1.0f);
-  g_assert_false (cblur_gpu_check (gpu, "test site", &error));
+  g_assert_false (cblur_gpu_run (check_takes_all, NULL, &error));
   g_assert_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED);
   g_assert_nonnull (strstr (error->message, "GL_INVALID_ENUM (test site)"));
-  g_assert_true (cblur_gpu_check (gpu, "next site", NULL));
-  cblur_gpu_release (gpu);
-  cblur_gpu_unlock ();
 }
 
 static void

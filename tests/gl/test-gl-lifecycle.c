@@ -221,11 +221,11 @@ gegl_exit_releases (void)
     return;
   blur_on_gl (64);
   /* a new thread names itself once it runs */
-  g_assert_true (gl_test_comes_to (has_thread, "cblur-gl-idle", TRUE, THREAD_WAIT_US));
+  g_assert_true (gl_test_comes_to (has_thread, "cblur-gl", TRUE, THREAD_WAIT_US));
   g_assert_true (cblur_gpu_holds_context ());
   gegl_exit ();
   /* a joined one leaves /proc a moment after its join returns */
-  g_assert_true (gl_test_comes_to (has_thread, "cblur-gl-idle", FALSE, THREAD_WAIT_US));
+  g_assert_true (gl_test_comes_to (has_thread, "cblur-gl", FALSE, THREAD_WAIT_US));
   g_assert_false (cblur_gpu_holds_context ());
   exit (0);
 }

@@ -1,9 +1,12 @@
 /* The GPU's start-up off the render path and compiles off the render
  * thread: under auto a blur never waits for the context's making, a
  * process that exits meanwhile ends in time, the choice takes the GPU
- * only once its programs are linked, and once the runtime's thread has
- * compiled what the warm-up queued, a sweep over every radius compiles
- * nothing on the blurring thread and blurs on the GPU as the CPU does.
+ * only once its programs are linked and dispatched once, and once the
+ * runtime's thread has compiled what the warm-up queued and used it, a
+ * sweep over every radius from two threads compiles nothing for them,
+ * dispatches no program for the first time from any thread (a driver
+ * may finish a program at its first dispatch from each) and blurs on the
+ * GPU as the CPU does.
  * Each case runs in a process of its own, the runtime's state being the
  * process's. */
 #include "gl-test.h"
@@ -89,19 +92,41 @@ spend_on_cpu (void)
   gl_test_image_free (dst);
 }
 
+/* A drag over the whole range of radii at a level, from direct into the
+ * fused box and the two-shader box beyond: every frame on the GPU, as the
+ * CPU blurs it. */
+static gpointer
+sweep (gpointer data)
+{
+  static const gint sizes[][2] = { { 160, 96 }, { 80, 48 } };
+  gint              level = GPOINTER_TO_INT (data);
+  gdouble           diff;
+  gdouble           radius;
+
+  for (radius = 0.5; radius <= SWEEP_RADIUS_MAX; radius *= 1.25)
+    {
+      g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius / (1 << level),
+                                                         CBLUR_MODE_AUTO, 3);
+
+      if (cblur_kernel_is_identity (kernel))
+        continue;
+      g_assert_cmpint (blur_as_op (kernel, sizes[level][0], sizes[level][1], &diff), ==,
+                       CBLUR_BACKEND_GL);
+      g_assert_cmpfloat (diff, <=, BOX_TOLERANCE);
+    }
+  return NULL;
+}
+
 /* The context started as auto starts it, whose warm-up queues the
- * programs that serve every radius for the runtime's thread; once that is
- * done, a drag over the whole range of radii, at levels 0 and 1, from
- * direct into the fused box and the two-shader box beyond, blurs every
- * frame on the GPU as the CPU does and compiles nothing on this thread. */
+ * programs that serve every radius for the runtime's thread and whose
+ * first uses dispatch them there; once that is done, a drag at level 0
+ * on this thread and one at level 1 on another, as GEGL's threads take
+ * turns, compile nothing for them and dispatch no program from a thread
+ * for the first time: all their GL work runs on the runtime's thread,
+ * after its first uses. */
 static void
 sweep_compiles_nothing (void)
 {
-  static const gint sizes[][2] = { { 160, 96 }, { 80, 48 } };
-  gdouble           diff;
-  gint              level;
-  gdouble           radius;
-
   if (!in_own_process ())
     return;
   /* fewer lengths: this machine's GPU may be a slow compiler */
@@ -113,20 +138,12 @@ sweep_compiles_nothing (void)
   g_assert_cmpint (cblur_gpu_state (FALSE, NULL, NULL), ==, CBLUR_GPU_READY);
   g_assert_true (cblur_gpu_prepared ());
   g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, 0);
+  g_assert_cmpuint (cblur_gpu_caller_first_uses (), ==, 0);
 
-  for (level = 0; level < 2; level++)
-    for (radius = 0.5; radius <= SWEEP_RADIUS_MAX; radius *= 1.25)
-      {
-        g_autoptr (CblurKernel) kernel = cblur_kernel_new (radius / (1 << level),
-                                                           CBLUR_MODE_AUTO, 3);
-
-        if (cblur_kernel_is_identity (kernel))
-          continue;
-        g_assert_cmpint (blur_as_op (kernel, sizes[level][0], sizes[level][1], &diff), ==,
-                         CBLUR_BACKEND_GL);
-        g_assert_cmpfloat (diff, <=, BOX_TOLERANCE);
-      }
+  sweep (GINT_TO_POINTER (0));
+  g_thread_join (g_thread_new ("other", sweep, GINT_TO_POINTER (1)));
   g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, 0);
+  g_assert_cmpuint (cblur_gpu_caller_first_uses (), ==, 0);
 }
 
 /* Under auto the choice, which sizes the op's regions, takes the GPU only
@@ -169,6 +186,7 @@ choice_waits_for_programs (void)
       g_assert_cmpfloat (diff, <=, BOX_TOLERANCE);
     }
   g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, 0);
+  g_assert_cmpuint (cblur_gpu_caller_first_uses (), ==, 0);
 }
 
 static void
