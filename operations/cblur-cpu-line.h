@@ -36,7 +36,10 @@ typedef struct
 typedef struct
 {
   CblurPixel *suffix;
-  CblurPixel *between;  /* the line between passes */
+  /* the line between passes, `pixels` apart: its own, or in's elements
+   * from the first the pass reads (cblur_kernel_skip) where in's step
+   * is `pixels`, which the passes then write over */
+  CblurPixel *between;
 } CblurLineScratch;
 
 /* what lines of n_in elements, `pixels` wide, along the axis need in

@@ -406,6 +406,23 @@ put_chunk (const Job        *job,
     }
 }
 
+/* A whole strip's box passes go over the strip itself, which nothing
+ * reads after them: the passes between then stay in the core's L2 cache
+ * with the strip, where a line of their own beside it pushed both out.
+ * A box pass may write over its input (cblur_line_blur). */
+static CblurLineScratch
+strip_scratch (const Job              *job,
+               gint                    s,
+               gint                    pixels,
+               const CblurLineScratch *scratch)
+{
+  CblurLineScratch own = *scratch;
+
+  if (pixels == CBLUR_STRIP_PIXELS)
+    own.between = strip_row (job, s, cblur_kernel_skip (job->kernel, CBLUR_AXIS_Y));
+  return own;
+}
+
 /* The vertical pass, a chunk of dst's columns at a time, each of its
  * strips ending in dst, or where dst is stored in another format or holds
  * no pixels, in the chunk's own rows (put_chunk). */
@@ -432,10 +449,12 @@ vertical_chunk (const Job        *job,
                                : (CblurLineOut) { (CblurPixel *) job->dst->data + begin,
                                                   job->dst->stride / CBLUR_CHANNELS };
 
+      CblurLineScratch in_strip = strip_scratch (job, s, end - begin, scratch);
+
       make_strip_rows (job, s, lo, end - begin);
       cblur_line_blur (job->kernel, CBLUR_AXIS_Y,
                        (CblurLine) { strip_row (job, s, 0) + lo, CBLUR_STRIP_PIXELS },
-                       job->src->height, job->src->y, out, end - begin, scratch);
+                       job->src->height, job->src->y, out, end - begin, &in_strip);
     }
   if (apart)
     put_chunk (job, x0, x1 - x0, encoding, encoded);
