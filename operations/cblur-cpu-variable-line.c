@@ -14,8 +14,24 @@ typedef gdouble Sum __attribute__ ((vector_size (4 * sizeof (gdouble))));
 gsize
 cblur_variable_line_scratch_bytes (gint n_in)
 {
-  /* the running sums, and the line between passes */
-  return (gsize) n_in * (sizeof (Sum) + sizeof (CblurPixel));
+  /* the running sums, the line between passes and each box's scale, in a
+   * whole number of vectors: callers put pixels after it */
+  gsize bytes = (gsize) n_in * (sizeof (Sum) + sizeof (CblurPixel) + sizeof (gdouble));
+
+  return (bytes + sizeof (Sum) - 1) / sizeof (Sum) * sizeof (Sum);
+}
+
+/* What each pixel's box divides by, once a line rather than once a pass:
+ * the boxes stay with their pixels through the passes. */
+static inline __attribute__ ((always_inline)) void
+box_scales (const CblurBoxWidth *widths,
+            gint                 n,
+            gdouble             *scales)
+{
+  gint j;
+
+  for (j = 0; j < n; j++)
+    scales[j] = 1.0 / (2 * widths[j].half + 1 + 2.0 * widths[j].fraction);
 }
 
 /* Running sums of in, restarting at absolute multiples of the block and
@@ -72,6 +88,7 @@ variable_pass (const CblurVariable *variable,
                gint                 n_in,
                gint64               origin,
                const CblurBoxWidth *widths,
+               const gdouble       *scales,
                CblurPixel          *out,
                Sum                 *sums)
 {
@@ -95,7 +112,7 @@ variable_pass (const CblurVariable *variable,
         }
       window_sum (sums, j - k, j + k, origin, shift, block_mask, &sum);
       sum += WIDEN (in[j - k - 1] + in[j + k + 1]) * a;
-      out[i] = __builtin_convertvector (sum * (1.0 / (2 * k + 1 + 2.0 * a)), CblurPixel);
+      out[i] = __builtin_convertvector (sum * scales[j], CblurPixel);
     }
 }
 
@@ -111,7 +128,10 @@ cblur_variable_line (const CblurVariable *variable,
   gint        s = variable->max_half + 1;
   Sum        *sums = scratch;
   CblurPixel *between = (CblurPixel *) (sums + n_in);
+  gdouble    *scales = (gdouble *) (between + n_in);
   gint        pass;
+
+  box_scales (widths, n_in, scales);
 
   /* the passes between the first and the last go in place: output i
    * reads input elements from i on only */
@@ -119,10 +139,11 @@ cblur_variable_line (const CblurVariable *variable,
     {
       CblurPixel *to = pass == variable->iterations - 1 ? out : between;
 
-      variable_pass (variable, in, n_in, origin, widths, to, sums);
+      variable_pass (variable, in, n_in, origin, widths, scales, to, sums);
       in = between;
       n_in -= 2 * s;
       origin += s;
       widths += s;
+      scales += s;
     }
 }
