@@ -9,75 +9,75 @@
  * whatever the window's width or the block's length. */
 typedef gdouble Sum __attribute__ ((vector_size (4 * sizeof (gdouble))));
 
-#define WIDEN(pixel) __builtin_convertvector ((pixel), Sum)
+/* element by element: GCC makes one conversion of this where it makes
+ * four instructions of __builtin_convertvector */
+#define WIDEN(pixel) \
+  ({ CblurPixel widened_ = (pixel); (Sum) { widened_[0], widened_[1], widened_[2], widened_[3] }; })
+
+/* A pixel's box as its passes use it, worked out once a line rather than
+ * once a pass: the boxes stay with their pixels through the passes. */
+typedef struct
+{
+  gdouble fraction;
+  gdouble scale;      /* what the box's sum is multiplied by */
+} Factors;
 
 gsize
 cblur_variable_line_scratch_bytes (gint n_in)
 {
-  /* the running sums, the line between passes and each box's scale, in a
-   * whole number of vectors: callers put pixels after it */
-  gsize bytes = (gsize) n_in * (sizeof (Sum) + sizeof (CblurPixel) + sizeof (gdouble));
+  /* the running sums twice, the line between passes and each box's
+   * factors, in a whole number of vectors: callers put pixels after it */
+  gsize bytes = (gsize) n_in * (2 * sizeof (Sum) + sizeof (CblurPixel) + sizeof (Factors));
 
   return (bytes + sizeof (Sum) - 1) / sizeof (Sum) * sizeof (Sum);
 }
 
-/* What each pixel's box divides by, once a line rather than once a pass:
- * the boxes stay with their pixels through the passes. */
 static inline __attribute__ ((always_inline)) void
-box_scales (const CblurBoxWidth *widths,
-            gint                 n,
-            gdouble             *scales)
+box_factors (const CblurBoxWidth *widths,
+             gint                 n,
+             Factors             *factors)
 {
   gint j;
 
   for (j = 0; j < n; j++)
-    scales[j] = 1.0 / (2 * widths[j].half + 1 + 2.0 * widths[j].fraction);
+    factors[j] = (Factors) { widths[j].fraction,
+                             1.0 / (2 * widths[j].half + 1 + 2.0 * widths[j].fraction) };
 }
 
 /* Running sums of in, restarting at absolute multiples of the block and
  * at the line's start: sums[j] holds in's elements from the start of j's
- * block (or of the line) up to j. */
+ * block (or of the line) up to j, and rests[j] the same less the whole
+ * block's, minus what follows j there.  The sum runs two elements a step,
+ * the pair added first, so that one addition a step waits on the last. */
 static inline __attribute__ ((always_inline)) void
 running_sums (const CblurPixel *in,
               gint              n,
               gint64            origin,
               gint64            block_mask,
-              Sum              *sums)
+              Sum              *sums,
+              Sum              *rests)
 {
-  Sum running = { 0 };
-  gint j;
+  gint start, j;
 
-  for (j = 0; j < n; j++)
+  for (start = 0; start < n; )
     {
-      if (((origin + j) & block_mask) == 0)
-        running = (Sum) { 0 };
-      running += WIDEN (in[j]);
-      sums[j] = running;
+      gint end = MIN (n, start + (gint) (block_mask + 1 - ((origin + start) & block_mask)));
+      Sum  running = { 0 };
+
+      for (j = start; j + 1 < end; j += 2)
+        {
+          Sum first = WIDEN (in[j]);
+
+          sums[j] = running + first;
+          running += first + WIDEN (in[j + 1]);
+          sums[j + 1] = running;
+        }
+      if (j < end)
+        sums[j] = running + WIDEN (in[j]);
+      for (j = start; j < end; j++)
+        rests[j] = sums[j] - sums[end - 1];
+      start = end;
     }
-}
-
-/* The window [l, r] of a line's running sums.  It spans at most two
- * blocks: where l's block ends before r, that block's rest from l plus
- * r's block up to r; else the difference within one block.  Selects
- * rather than branches: windows straddle blocks at random. */
-static inline __attribute__ ((always_inline)) void
-window_sum (const Sum *sums,
-            gint       l,
-            gint       r,
-            gint64     origin,
-            gint       shift,
-            gint64     block_mask,
-            Sum       *sum)
-{
-  gint64 at = origin + l;
-  gint   block_end = l + (gint) (block_mask - (at & block_mask));
-  /* l starts its block: nothing before it to take away (l is past the
-   * line's first element, where the sums also start) */
-  Sum    before = (at & block_mask) == 0 ? (Sum) { 0 } : sums[MAX (l - 1, 0)];
-  Sum    rest = ((origin + r) >> shift) != (at >> shift) ? sums[MIN (block_end, r)]
-                                                         : (Sum) { 0 };
-
-  *sum = sums[r] - before + rest;
 }
 
 /* One pass: output i is the box of in's element i + s, s the widest box's
@@ -88,31 +88,34 @@ variable_pass (const CblurVariable *variable,
                gint                 n_in,
                gint64               origin,
                const CblurBoxWidth *widths,
-               const gdouble       *scales,
+               const Factors       *factors,
                CblurPixel          *out,
-               Sum                 *sums)
+               Sum                 *sums,
+               Sum                 *rests)
 {
-  gint   s = variable->max_half + 1;
-  gint   shift = variable->block_shift;
-  gint64 block_mask = ((gint64) 1 << shift) - 1;
-  gint   i;
+  gssize s = variable->max_half + 1;
+  gint64 block_mask = ((gint64) 1 << variable->block_shift) - 1;
+  gssize i;
 
-  running_sums (in, n_in, origin, block_mask, sums);
+  running_sums (in, n_in, origin, block_mask, sums, rests);
   for (i = 0; i < n_in - 2 * s; i++)
     {
-      gint    j = i + s;
-      gint    k = widths[j].half;
-      gdouble a = widths[j].fraction;
-      Sum     sum;
+      gssize     j = i + s;
+      gssize     k = widths[j].half;
+      const Sum *before;
+      Sum        sum;
 
-      if (k == 0 && a == 0.0)
+      if (G_UNLIKELY (k == 0) && factors[j].fraction == 0.0)
         {
           out[i] = in[j];
           continue;
         }
-      window_sum (sums, j - k, j + k, origin, shift, block_mask, &sum);
-      sum += WIDEN (in[j - k - 1] + in[j + k + 1]) * a;
-      out[i] = __builtin_convertvector (sum * scales[j], CblurPixel);
+      /* the window (j - k - 1, j + k]: within one block where the block
+       * of its end holds all of it, else the rest of the block before */
+      before = ((origin + j + k) & block_mask) > 2 * k ? sums : rests;
+      sum = sums[j + k] - before[j - k - 1] +
+            WIDEN (in[j - k - 1] + in[j + k + 1]) * factors[j].fraction;
+      out[i] = __builtin_convertvector (sum * factors[j].scale, CblurPixel);
     }
 }
 
@@ -127,23 +130,23 @@ cblur_variable_line (const CblurVariable *variable,
 {
   gint        s = variable->max_half + 1;
   Sum        *sums = scratch;
-  CblurPixel *between = (CblurPixel *) (sums + n_in);
-  gdouble    *scales = (gdouble *) (between + n_in);
+  Sum        *rests = sums + n_in;
+  CblurPixel *between = (CblurPixel *) (rests + n_in);
+  Factors    *factors = (Factors *) (between + n_in);
   gint        pass;
 
-  box_scales (widths, n_in, scales);
-
+  box_factors (widths, n_in, factors);
   /* the passes between the first and the last go in place: output i
    * reads input elements from i on only */
   for (pass = 0; pass < variable->iterations; pass++)
     {
       CblurPixel *to = pass == variable->iterations - 1 ? out : between;
 
-      variable_pass (variable, in, n_in, origin, widths, scales, to, sums);
+      variable_pass (variable, in, n_in, origin, widths, factors, to, sums, rests);
       in = between;
       n_in -= 2 * s;
       origin += s;
       widths += s;
-      scales += s;
+      factors += s;
     }
 }
