@@ -23,130 +23,172 @@ typedef struct
 } Factors;
 
 gsize
-cblur_variable_line_scratch_bytes (gint n_in)
+cblur_variable_line_scratch_bytes (gint n_in,
+                                   gint lines)
 {
-  /* the running sums twice, the line between passes and each box's
+  /* the running sums twice, the lines between passes and each box's
    * factors, in a whole number of vectors: callers put pixels after it */
-  gsize bytes = (gsize) n_in * (2 * sizeof (Sum) + sizeof (CblurPixel) + sizeof (Factors));
+  gsize bytes = (gsize) n_in * lines *
+                (2 * sizeof (Sum) + sizeof (CblurPixel) + sizeof (Factors));
 
   return (bytes + sizeof (Sum) - 1) / sizeof (Sum) * sizeof (Sum);
 }
 
 static inline __attribute__ ((always_inline)) void
 box_factors (const CblurBoxWidth *widths,
-             gint                 n,
+             gsize                n,
              Factors             *factors)
 {
-  gint j;
+  gsize e;
 
-  for (j = 0; j < n; j++)
-    factors[j] = (Factors) { widths[j].fraction,
-                             1.0 / (2 * widths[j].half + 1 + 2.0 * widths[j].fraction) };
+  for (e = 0; e < n; e++)
+    factors[e] = (Factors) { widths[e].fraction,
+                             1.0 / (2 * widths[e].half + 1 + 2.0 * widths[e].fraction) };
 }
 
-/* Running sums of in, restarting at absolute multiples of the block and
- * at the line's start: sums[j] holds in's elements from the start of j's
- * block (or of the line) up to j, and rests[j] the same less the whole
- * block's, minus what follows j there.  The sum runs two elements a step,
- * the pair added first, so that one addition a step waits on the last. */
+/* Running sums of each line of in, restarting at absolute multiples of
+ * the block and at the lines' start: sums[e] holds its line's elements
+ * from the start of e's block (or of the line) up to e, and rests[e] the
+ * same less the whole block's, minus what follows e there.  A line's sum
+ * runs two elements a step, the pair added first, so that one addition a
+ * step waits on the last. */
 static inline __attribute__ ((always_inline)) void
 running_sums (const CblurPixel *in,
               gint              n,
+              gsize             lines,
               gint64            origin,
               gint64            block_mask,
               Sum              *sums,
               Sum              *rests)
 {
-  gint start, j;
+  gint  start, j;
+  gsize c;
 
   for (start = 0; start < n; )
     {
       gint end = MIN (n, start + (gint) (block_mask + 1 - ((origin + start) & block_mask)));
-      Sum  running = { 0 };
 
-      for (j = start; j + 1 < end; j += 2)
+      for (c = 0; c < lines; c++)
         {
-          Sum first = WIDEN (in[j]);
+          Sum running = { 0 };
 
-          sums[j] = running + first;
-          running += first + WIDEN (in[j + 1]);
-          sums[j + 1] = running;
+          for (j = start; j + 1 < end; j += 2)
+            {
+              Sum first = WIDEN (in[j * lines + c]);
+
+              sums[j * lines + c] = running + first;
+              running += first + WIDEN (in[(j + 1) * lines + c]);
+              sums[(j + 1) * lines + c] = running;
+            }
+          if (j < end)
+            sums[j * lines + c] = running + WIDEN (in[j * lines + c]);
         }
-      if (j < end)
-        sums[j] = running + WIDEN (in[j]);
       for (j = start; j < end; j++)
-        rests[j] = sums[j] - sums[end - 1];
+        for (c = 0; c < lines; c++)
+          rests[j * lines + c] = sums[j * lines + c] - sums[(end - 1) * lines + c];
       start = end;
     }
 }
 
-/* One pass: output i is the box of in's element i + s, s the widest box's
- * reach; a box of one pixel and no fraction keeps it as it is. */
+/* One pass: output i of each line is the box of its element i + s, s the
+ * widest box's reach; a box of one pixel and no fraction keeps it as it
+ * is. */
 static inline __attribute__ ((always_inline)) void
 variable_pass (const CblurVariable *variable,
                const CblurPixel    *in,
                gint                 n_in,
+               gsize                lines,
                gint64               origin,
                const CblurBoxWidth *widths,
                const Factors       *factors,
                CblurPixel          *out,
+               gsize                out_step,
                Sum                 *sums,
                Sum                 *rests)
 {
   gssize s = variable->max_half + 1;
   gint64 block_mask = ((gint64) 1 << variable->block_shift) - 1;
   gssize i;
+  gsize  c;
 
-  running_sums (in, n_in, origin, block_mask, sums, rests);
+  running_sums (in, n_in, lines, origin, block_mask, sums, rests);
   for (i = 0; i < n_in - 2 * s; i++)
-    {
-      gssize     j = i + s;
-      gssize     k = widths[j].half;
-      const Sum *before;
-      Sum        sum;
+    for (c = 0; c < lines; c++)
+      {
+        gssize     j = i + s;
+        gsize      e = j * lines + c;
+        gssize     k = widths[e].half;
+        gsize      l = (j - k - 1) * lines + c;
+        gsize      r = (j + k) * lines + c;
+        const Sum *before;
+        Sum        sum;
 
-      if (G_UNLIKELY (k == 0) && factors[j].fraction == 0.0)
-        {
-          out[i] = in[j];
-          continue;
-        }
-      /* the window (j - k - 1, j + k]: within one block where the block
-       * of its end holds all of it, else the rest of the block before */
-      before = ((origin + j + k) & block_mask) > 2 * k ? sums : rests;
-      sum = sums[j + k] - before[j - k - 1] +
-            WIDEN (in[j - k - 1] + in[j + k + 1]) * factors[j].fraction;
-      out[i] = __builtin_convertvector (sum * factors[j].scale, CblurPixel);
-    }
+        if (G_UNLIKELY (k == 0) && factors[e].fraction == 0.0)
+          {
+            out[i * out_step + c] = in[e];
+            continue;
+          }
+        /* the window (j - k - 1, j + k]: within one block where the block
+         * of its end holds all of it, else the rest of the block before */
+        before = ((origin + j + k) & block_mask) > 2 * k ? sums : rests;
+        sum = sums[r] - before[l] + WIDEN (in[l] + in[r + lines]) * factors[e].fraction;
+        out[i * out_step + c] = __builtin_convertvector (sum * factors[e].scale, CblurPixel);
+      }
 }
 
-WIDEST_VECTORS void
-cblur_variable_line (const CblurVariable *variable,
-                     const CblurPixel    *in,
-                     gint                 n_in,
-                     gint64               origin,
-                     const CblurBoxWidth *widths,
-                     CblurPixel          *out,
-                     gpointer             scratch)
+/* the passes of lines, a constant in the callers that matter */
+static inline __attribute__ ((always_inline)) void
+variable_passes (const CblurVariable *variable,
+                 const CblurPixel    *in,
+                 gint                 n_in,
+                 gsize                lines,
+                 gint64               origin,
+                 const CblurBoxWidth *widths,
+                 CblurPixel          *out,
+                 gsize                out_step,
+                 gpointer             scratch)
 {
-  gint        s = variable->max_half + 1;
+  gsize       s = variable->max_half + 1;
+  gsize       n = (gsize) n_in * lines;
   Sum        *sums = scratch;
-  Sum        *rests = sums + n_in;
-  CblurPixel *between = (CblurPixel *) (rests + n_in);
-  Factors    *factors = (Factors *) (between + n_in);
+  Sum        *rests = sums + n;
+  CblurPixel *between = (CblurPixel *) (rests + n);
+  Factors    *factors = (Factors *) (between + n);
   gint        pass;
 
-  box_factors (widths, n_in, factors);
+  box_factors (widths, n, factors);
   /* the passes between the first and the last go in place: output i
    * reads input elements from i on only */
   for (pass = 0; pass < variable->iterations; pass++)
     {
-      CblurPixel *to = pass == variable->iterations - 1 ? out : between;
+      gboolean last = pass == variable->iterations - 1;
 
-      variable_pass (variable, in, n_in, origin, widths, factors, to, sums, rests);
+      variable_pass (variable, in, n_in, lines, origin, widths, factors,
+                     last ? out : between, last ? out_step : lines, sums, rests);
       in = between;
       n_in -= 2 * s;
       origin += s;
-      widths += s;
-      factors += s;
+      widths += s * lines;
+      factors += s * lines;
     }
+}
+
+WIDEST_VECTORS void
+cblur_variable_lines (const CblurVariable *variable,
+                      const CblurPixel    *in,
+                      gint                 n_in,
+                      gint                 lines,
+                      gint64               origin,
+                      const CblurBoxWidth *widths,
+                      CblurPixel          *out,
+                      gsize                out_step,
+                      gpointer             scratch)
+{
+  if (lines == 1)
+    variable_passes (variable, in, n_in, 1, origin, widths, out, out_step, scratch);
+  else if (lines == CBLUR_VARIABLE_COLUMNS)
+    variable_passes (variable, in, n_in, CBLUR_VARIABLE_COLUMNS, origin, widths, out, out_step,
+                     scratch);
+  else
+    variable_passes (variable, in, n_in, lines, origin, widths, out, out_step, scratch);
 }

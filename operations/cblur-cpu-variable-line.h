@@ -1,7 +1,9 @@
-/* The CPU's one-dimensional variable blur: a contiguous line of pixels
- * through the variable blur's box passes, each output pixel with its own
- * box from a table.  Both axes run it, the columns gathered into lines.
- * Reentrant: each thread brings its own scratch. */
+/* The CPU's one-dimensional variable blur: lines of pixels through the
+ * variable blur's box passes, each output pixel with its own box from a
+ * table.  A line goes alone (a row), or with others side by side, element
+ * i of each in one run of pixels (columns of a strip), so that their
+ * running sums go on together.  Reentrant: each thread brings its own
+ * scratch. */
 #ifndef CBLUR_CPU_VARIABLE_LINE_H
 #define CBLUR_CPU_VARIABLE_LINE_H
 
@@ -12,19 +14,28 @@
 
 G_BEGIN_DECLS
 
-/* what a line of n_in pixels needs besides its input and output */
-gsize cblur_variable_line_scratch_bytes (gint                 n_in);
+/* Columns the vertical pass takes side by side: a row of them is a cache
+ * line, and a strip's passes stay in L2 at the largest reach. */
+#define CBLUR_VARIABLE_COLUMNS 4
 
-/* n_in pixels of in, the first at absolute coordinate origin, become
- * n_in - 2 * variable->reach pixels of out; widths[i] is the box of the
- * pixel at in[i] (only those at least a box's reach from either end are
+/* what `lines` lines of n_in pixels need besides their input and output */
+gsize cblur_variable_line_scratch_bytes (gint                 n_in,
+                                         gint                 lines);
+
+/* `lines` lines of n_in pixels, interleaved in `in` (pixel i of line c at
+ * in[i * lines + c]), the first pixel at absolute coordinate origin,
+ * become n_in - 2 * variable->reach pixels each of out, pixel i of line c
+ * at out[i * out_step + c]; widths[i * lines + c] is the box of in's
+ * pixel there (only those at least a box's reach from either end are
  * read).  scratch: cblur_variable_line_scratch_bytes, 32-byte aligned. */
-void  cblur_variable_line               (const CblurVariable *variable,
+void  cblur_variable_lines              (const CblurVariable *variable,
                                          const CblurPixel    *in,
                                          gint                 n_in,
+                                         gint                 lines,
                                          gint64               origin,
                                          const CblurBoxWidth *widths,
                                          CblurPixel          *out,
+                                         gsize                out_step,
                                          gpointer             scratch);
 
 G_END_DECLS

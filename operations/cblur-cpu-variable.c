@@ -8,10 +8,6 @@
 #include "cblur-parallel.h"
 #include "cblur-pixel.h"
 
-/* Columns gathered into lines together: a row of them is a few cache
- * lines, read and written whole. */
-#define COLUMN_GROUP 16
-
 typedef struct
 {
   const CblurVariable *variable;
@@ -122,7 +118,7 @@ horizontal_rows (gsize    first,
   gint           n_in = job->dst->width + 2 * job->variable->reach;
   gint64         origin = job->dst->x - job->variable->reach;
   gboolean       whole = job->src->x == origin && job->src->width == n_in;
-  gsize          scratch_bytes = cblur_variable_line_scratch_bytes (n_in);
+  gsize          scratch_bytes = cblur_variable_line_scratch_bytes (n_in, 1);
   guint8        *memory = cblur_pixels_take (scratch_bytes + (gsize) n_in *
                                              (sizeof (CblurPixel) + sizeof (CblurBoxWidth)));
   CblurPixel    *line = (CblurPixel *) (memory + scratch_bytes);
@@ -138,27 +134,26 @@ horizontal_rows (gsize    first,
         }
       else
         make_line (job, r, origin, n_in, line, boxes);
-      cblur_variable_line (job->variable, line, n_in, origin, boxes,
-                           job->between + r * job->dst->width, memory);
+      cblur_variable_lines (job->variable, line, n_in, 1, origin, boxes,
+                            job->between + r * job->dst->width, 1, memory);
     }
   cblur_pixels_free (memory);
 }
 
-/* Columns [x, x + columns) of dst, each gathered from the pass between
- * with its boxes into a line of its own, blurred, and put back. */
+/* Columns [x, x + columns) of dst: their pixels in the pass between and
+ * their boxes side by side in lines, the lines blurred together into
+ * dst. */
 static void
 vertical_group (const Job     *job,
                 gint           x,
                 gint           columns,
                 CblurPixel    *lines,
                 CblurBoxWidth *boxes,
-                CblurPixel    *results,
                 gpointer       scratch)
 {
   const CblurVariable *variable = job->variable;
   const CblurImage    *src = job->src;
-  gint                 n_out = job->dst->height;
-  gint                 n_in = n_out + 2 * variable->reach;
+  gint                 n_in = job->dst->height + 2 * variable->reach;
   gint64               origin = job->dst->y - variable->reach;
   /* the columns' boxes in src's rows, clamped at its edges */
   gint64               left = (gint64) job->dst->x + x - src->x;
@@ -168,28 +163,19 @@ vertical_group (const Job     *job,
 
   for (y = 0; y < n_in; y++)
     {
-      const CblurPixel    *row = between_row (job, origin + y) + x;
       const CblurBoxWidth *box = widths_row (job, origin + y);
 
-      for (c = 0; c < columns; c++)
-        lines[(gsize) c * n_in + y] = row[c];
+      memcpy (lines + (gsize) y * columns, between_row (job, origin + y) + x,
+              columns * sizeof *lines);
       if (last - first == columns - 1)
-        for (c = 0; c < columns; c++)
-          boxes[(gsize) c * n_in + y] = box[first + c];
+        memcpy (boxes + (gsize) y * columns, box + first, columns * sizeof *boxes);
       else
         for (c = 0; c < columns; c++)
-          boxes[(gsize) c * n_in + y] = box[CLAMP (left + c, 0, src->width - 1)];
+          boxes[(gsize) y * columns + c] = box[CLAMP (left + c, 0, src->width - 1)];
     }
-  for (c = 0; c < columns; c++)
-    cblur_variable_line (variable, lines + (gsize) c * n_in, n_in, origin,
-                         boxes + (gsize) c * n_in, results + (gsize) c * n_out, scratch);
-  for (y = 0; y < n_out; y++)
-    {
-      CblurPixel *row = (CblurPixel *) cblur_image_pixel (job->dst, x, y);
-
-      for (c = 0; c < columns; c++)
-        row[c] = results[(gsize) c * n_out + y];
-    }
+  cblur_variable_lines (variable, lines, n_in, columns, origin, boxes,
+                        (CblurPixel *) cblur_image_pixel (job->dst, x, 0),
+                        job->dst->stride / CBLUR_CHANNELS, scratch);
 }
 
 static void
@@ -199,20 +185,19 @@ vertical_groups (gsize    first,
 {
   const Job     *job = user_data;
   gint           n_in = job->dst->height + 2 * job->variable->reach;
-  gsize          line_bytes = (gsize) COLUMN_GROUP * n_in * sizeof (CblurPixel);
-  gsize          box_bytes = (gsize) COLUMN_GROUP * n_in * sizeof (CblurBoxWidth);
-  gsize          scratch_bytes = cblur_variable_line_scratch_bytes (n_in);
-  guint8        *memory = cblur_pixels_take (scratch_bytes + 2 * line_bytes + box_bytes);
+  gsize          elements = (gsize) CBLUR_VARIABLE_COLUMNS * n_in;
+  gsize          scratch_bytes = cblur_variable_line_scratch_bytes (n_in, CBLUR_VARIABLE_COLUMNS);
+  guint8        *memory = cblur_pixels_take (scratch_bytes + elements *
+                                             (sizeof (CblurPixel) + sizeof (CblurBoxWidth)));
   CblurPixel    *lines = (CblurPixel *) (memory + scratch_bytes);
-  CblurPixel    *results = lines + (gsize) COLUMN_GROUP * n_in;
-  CblurBoxWidth *boxes = (CblurBoxWidth *) (results + (gsize) COLUMN_GROUP * n_in);
+  CblurBoxWidth *boxes = (CblurBoxWidth *) (lines + elements);
   gsize          g;
 
   for (g = first; g < first + count; g++)
     {
-      gint x = g * COLUMN_GROUP;
+      gint x = g * CBLUR_VARIABLE_COLUMNS;
 
-      vertical_group (job, x, MIN (COLUMN_GROUP, job->dst->width - x), lines, boxes, results,
+      vertical_group (job, x, MIN (CBLUR_VARIABLE_COLUMNS, job->dst->width - x), lines, boxes,
                       memory);
     }
   cblur_pixels_free (memory);
@@ -226,7 +211,7 @@ cblur_cpu_variable_blur (const CblurVariable *variable,
                          const CblurImage    *dst)
 {
   Job    job = { variable, src, widths, abyss, dst, { 0 }, NULL };
-  gint   groups = (dst->width + COLUMN_GROUP - 1) / COLUMN_GROUP;
+  gint   groups = (dst->width + CBLUR_VARIABLE_COLUMNS - 1) / CBLUR_VARIABLE_COLUMNS;
   gint   reach = variable->reach;
   gfloat colour[CBLUR_CHANNELS];
   gint   x;
@@ -251,7 +236,8 @@ cblur_cpu_variable_blur (const CblurVariable *variable,
   cblur_parallel_distribute_range (src->height, 16384.0 / ((gsize) dst->width + 2 * reach + 1),
                                   horizontal_rows, &job);
   cblur_parallel_distribute_range (groups,
-                                  16384.0 / ((gsize) COLUMN_GROUP * (dst->height + 2 * reach) + 1),
+                                  16384.0 / ((gsize) CBLUR_VARIABLE_COLUMNS *
+                                             (dst->height + 2 * reach) + 1),
                                   vertical_groups, &job);
 
   cblur_pixels_free (job.between);
