@@ -26,10 +26,9 @@ gsize
 cblur_variable_line_scratch_bytes (gint n_in,
                                    gint lines)
 {
-  /* the running sums twice, the lines between passes and each box's
-   * factors, in a whole number of vectors: callers put pixels after it */
-  gsize bytes = (gsize) n_in * lines *
-                (2 * sizeof (Sum) + sizeof (CblurPixel) + sizeof (Factors));
+  /* the running sums, the lines between passes and each box's factors,
+   * in a whole number of vectors: callers put pixels after it */
+  gsize bytes = (gsize) n_in * lines * (sizeof (Sum) + sizeof (CblurPixel) + sizeof (Factors));
 
   return (bytes + sizeof (Sum) - 1) / sizeof (Sum) * sizeof (Sum);
 }
@@ -48,8 +47,7 @@ box_factors (const CblurBoxWidth *widths,
 
 /* Running sums of each line of in, restarting at absolute multiples of
  * the block and at the lines' start: sums[e] holds its line's elements
- * from the start of e's block (or of the line) up to e, and rests[e] the
- * same less the whole block's, minus what follows e there.  A line's sum
+ * from the start of e's block (or of the line) up to e.  A line's sum
  * runs two elements a step, the pair added first, so that one addition a
  * step waits on the last. */
 static inline __attribute__ ((always_inline)) void
@@ -58,8 +56,7 @@ running_sums (const CblurPixel *in,
               gsize             lines,
               gint64            origin,
               gint64            block_mask,
-              Sum              *sums,
-              Sum              *rests)
+              Sum              *sums)
 {
   gint  start, j;
   gsize c;
@@ -83,9 +80,6 @@ running_sums (const CblurPixel *in,
           if (j < end)
             sums[j * lines + c] = running + WIDEN (in[j * lines + c]);
         }
-      for (j = start; j < end; j++)
-        for (c = 0; c < lines; c++)
-          rests[j * lines + c] = sums[j * lines + c] - sums[(end - 1) * lines + c];
       start = end;
     }
 }
@@ -103,15 +97,14 @@ variable_pass (const CblurVariable *variable,
                const Factors       *factors,
                CblurPixel          *out,
                gsize                out_step,
-               Sum                 *sums,
-               Sum                 *rests)
+               Sum                 *sums)
 {
   gssize s = variable->max_half + 1;
   gint64 block_mask = ((gint64) 1 << variable->block_shift) - 1;
   gssize i;
   gsize  c;
 
-  running_sums (in, n_in, lines, origin, block_mask, sums, rests);
+  running_sums (in, n_in, lines, origin, block_mask, sums);
   for (i = 0; i < n_in - 2 * s; i++)
     for (c = 0; c < lines; c++)
       {
@@ -120,18 +113,20 @@ variable_pass (const CblurVariable *variable,
         gssize     k = widths[e].half;
         gsize      l = (j - k - 1) * lines + c;
         gsize      r = (j + k) * lines + c;
-        const Sum *before;
-        Sum        sum;
+        gint64     at;
+        Sum        whole, sum;
 
         if (G_UNLIKELY (k == 0) && factors[e].fraction == 0.0)
           {
             out[i * out_step + c] = in[e];
             continue;
           }
-        /* the window (j - k - 1, j + k]: within one block where the block
-         * of its end holds all of it, else the rest of the block before */
-        before = ((origin + j + k) & block_mask) > 2 * k ? sums : rests;
-        sum = sums[r] - before[l] + WIDEN (in[l] + in[r + lines]) * factors[e].fraction;
+        /* the window (j - k - 1, j + k]: the difference of two sums where
+         * the block of its end holds all of it, else also the whole block
+         * before, the sum just before the end's block starts */
+        at = (origin + j + k) & block_mask;
+        whole = at > 2 * k ? (Sum) { 0 } : sums[MAX (j + k - at - 1, 0) * lines + c];
+        sum = sums[r] - sums[l] + whole + WIDEN (in[l] + in[r + lines]) * factors[e].fraction;
         out[i * out_step + c] = __builtin_convertvector (sum * factors[e].scale, CblurPixel);
       }
 }
@@ -151,8 +146,7 @@ variable_passes (const CblurVariable *variable,
   gsize       s = variable->max_half + 1;
   gsize       n = (gsize) n_in * lines;
   Sum        *sums = scratch;
-  Sum        *rests = sums + n;
-  CblurPixel *between = (CblurPixel *) (rests + n);
+  CblurPixel *between = (CblurPixel *) (sums + n);
   Factors    *factors = (Factors *) (between + n);
   gint        pass;
 
@@ -164,7 +158,7 @@ variable_passes (const CblurVariable *variable,
       gboolean last = pass == variable->iterations - 1;
 
       variable_pass (variable, in, n_in, lines, origin, widths, factors,
-                     last ? out : between, last ? out_step : lines, sums, rests);
+                     last ? out : between, last ? out_step : lines, sums);
       in = between;
       n_in -= 2 * s;
       origin += s;

@@ -161,14 +161,20 @@ vertical_group (const Job     *job,
   gint                 last = CLAMP (left + columns - 1, 0, src->width - 1);
   gint                 y, c;
 
+  /* a few pixels a row: copied here, where a call to memcpy would cost
+   * more than the copy */
   for (y = 0; y < n_in; y++)
     {
+      const CblurPixel    *row = between_row (job, origin + y) + x;
       const CblurBoxWidth *box = widths_row (job, origin + y);
 
-      memcpy (lines + (gsize) y * columns, between_row (job, origin + y) + x,
-              columns * sizeof *lines);
+      __builtin_prefetch (between_row (job, origin + y + 24) + x);
+      __builtin_prefetch (widths_row (job, origin + y + 24) + first);
+      for (c = 0; c < columns; c++)
+        lines[(gsize) y * columns + c] = row[c];
       if (last - first == columns - 1)
-        memcpy (boxes + (gsize) y * columns, box + first, columns * sizeof *boxes);
+        for (c = 0; c < columns; c++)
+          boxes[(gsize) y * columns + c] = box[first + c];
       else
         for (c = 0; c < columns; c++)
           boxes[(gsize) y * columns + c] = box[CLAMP (left + c, 0, src->width - 1)];
