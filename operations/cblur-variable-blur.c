@@ -224,31 +224,32 @@ io_rows (const Io *io,
                            MIN (IO_ROWS, io->bottom - y) };
 }
 
-/* rows' pixels as stored, decoded in place into premultiplied float
- * where the band holds float */
+/* rows' pixels as stored, decoded into premultiplied float where the band
+ * holds float; stored: room for IO_ROWS rows as stored */
 static void
 read_pixels (const Io            *io,
-             const GeglRectangle *rows)
+             const GeglRectangle *rows,
+             guint8              *stored_rows)
 {
-  const CblurImage *image = io->image;
-  gfloat           *first = cblur_image_row (image, rows->y - image->y);
-  gint              r;
-
+  const CblurImage  *image = io->image;
+  gfloat            *first = cblur_image_row (image, rows->y - image->y);
   const CblurFormat *stored = image->format != NULL ? image->format : io->read_native;
+  gsize              stored_stride = (gsize) rows->width * (stored != NULL ? stored->bytes_per_pixel : 0);
+  gint               r;
 
-  gegl_buffer_get (io->input, rows, 1.0 / (1 << io->level),
-                   stored != NULL ? stored->babl : io->premultiplied, first,
-                   image->stride * sizeof (gfloat), io->abyss);
   /* the band keeps them as stored where its backend converts them */
   if (stored == NULL || image->format != NULL)
-    return;
-  for (r = 0; r < rows->height; r++)
     {
-      gfloat *row = first + (gsize) r * image->stride;
-
-      cblur_format_decode (io->read_native, (const guint8 *) row, row, rows->width);
-      cblur_premultiply_pixels (row, rows->width);
+      gegl_buffer_get (io->input, rows, 1.0 / (1 << io->level),
+                       stored != NULL ? stored->babl : io->premultiplied, first,
+                       image->stride * sizeof (gfloat), io->abyss);
+      return;
     }
+  gegl_buffer_get (io->input, rows, 1.0 / (1 << io->level), stored->babl, stored_rows,
+                   stored_stride, io->abyss);
+  for (r = 0; r < rows->height; r++)
+    cblur_format_decode_spread (stored, stored_rows + r * stored_stride,
+                                first + (gsize) r * image->stride, rows->width, 1, TRUE);
 }
 
 /* the boxes of the rows' pixels from the mask there, or the mask's bytes
@@ -290,16 +291,20 @@ read_rows (gsize    first,
 {
   const Io *io = user_data;
   gfloat   *mask = g_new (gfloat, (gsize) io->image->width * IO_ROWS);
+  guint8   *stored = io->read_native != NULL
+                     ? g_malloc ((gsize) io->image->width * IO_ROWS * io->read_native->bytes_per_pixel)
+                     : NULL;
   gsize     group;
 
   for (group = first; group < first + count; group++)
     {
       GeglRectangle rows = io_rows (io, group);
 
-      read_pixels (io, &rows);
+      read_pixels (io, &rows, stored);
       read_widths (io, &rows, mask);
     }
   g_free (mask);
+  g_free (stored);
 }
 
 static void
