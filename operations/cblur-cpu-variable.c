@@ -140,9 +140,44 @@ horizontal_rows (gsize    first,
   cblur_pixels_free (memory);
 }
 
+/* Columns gathered together from the pass between: each of its rows is
+ * read a few cache lines at a time, and every page of it is walked once
+ * for as many columns. */
+#define GROUP_COLUMNS (4 * CBLUR_VARIABLE_COLUMNS)
+
+/* the columns of a group's panel p, CBLUR_VARIABLE_COLUMNS or fewer */
+static gint
+panel_columns (gint columns,
+               gint p)
+{
+  return MIN (CBLUR_VARIABLE_COLUMNS, columns - p * CBLUR_VARIABLE_COLUMNS);
+}
+
+/* Rows a column's walk asks for ahead: each is a page of its own, and
+ * the processor fetches ahead only within a page. */
+#define PREFETCH_ROWS 16
+
+static void
+prefetch_rows (const Job *job,
+               gint64     y,
+               gint       x,
+               gint       columns)
+{
+  const guint8 *row = (const guint8 *) (between_row (job, y) + x);
+  const guint8 *box = (const guint8 *) (widths_row (job, y) +
+                                        CLAMP (job->dst->x + x - job->src->x, 0,
+                                               job->src->width - 1));
+  gint          at;
+
+  for (at = 0; at < columns * (gint) sizeof (CblurPixel); at += 64)
+    __builtin_prefetch (row + at);
+  for (at = 0; at < columns * (gint) sizeof (CblurBoxWidth); at += 64)
+    __builtin_prefetch (box + at);
+}
+
 /* Columns [x, x + columns) of dst: their pixels in the pass between and
- * their boxes side by side in lines, the lines blurred together into
- * dst. */
+ * their boxes gathered into panels of lines side by side, each panel's
+ * lines blurred together into dst. */
 static void
 vertical_group (const Job     *job,
                 gint           x,
@@ -154,34 +189,40 @@ vertical_group (const Job     *job,
   const CblurVariable *variable = job->variable;
   const CblurImage    *src = job->src;
   gint                 n_in = job->dst->height + 2 * variable->reach;
+  gsize                panel = (gsize) CBLUR_VARIABLE_COLUMNS * n_in;
   gint64               origin = job->dst->y - variable->reach;
   /* the columns' boxes in src's rows, clamped at its edges */
   gint64               left = (gint64) job->dst->x + x - src->x;
-  gint                 first = CLAMP (left, 0, src->width - 1);
-  gint                 last = CLAMP (left + columns - 1, 0, src->width - 1);
-  gint                 y, c;
+  gint                 y, p, c;
 
-  /* a few pixels a row: copied here, where a call to memcpy would cost
-   * more than the copy */
+  /* a few pixels a panel a row: copied here, where a call to memcpy
+   * would cost more than the copy */
   for (y = 0; y < n_in; y++)
     {
       const CblurPixel    *row = between_row (job, origin + y) + x;
       const CblurBoxWidth *box = widths_row (job, origin + y);
 
-      __builtin_prefetch (between_row (job, origin + y + 24) + x);
-      __builtin_prefetch (widths_row (job, origin + y + 24) + first);
-      for (c = 0; c < columns; c++)
-        lines[(gsize) y * columns + c] = row[c];
-      if (last - first == columns - 1)
-        for (c = 0; c < columns; c++)
-          boxes[(gsize) y * columns + c] = box[first + c];
-      else
-        for (c = 0; c < columns; c++)
-          boxes[(gsize) y * columns + c] = box[CLAMP (left + c, 0, src->width - 1)];
+      prefetch_rows (job, origin + y + PREFETCH_ROWS, x, columns);
+
+      for (p = 0; p * CBLUR_VARIABLE_COLUMNS < columns; p++)
+        {
+          gint w = panel_columns (columns, p);
+          gint at = p * CBLUR_VARIABLE_COLUMNS;
+
+          for (c = 0; c < w; c++)
+            {
+              lines[p * panel + (gsize) y * w + c] = row[at + c];
+              boxes[p * panel + (gsize) y * w + c] =
+                box[CLAMP (left + at + c, 0, src->width - 1)];
+            }
+        }
     }
-  cblur_variable_lines (variable, lines, n_in, columns, origin, boxes,
-                        (CblurPixel *) cblur_image_pixel (job->dst, x, 0),
-                        job->dst->stride / CBLUR_CHANNELS, scratch);
+  for (p = 0; p * CBLUR_VARIABLE_COLUMNS < columns; p++)
+    cblur_variable_lines (variable, lines + p * panel, n_in, panel_columns (columns, p), origin,
+                          boxes + p * panel,
+                          (CblurPixel *) cblur_image_pixel (job->dst,
+                                                            x + p * CBLUR_VARIABLE_COLUMNS, 0),
+                          job->dst->stride / CBLUR_CHANNELS, scratch);
 }
 
 static void
@@ -191,7 +232,7 @@ vertical_groups (gsize    first,
 {
   const Job     *job = user_data;
   gint           n_in = job->dst->height + 2 * job->variable->reach;
-  gsize          elements = (gsize) CBLUR_VARIABLE_COLUMNS * n_in;
+  gsize          elements = (gsize) GROUP_COLUMNS * n_in;
   gsize          scratch_bytes = cblur_variable_line_scratch_bytes (n_in, CBLUR_VARIABLE_COLUMNS);
   guint8        *memory = cblur_pixels_take (scratch_bytes + elements *
                                              (sizeof (CblurPixel) + sizeof (CblurBoxWidth)));
@@ -201,10 +242,9 @@ vertical_groups (gsize    first,
 
   for (g = first; g < first + count; g++)
     {
-      gint x = g * CBLUR_VARIABLE_COLUMNS;
+      gint x = g * GROUP_COLUMNS;
 
-      vertical_group (job, x, MIN (CBLUR_VARIABLE_COLUMNS, job->dst->width - x), lines, boxes,
-                      memory);
+      vertical_group (job, x, MIN (GROUP_COLUMNS, job->dst->width - x), lines, boxes, memory);
     }
   cblur_pixels_free (memory);
 }
@@ -217,7 +257,7 @@ cblur_cpu_variable_blur (const CblurVariable *variable,
                          const CblurImage    *dst)
 {
   Job    job = { variable, src, widths, abyss, dst, { 0 }, NULL };
-  gint   groups = (dst->width + CBLUR_VARIABLE_COLUMNS - 1) / CBLUR_VARIABLE_COLUMNS;
+  gint   groups = (dst->width + GROUP_COLUMNS - 1) / GROUP_COLUMNS;
   gint   reach = variable->reach;
   gfloat colour[CBLUR_CHANNELS];
   gint   x;
@@ -242,8 +282,7 @@ cblur_cpu_variable_blur (const CblurVariable *variable,
   cblur_parallel_distribute_range (src->height, 16384.0 / ((gsize) dst->width + 2 * reach + 1),
                                   horizontal_rows, &job);
   cblur_parallel_distribute_range (groups,
-                                  16384.0 / ((gsize) CBLUR_VARIABLE_COLUMNS *
-                                             (dst->height + 2 * reach) + 1),
+                                  16384.0 / ((gsize) GROUP_COLUMNS * (dst->height + 2 * reach) + 1),
                                   vertical_groups, &job);
 
   cblur_pixels_free (job.between);
