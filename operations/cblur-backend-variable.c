@@ -16,7 +16,7 @@ struct _CblurVariableBand
 {
   CblurBackendKind       backend;
   CblurGlVariableMemory *memory;   /* GL's, or NULL */
-  gpointer               heap[3];  /* src, dst and widths where not in GL's */
+  gpointer               heap[3];  /* src, dst and boxes where not in GL's */
   CblurVariableBoxes     boxes;
   gchar                 *no_memory;   /* why GL could not stage the band */
 };
@@ -54,9 +54,12 @@ cblur_variable_band_new (CblurBackendKind    backend,
     {
       band->heap[0] = float_image (src);
       band->heap[1] = float_image (dst);
-      band->heap[2] = boxes->widths =
-        cblur_pixels_take ((gsize) src->width * src->height * sizeof (CblurBoxWidth));
-      boxes->codes = NULL;
+      /* an 8-bit mask's bytes where it has a table, a box a pixel else */
+      if (boxes->table != NULL)
+        band->heap[2] = boxes->codes = cblur_pixels_take ((gsize) src->width * src->height);
+      else
+        band->heap[2] = boxes->widths =
+          cblur_pixels_take ((gsize) src->width * src->height * sizeof (CblurBoxWidth));
     }
   band->boxes = *boxes;
   return band;
@@ -114,23 +117,8 @@ encode_rows (gsize    first,
                          convert->floats->width);
 }
 
-/* the box of each pixel of a band whose boxes are bytes */
-static CblurBoxWidth *
-widths_of_codes (const CblurVariableBoxes *boxes,
-                 const CblurImage         *src)
-{
-  gsize          n = (gsize) src->width * src->height;
-  CblurBoxWidth *widths = cblur_pixels_take (n * sizeof (CblurBoxWidth));
-  gsize          i;
-
-  for (i = 0; i < n; i++)
-    widths[i] = boxes->table[boxes->codes[i]];
-  return widths;
-}
-
 /* The CPU's blur of a GL band, whose pixels may be stored as GEGL stores
- * them, and its boxes as bytes: converted through float images and boxes
- * of its own. */
+ * them: converted through float images. */
 static void
 blur_on_cpu (const CblurVariable      *variable,
              const CblurImage         *src,
@@ -142,8 +130,6 @@ blur_on_cpu (const CblurVariable      *variable,
   CblurImage     dst_float = *dst;
   Convert        in = { src, &src_float };
   Convert        out = { dst, &dst_float };
-  CblurBoxWidth *widths = boxes->widths != NULL ? boxes->widths
-                                                : widths_of_codes (boxes, src);
 
   if (src->format != NULL)
     {
@@ -152,15 +138,13 @@ blur_on_cpu (const CblurVariable      *variable,
     }
   if (dst->format != NULL)
     float_image (&dst_float);
-  cblur_cpu_variable_blur (variable, &src_float, widths, abyss, &dst_float);
+  cblur_cpu_variable_blur (variable, &src_float, boxes, abyss, &dst_float);
   if (dst->format != NULL)
     cblur_parallel_distribute_range (dst->height, 16, encode_rows, &out);
   if (src->format != NULL)
     cblur_pixels_free (src_float.data);
   if (dst->format != NULL)
     cblur_pixels_free (dst_float.data);
-  if (widths != boxes->widths)
-    cblur_pixels_free (widths);
 }
 
 void

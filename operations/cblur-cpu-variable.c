@@ -10,14 +10,14 @@
 
 typedef struct
 {
-  const CblurVariable *variable;
-  const CblurImage    *src;
-  const CblurBoxWidth *widths;
-  GeglAbyssPolicy      abyss;
-  const CblurImage    *dst;
-  CblurPixel           colour;   /* the abyss's, under none, black and white */
+  const CblurVariable      *variable;
+  const CblurImage         *src;
+  const CblurVariableBoxes *boxes;
+  GeglAbyssPolicy           abyss;
+  const CblurImage         *dst;
+  CblurPixel                colour;   /* the abyss's, under none, black and white */
   /* src's rows at dst's width, then one row of the abyss's colour */
-  CblurPixel          *between;
+  CblurPixel               *between;
 } Job;
 
 /* the index in [0, n) whose pixel the pixel i is, under the abyss, or -1
@@ -36,15 +36,37 @@ own_index (GeglAbyssPolicy abyss,
   return -1;
 }
 
-/* the boxes of src's row that row y (absolute) takes: the mask is
+/* the row of src's boxes that row y (absolute) takes: the mask is
  * clamped at src's edges, whatever the pixels' abyss */
-static const CblurBoxWidth *
-widths_row (const Job *job,
-            gint64     y)
+static gint
+boxes_row (const Job *job,
+           gint64     y)
 {
-  const CblurImage *src = job->src;
+  return CLAMP (y - job->src->y, 0, job->src->height - 1);
+}
 
-  return job->widths + (gsize) CLAMP (y - src->y, 0, src->height - 1) * src->width;
+/* the box of src's pixel (x, y), counted from src's corner */
+static inline CblurBoxWidth
+box_at (const Job *job,
+        gint       y,
+        gint       x)
+{
+  gsize at = (gsize) y * job->src->width + x;
+
+  return job->boxes->codes != NULL ? job->boxes->table[job->boxes->codes[at]]
+                                   : job->boxes->widths[at];
+}
+
+/* where src's box (x, y) is held, to be fetched ahead */
+static const void *
+box_address (const Job *job,
+             gint       y,
+             gint       x)
+{
+  gsize at = (gsize) y * job->src->width + x;
+
+  return job->boxes->codes != NULL ? (const void *) (job->boxes->codes + at)
+                                   : (const void *) (job->boxes->widths + at);
 }
 
 /* the pass between's row for row y (absolute) */
@@ -58,52 +80,58 @@ between_row (const Job *job,
 }
 
 /* pixels [from, to) of a line that lie beyond src's row, its first at
- * absolute column origin: the abyss, with the boxes of the row's edge */
+ * absolute column origin: the abyss */
 static void
-make_abyss (const Job           *job,
-            const CblurPixel    *row,
-            const CblurBoxWidth *row_boxes,
-            gint64               origin,
-            gint                 from,
-            gint                 to,
-            CblurPixel          *line,
-            CblurBoxWidth       *boxes)
+make_abyss (const Job        *job,
+            const CblurPixel *row,
+            gint64            origin,
+            gint              from,
+            gint              to,
+            CblurPixel       *line)
 {
-  gint width = job->src->width;
   gint i;
 
   for (i = from; i < to; i++)
     {
-      gint64 x = origin + i - job->src->x;
-      gint   own = own_index (job->abyss, x, width);
+      gint own = own_index (job->abyss, origin + i - job->src->x, job->src->width);
 
       line[i] = own < 0 ? job->colour : row[own];
-      boxes[i] = row_boxes[CLAMP (x, 0, width - 1)];
     }
 }
 
-/* n pixels of row r of src and their boxes, the first at absolute column
- * origin, into line and boxes: src's own where it has them, the abyss
- * beyond */
+/* n pixels of row r of src, the first at absolute column origin, into
+ * line: src's own where it has them, the abyss beyond */
 static void
-make_line (const Job     *job,
-           gint           r,
-           gint64         origin,
-           gint           n,
-           CblurPixel    *line,
-           CblurBoxWidth *boxes)
+make_line (const Job  *job,
+           gint        r,
+           gint64      origin,
+           gint        n,
+           CblurPixel *line)
 {
-  const CblurImage    *src = job->src;
-  const CblurPixel    *row = (const CblurPixel *) cblur_image_row (src, r);
-  const CblurBoxWidth *row_boxes = job->widths + (gsize) r * src->width;
-  gint                 first = CLAMP (src->x - origin, 0, n);
-  gint                 last = CLAMP (src->x + src->width - origin, first, n);
+  const CblurImage *src = job->src;
+  const CblurPixel *row = (const CblurPixel *) cblur_image_row (src, r);
+  gint              first = CLAMP (src->x - origin, 0, n);
+  gint              last = CLAMP (src->x + src->width - origin, first, n);
 
   memcpy (line + first, row + (origin + first - src->x), (gsize) (last - first) * sizeof *line);
-  memcpy (boxes + first, row_boxes + (origin + first - src->x),
-          (gsize) (last - first) * sizeof *boxes);
-  make_abyss (job, row, row_boxes, origin, 0, first, line, boxes);
-  make_abyss (job, row, row_boxes, origin, last, n, line, boxes);
+  make_abyss (job, row, origin, 0, first, line);
+  make_abyss (job, row, origin, last, n, line);
+}
+
+/* the boxes of n pixels of row r of src, the first at absolute column
+ * origin, those beyond it the boxes of its edge */
+static void
+make_boxes (const Job     *job,
+            gint           r,
+            gint64         origin,
+            gint           n,
+            CblurBoxWidth *boxes)
+{
+  gint last = job->src->width - 1;
+  gint i;
+
+  for (i = 0; i < n; i++)
+    boxes[i] = box_at (job, r, CLAMP (origin + i - job->src->x, 0, last));
 }
 
 /* src's rows into the pass between, at dst's width: rows that hold the
@@ -127,14 +155,15 @@ horizontal_rows (gsize    first,
 
   for (r = first; r < first + count; r++)
     {
-      if (whole)
-        {
-          line = (CblurPixel *) cblur_image_row (job->src, r);
-          boxes = (CblurBoxWidth *) job->widths + r * n_in;
-        }
-      else
-        make_line (job, r, origin, n_in, line, boxes);
-      cblur_variable_lines (job->variable, line, n_in, 1, origin, boxes,
+      const CblurPixel    *in = whole ? (const CblurPixel *) cblur_image_row (job->src, r) : line;
+      const CblurBoxWidth *in_boxes = whole && job->boxes->widths != NULL
+                                      ? job->boxes->widths + r * n_in : boxes;
+
+      if (!whole)
+        make_line (job, r, origin, n_in, line);
+      if (in_boxes == boxes)
+        make_boxes (job, r, origin, n_in, boxes);
+      cblur_variable_lines (job->variable, in, n_in, 1, origin, in_boxes,
                             job->between + r * job->dst->width, 1, memory);
     }
   cblur_pixels_free (memory);
@@ -164,14 +193,14 @@ prefetch_rows (const Job *job,
                gint       columns)
 {
   const guint8 *row = (const guint8 *) (between_row (job, y) + x);
-  const guint8 *box = (const guint8 *) (widths_row (job, y) +
-                                        CLAMP (job->dst->x + x - job->src->x, 0,
-                                               job->src->width - 1));
+  const guint8 *box = box_address (job, boxes_row (job, y),
+                                   CLAMP (job->dst->x + x - job->src->x, 0, job->src->width - 1));
+  gint          box_bytes = job->boxes->codes != NULL ? 1 : sizeof (CblurBoxWidth);
   gint          at;
 
   for (at = 0; at < columns * (gint) sizeof (CblurPixel); at += 64)
     __builtin_prefetch (row + at);
-  for (at = 0; at < columns * (gint) sizeof (CblurBoxWidth); at += 64)
+  for (at = 0; at < columns * box_bytes; at += 64)
     __builtin_prefetch (box + at);
 }
 
@@ -199,8 +228,8 @@ vertical_group (const Job     *job,
    * would cost more than the copy */
   for (y = 0; y < n_in; y++)
     {
-      const CblurPixel    *row = between_row (job, origin + y) + x;
-      const CblurBoxWidth *box = widths_row (job, origin + y);
+      const CblurPixel *row = between_row (job, origin + y) + x;
+      gint              box_row = boxes_row (job, origin + y);
 
       prefetch_rows (job, origin + y + PREFETCH_ROWS, x, columns);
 
@@ -213,7 +242,7 @@ vertical_group (const Job     *job,
             {
               lines[p * panel + (gsize) y * w + c] = row[at + c];
               boxes[p * panel + (gsize) y * w + c] =
-                box[CLAMP (left + at + c, 0, src->width - 1)];
+                box_at (job, box_row, CLAMP (left + at + c, 0, src->width - 1));
             }
         }
     }
@@ -250,13 +279,13 @@ vertical_groups (gsize    first,
 }
 
 void
-cblur_cpu_variable_blur (const CblurVariable *variable,
-                         const CblurImage    *src,
-                         const CblurBoxWidth *widths,
-                         GeglAbyssPolicy      abyss,
-                         const CblurImage    *dst)
+cblur_cpu_variable_blur (const CblurVariable      *variable,
+                         const CblurImage         *src,
+                         const CblurVariableBoxes *boxes,
+                         GeglAbyssPolicy           abyss,
+                         const CblurImage         *dst)
 {
-  Job    job = { variable, src, widths, abyss, dst, { 0 }, NULL };
+  Job    job = { variable, src, boxes, abyss, dst, { 0 }, NULL };
   gint   groups = (dst->width + GROUP_COLUMNS - 1) / GROUP_COLUMNS;
   gint   reach = variable->reach;
   gfloat colour[CBLUR_CHANNELS];

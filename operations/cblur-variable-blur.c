@@ -253,7 +253,7 @@ read_pixels (const Io            *io,
 }
 
 /* the boxes of the rows' pixels from the mask there, or the mask's bytes
- * where the band takes those; mask: room for their values in float */
+ * where the band has their table; mask: room for their values in float */
 static void
 read_widths (const Io            *io,
              const GeglRectangle *rows,
@@ -262,8 +262,6 @@ read_widths (const Io            *io,
   const CblurVariableBoxes *boxes = &io->boxes;
   gsize                     first = (gsize) (rows->y - io->image->y) * io->image->width;
   gsize                     n = (gsize) rows->width * rows->height;
-  const guint8             *codes = (const guint8 *) mask;
-  gsize                     i;
 
   if (boxes->table == NULL)
     {
@@ -272,16 +270,8 @@ read_widths (const Io            *io,
       cblur_variable_widths (io->variable, mask, boxes->widths + first, n);
       return;
     }
-  if (boxes->codes != NULL)
-    {
-      gegl_buffer_get (io->aux, rows, 1.0, gegl_buffer_get_format (io->aux),
-                       boxes->codes + first, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
-      return;
-    }
-  gegl_buffer_get (io->aux, rows, 1.0, gegl_buffer_get_format (io->aux), mask,
-                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
-  for (i = 0; i < n; i++)
-    boxes->widths[first + i] = boxes->table[codes[i]];
+  gegl_buffer_get (io->aux, rows, 1.0, gegl_buffer_get_format (io->aux),
+                   boxes->codes + first, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
 }
 
 static void
