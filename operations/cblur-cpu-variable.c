@@ -2,11 +2,19 @@
 
 #include <string.h>
 #include <gegl.h>
+#ifdef __SSE__
+#include <immintrin.h>
+#endif
 
 #include "cblur-cpu-variable-line.h"
 #include "cblur-memory.h"
 #include "cblur-parallel.h"
 #include "cblur-pixel.h"
+
+/* The pass between is kept in strips of this many columns, all rows
+ * high, and the vertical pass takes a strip at a time: it reads each
+ * strip in one run, where rows would make it a page a pixel. */
+#define GROUP_COLUMNS (4 * CBLUR_VARIABLE_COLUMNS)
 
 typedef struct
 {
@@ -16,7 +24,8 @@ typedef struct
   GeglAbyssPolicy           abyss;
   const CblurImage         *dst;
   CblurPixel                colour;   /* the abyss's, under none, black and white */
-  /* src's rows at dst's width, then one row of the abyss's colour */
+  /* src's rows at dst's width, then one row of the abyss's colour, in
+   * strips */
   CblurPixel               *between;
 } Job;
 
@@ -69,14 +78,24 @@ box_address (const Job *job,
                                    : (const void *) (job->boxes->widths + at);
 }
 
+/* row y of strip g of the pass between: src's row y, or the colour's
+ * row at src->height */
+static CblurPixel *
+strip_row (const Job *job,
+           gint       g,
+           gint       y)
+{
+  return job->between + ((gsize) g * (job->src->height + 1) + y) * GROUP_COLUMNS;
+}
+
 /* the pass between's row for row y (absolute) */
-static const CblurPixel *
+static gint
 between_row (const Job *job,
              gint64     y)
 {
   gint own = own_index (job->abyss, y - job->src->y, job->src->height);
 
-  return job->between + (gsize) (own < 0 ? job->src->height : own) * job->dst->width;
+  return own < 0 ? job->src->height : own;
 }
 
 /* pixels [from, to) of a line that lie beyond src's row, its first at
@@ -134,6 +153,29 @@ make_boxes (const Job     *job,
     boxes[i] = box_at (job, r, CLAMP (origin + i - job->src->x, 0, last));
 }
 
+/* A row's result into its strips of the pass between, around the cache:
+ * the strips are read only once every row is done, and through the cache
+ * each store would read its line first and evict the passes' own. */
+static void
+put_row (const Job        *job,
+         gint              r,
+         const CblurPixel *result)
+{
+  gint x, c;
+
+  for (x = 0; x < job->dst->width; x += GROUP_COLUMNS)
+    {
+      CblurPixel *row = strip_row (job, x / GROUP_COLUMNS, r);
+
+      for (c = 0; c < MIN (GROUP_COLUMNS, job->dst->width - x); c++)
+#ifdef __SSE__
+        _mm_stream_ps ((gfloat *) (row + c), (__m128) result[x + c]);
+#else
+        row[c] = result[x + c];
+#endif
+    }
+}
+
 /* src's rows into the pass between, at dst's width: rows that hold the
  * whole line go through as they lie, the rest through a line made of them
  * and the abyss */
@@ -148,9 +190,10 @@ horizontal_rows (gsize    first,
   gboolean       whole = job->src->x == origin && job->src->width == n_in;
   gsize          scratch_bytes = cblur_variable_line_scratch_bytes (n_in, 1);
   guint8        *memory = cblur_pixels_take (scratch_bytes + (gsize) n_in *
-                                             (sizeof (CblurPixel) + sizeof (CblurBoxWidth)));
+                                             (2 * sizeof (CblurPixel) + sizeof (CblurBoxWidth)));
   CblurPixel    *line = (CblurPixel *) (memory + scratch_bytes);
-  CblurBoxWidth *boxes = (CblurBoxWidth *) (line + n_in);
+  CblurPixel    *result = line + n_in;
+  CblurBoxWidth *boxes = (CblurBoxWidth *) (result + n_in);
   gsize          r;
 
   for (r = first; r < first + count; r++)
@@ -163,16 +206,14 @@ horizontal_rows (gsize    first,
         make_line (job, r, origin, n_in, line);
       if (in_boxes == boxes)
         make_boxes (job, r, origin, n_in, boxes);
-      cblur_variable_lines (job->variable, in, n_in, 1, origin, in_boxes,
-                            job->between + r * job->dst->width, 1, memory);
+      cblur_variable_lines (job->variable, in, n_in, 1, origin, in_boxes, result, 1, memory);
+      put_row (job, r, result);
     }
+#ifdef __SSE__
+  _mm_sfence ();  /* streamed stores are ordered only by a fence */
+#endif
   cblur_pixels_free (memory);
 }
-
-/* Columns gathered together from the pass between: each of its rows is
- * read a few cache lines at a time, and every page of it is walked once
- * for as many columns. */
-#define GROUP_COLUMNS (4 * CBLUR_VARIABLE_COLUMNS)
 
 /* the columns of a group's panel p, CBLUR_VARIABLE_COLUMNS or fewer */
 static gint
@@ -182,24 +223,21 @@ panel_columns (gint columns,
   return MIN (CBLUR_VARIABLE_COLUMNS, columns - p * CBLUR_VARIABLE_COLUMNS);
 }
 
-/* Rows a column's walk asks for ahead: each is a page of its own, and
- * the processor fetches ahead only within a page. */
+/* Rows of boxes a strip's walk asks for ahead: each is a page of its
+ * own, and the processor fetches ahead only within a page. */
 #define PREFETCH_ROWS 16
 
 static void
-prefetch_rows (const Job *job,
-               gint64     y,
-               gint       x,
-               gint       columns)
+prefetch_boxes (const Job *job,
+                gint64     y,
+                gint       x,
+                gint       columns)
 {
-  const guint8 *row = (const guint8 *) (between_row (job, y) + x);
   const guint8 *box = box_address (job, boxes_row (job, y),
                                    CLAMP (job->dst->x + x - job->src->x, 0, job->src->width - 1));
   gint          box_bytes = job->boxes->codes != NULL ? 1 : sizeof (CblurBoxWidth);
   gint          at;
 
-  for (at = 0; at < columns * (gint) sizeof (CblurPixel); at += 64)
-    __builtin_prefetch (row + at);
   for (at = 0; at < columns * box_bytes; at += 64)
     __builtin_prefetch (box + at);
 }
@@ -228,10 +266,10 @@ vertical_group (const Job     *job,
    * would cost more than the copy */
   for (y = 0; y < n_in; y++)
     {
-      const CblurPixel *row = between_row (job, origin + y) + x;
+      const CblurPixel *row = strip_row (job, x / GROUP_COLUMNS, between_row (job, origin + y));
       gint              box_row = boxes_row (job, origin + y);
 
-      prefetch_rows (job, origin + y + PREFETCH_ROWS, x, columns);
+      prefetch_boxes (job, origin + y + PREFETCH_ROWS, x, columns);
 
       for (p = 0; p * CBLUR_VARIABLE_COLUMNS < columns; p++)
         {
@@ -302,9 +340,10 @@ cblur_cpu_variable_blur (const CblurVariable      *variable,
 
   cblur_abyss_colour (abyss, colour);
   job.colour = (CblurPixel) { colour[0], colour[1], colour[2], colour[3] };
-  job.between = cblur_pixels_take ((gsize) dst->width * (src->height + 1) * sizeof (CblurPixel));
-  for (x = 0; x < dst->width; x++)
-    job.between[(gsize) src->height * dst->width + x] = job.colour;
+  job.between = cblur_pixels_take ((gsize) groups * (src->height + 1) * GROUP_COLUMNS *
+                                  sizeof (CblurPixel));
+  for (x = 0; x < groups * GROUP_COLUMNS; x++)
+    strip_row (&job, x / GROUP_COLUMNS, src->height)[x % GROUP_COLUMNS] = job.colour;
 
   /* a pixel costs a few dozen operations a pass: a thread is worth it
    * from a few rows or columns on */
