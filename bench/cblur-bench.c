@@ -23,10 +23,12 @@
  *   cblur-bench [--sizes 1024x1024,3840x2160] [--radii 3,15] [--runs 5]
  *               [--methods cpu-direct,gl-box,gegl-iir,...]
  *               [--routes sink-float,write-u8,blit-u8,...] [--idle 0]
- *               [--plot out.png]
+ *               [--in-turn] [--plot out.png]
  *
  * --idle pauses before each timed run: an idle GPU lowers its clocks, and
- * a user applies a filter after a pause, not in a tight loop.
+ * a user applies a filter after a pause, not in a tight loop.  --in-turn
+ * takes the methods' timed runs in turn, for a shared machine whose speed
+ * drifts while they run.
  *
  * The interactive methods time GIMP's live preview frame by frame
  * (bench-interactive.h), after the full renders:
@@ -243,49 +245,135 @@ selected (const gchar *name,
   return names == NULL || g_strv_contains ((const gchar * const *) names, name);
 }
 
+/* one method's runs at one radius */
+typedef struct
+{
+  const BenchMethod *method;
+  gdouble           *times;
+  gdouble           *cpu_times;
+  BenchSplit         split;    /* summed over the runs */
+  const gchar       *ran_on;   /* of every run, or gl+cpu where they differ */
+} Timing;
+
 static void
-time_method (BenchTable   *table,
-             GeglBuffer   *input,
-             GeglBuffer   *mask,
-             const Route  *route,
-             const BenchMethod *method,
-             gdouble       radius,
-             gint          runs,
-             gint          idle_ms)
+add_split (BenchSplit       *sum,
+           const BenchSplit *run)
+{
+  sum->read_ms += run->read_ms;
+  sum->upload_ms += run->upload_ms;
+  sum->compute_ms += run->compute_ms;
+  sum->download_ms += run->download_ms;
+  sum->write_ms += run->write_ms;
+  sum->process_ms += run->process_ms;
+}
+
+/* a timed run of one method, after idle_ms, into its timing */
+static void
+time_run (Timing      *timing,
+          gint         i,
+          GeglBuffer  *input,
+          GeglBuffer  *mask,
+          const Route *route,
+          gdouble      radius,
+          gint         idle_ms)
+{
+  BenchSplit   split;
+  const gchar *ran_on;
+
+  g_usleep (idle_ms * G_TIME_SPAN_MILLISECOND);
+  bench_report_reset ();
+  timing->times[i] = run_once (input, mask, route, timing->method, radius, timing->cpu_times + i);
+  bench_report_split (&split);
+  add_split (&timing->split, &split);
+  ran_on = bench_report_backend ();
+  timing->ran_on = timing->ran_on == NULL || strcmp (timing->ran_on, ran_on) == 0 ? ran_on
+                                                                                   : "gl+cpu";
+}
+
+/* a method's row: medians of its runs, the mean of its splits */
+static void
+add_row (BenchTable   *table,
+         const Timing *timing,
+         GeglBuffer   *input,
+         const Route  *route,
+         gdouble       radius,
+         gint          runs)
 {
   const GeglRectangle *extent = gegl_buffer_get_extent (input);
-  g_autofree gdouble  *times = g_new (gdouble, runs);
-  g_autofree gdouble  *cpu_times = g_new (gdouble, runs);
-  BenchRow             row = { extent->width, extent->height, radius, method->name,
+  BenchRow             row = { extent->width, extent->height, radius, timing->method->name,
                                route->name };
-  gint                 i;
 
-  run_once (input, mask, route, method, radius, cpu_times);
-  bench_report_reset ();
-  for (i = 0; i < runs; i++)
-    {
-      g_usleep (idle_ms * G_TIME_SPAN_MILLISECOND);
-      times[i] = run_once (input, mask, route, method, radius, cpu_times + i);
-    }
-
-  row.median_ms = bench_median (times, runs);
-  row.cpu_ms = bench_median (cpu_times, runs);
-  row.ran_on = bench_report_backend ();
-  bench_report_split (&row.split);
+  row.median_ms = bench_median (timing->times, runs);
+  row.cpu_ms = bench_median (timing->cpu_times, runs);
+  row.ran_on = timing->ran_on;
+  row.split = timing->split;
+  row.split.read_ms /= runs;
+  row.split.upload_ms /= runs;
+  row.split.compute_ms /= runs;
+  row.split.download_ms /= runs;
+  row.split.write_ms /= runs;
+  row.split.process_ms /= runs;
   bench_table_add (table, &row);
   g_printerr ("%dx%d r=%g %-11s %-11s %9.2f ms, CPU %9.2f ms (%s)\n", row.width, row.height,
-              radius, route->name, method->name, row.median_ms, row.cpu_ms, row.ran_on);
+              radius, route->name, row.method, row.median_ms, row.cpu_ms, row.ran_on);
 }
 
 /* what the command line chose to time */
 typedef struct
 {
-  gchar **radii;
-  gchar **methods;   /* NULL: all */
-  gchar **routes;
-  gint    runs;
-  gint    idle_ms;   /* before each timed run */
+  gchar  **radii;
+  gchar  **methods;   /* NULL: all */
+  gchar  **routes;
+  gint     runs;
+  gint     idle_ms;   /* before each timed run */
+  gboolean in_turn;   /* the methods' runs taken in turn */
 } Choice;
+
+/* The methods at one radius, each warmed up once, then their timed runs:
+ * one method's after another, or in turn, a run of each at a time, where
+ * a shared machine's load and clocks drift over seconds and should fall
+ * on every method alike rather than on whichever ran while they were
+ * worst (a GPU's clocks then fall between its runs too). */
+static void
+time_methods (BenchTable         *table,
+              GeglBuffer         *input,
+              GeglBuffer         *mask,
+              const Route        *route,
+              const BenchMethod **methods,
+              guint               n_methods,
+              gdouble             radius,
+              const Choice       *choice)
+{
+  gint               runs = choice->runs;
+  g_autofree Timing *timings = g_new0 (Timing, n_methods);
+  gdouble            cpu;
+  guint              m;
+  gint               i;
+
+  for (m = 0; m < n_methods; m++)
+    {
+      timings[m].method = methods[m];
+      timings[m].times = g_new (gdouble, runs);
+      timings[m].cpu_times = g_new (gdouble, runs);
+      if (choice->in_turn)
+        run_once (input, mask, route, methods[m], radius, &cpu);
+    }
+  for (m = 0; !choice->in_turn && m < n_methods; m++)
+    {
+      run_once (input, mask, route, methods[m], radius, &cpu);
+      for (i = 0; i < runs; i++)
+        time_run (&timings[m], i, input, mask, route, radius, choice->idle_ms);
+    }
+  for (i = 0; choice->in_turn && i < runs; i++)
+    for (m = 0; m < n_methods; m++)
+      time_run (&timings[m], i, input, mask, route, radius, choice->idle_ms);
+  for (m = 0; m < n_methods; m++)
+    {
+      add_row (table, &timings[m], input, route, radius, runs);
+      g_free (timings[m].times);
+      g_free (timings[m].cpu_times);
+    }
+}
 
 /* each chosen route, radius and method on an image of `size` (WxH);
  * FALSE where that is no size */
@@ -294,17 +382,22 @@ time_size (BenchTable   *table,
            const gchar  *size,
            const Choice *choice)
 {
-  gint        width = 0, height = 0;
-  GeglBuffer *input;
-  GeglBuffer *mask;
-  gsize       d, m;
-  gint        r;
+  g_autofree const BenchMethod **methods = g_new (const BenchMethod *, bench_n_methods);
+  guint                          n_methods = 0;
+  gint                           width = 0, height = 0;
+  GeglBuffer                    *input;
+  GeglBuffer                    *mask;
+  gsize                          d, m;
+  gint                           r;
 
   if (sscanf (size, "%dx%d", &width, &height) != 2 || width <= 0 || height <= 0)
     {
       g_printerr ("bad size '%s'\n", size);
       return FALSE;
     }
+  for (m = 0; m < bench_n_methods; m++)
+    if (selected (bench_methods[m].name, choice->methods))
+      methods[n_methods++] = &bench_methods[m];
   input = random_image (width, height);
   mask = smooth_mask (width, height);
   for (d = 0; d < G_N_ELEMENTS (all_routes); d++)
@@ -316,11 +409,8 @@ time_size (BenchTable   *table,
         continue;
       source = converted (input, route->format);
       for (r = 0; choice->radii[r]; r++)
-        for (m = 0; m < bench_n_methods; m++)
-          if (selected (bench_methods[m].name, choice->methods))
-            time_method (table, source, mask, route, &bench_methods[m],
-                         g_ascii_strtod (choice->radii[r], NULL), choice->runs,
-                         choice->idle_ms);
+        time_methods (table, source, mask, route, methods, n_methods,
+                      g_ascii_strtod (choice->radii[r], NULL), choice);
       g_object_unref (source);
     }
   g_object_unref (input);
@@ -521,6 +611,8 @@ parse_options (gint    *argc,
       NULL },
     { "idle", 0, 0, G_OPTION_ARG_INT, &choice->idle_ms,
       "milliseconds to pause before each timed run, as between a user's applies", NULL },
+    { "in-turn", 0, 0, G_OPTION_ARG_NONE, &choice->in_turn,
+      "take the methods' timed runs in turn, a run of each at a time", NULL },
     { "plot", 0, 0, G_OPTION_ARG_FILENAME, plot_path, "PNG plot to write", NULL },
     { NULL }
   };
