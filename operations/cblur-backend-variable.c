@@ -9,7 +9,6 @@
 #include "cblur-cpu-variable.h"
 #include "cblur-gl-variable.h"
 #include "cblur-memory.h"
-#include "cblur-parallel.h"
 #include "cblur-pixel.h"
 
 struct _CblurVariableBand
@@ -21,12 +20,13 @@ struct _CblurVariableBand
   gchar                 *no_memory;   /* why GL could not stage the band */
 };
 
-/* premultiplied float rows of the image's rectangle */
+/* the rows of the image's rectangle, as its format stores them or in
+ * premultiplied float: the CPU's lines convert them as they go */
 static gpointer
-float_image (CblurImage *image)
+heap_image (CblurImage *image)
 {
-  image->format = NULL;
-  image->stride = (gsize) image->width * CBLUR_CHANNELS;
+  image->stride = image->format != NULL ? cblur_image_packed_stride (image)
+                                        : (gsize) image->width * CBLUR_CHANNELS;
   image->data = cblur_pixels_take (image->stride * image->height * sizeof (gfloat));
   return image->data;
 }
@@ -52,8 +52,8 @@ cblur_variable_band_new (CblurBackendKind    backend,
     }
   if (band->memory == NULL)
     {
-      band->heap[0] = float_image (src);
-      band->heap[1] = float_image (dst);
+      band->heap[0] = heap_image (src);
+      band->heap[1] = heap_image (dst);
       /* an 8-bit mask's bytes where it has a table, a box a pixel else */
       if (boxes->table != NULL)
         band->heap[2] = boxes->codes = cblur_pixels_take ((gsize) src->width * src->height);
@@ -75,76 +75,6 @@ cblur_variable_band_free (CblurVariableBand *band)
     cblur_pixels_free (band->heap[i]);
   g_free (band->no_memory);
   g_free (band);
-}
-
-/* Rows between a band's pixels as stored and the CPU's float. */
-typedef struct
-{
-  const CblurImage *stored;
-  const CblurImage *floats;
-} Convert;
-
-static void
-decode_rows (gsize    first,
-             gsize    count,
-             gpointer user_data)
-{
-  const Convert *convert = user_data;
-  gsize          r;
-
-  for (r = first; r < first + count; r++)
-    {
-      gfloat *row = cblur_image_row (convert->floats, r);
-
-      cblur_format_decode (convert->stored->format,
-                           (const guint8 *) cblur_image_row (convert->stored, r), row,
-                           convert->floats->width);
-      cblur_premultiply_pixels (row, convert->floats->width);
-    }
-}
-
-static void
-encode_rows (gsize    first,
-             gsize    count,
-             gpointer user_data)
-{
-  const Convert *convert = user_data;
-  gsize          r;
-
-  for (r = first; r < first + count; r++)
-    cblur_format_encode (convert->stored->format, cblur_image_row (convert->floats, r),
-                         (guint8 *) cblur_image_row (convert->stored, r),
-                         convert->floats->width);
-}
-
-/* The CPU's blur of a GL band, whose pixels may be stored as GEGL stores
- * them: converted through float images. */
-static void
-blur_on_cpu (const CblurVariable      *variable,
-             const CblurImage         *src,
-             const CblurVariableBoxes *boxes,
-             GeglAbyssPolicy           abyss,
-             const CblurImage         *dst)
-{
-  CblurImage     src_float = *src;
-  CblurImage     dst_float = *dst;
-  Convert        in = { src, &src_float };
-  Convert        out = { dst, &dst_float };
-
-  if (src->format != NULL)
-    {
-      float_image (&src_float);
-      cblur_parallel_distribute_range (src->height, 16, decode_rows, &in);
-    }
-  if (dst->format != NULL)
-    float_image (&dst_float);
-  cblur_cpu_variable_blur (variable, &src_float, boxes, abyss, &dst_float);
-  if (dst->format != NULL)
-    cblur_parallel_distribute_range (dst->height, 16, encode_rows, &out);
-  if (src->format != NULL)
-    cblur_pixels_free (src_float.data);
-  if (dst->format != NULL)
-    cblur_pixels_free (dst_float.data);
 }
 
 void
@@ -176,5 +106,5 @@ cblur_backend_variable_blur (CblurVariableBand   *band,
     report->gl_failure = g_strdup (error->message);
   report->ran_on = CBLUR_BACKEND_CPU;
   report->why_cpu = cblur_backend_why_cpu (band->backend, report);
-  blur_on_cpu (variable, src, &band->boxes, abyss, dst);
+  cblur_cpu_variable_blur (variable, src, &band->boxes, abyss, dst);
 }

@@ -7,6 +7,7 @@
 #endif
 
 #include "cblur-cpu-variable-line.h"
+#include "cblur-format.h"
 #include "cblur-memory.h"
 #include "cblur-parallel.h"
 #include "cblur-pixel.h"
@@ -98,28 +99,9 @@ between_row (const Job *job,
   return own < 0 ? job->src->height : own;
 }
 
-/* pixels [from, to) of a line that lie beyond src's row, its first at
- * absolute column origin: the abyss */
-static void
-make_abyss (const Job        *job,
-            const CblurPixel *row,
-            gint64            origin,
-            gint              from,
-            gint              to,
-            CblurPixel       *line)
-{
-  gint i;
-
-  for (i = from; i < to; i++)
-    {
-      gint own = own_index (job->abyss, origin + i - job->src->x, job->src->width);
-
-      line[i] = own < 0 ? job->colour : row[own];
-    }
-}
-
 /* n pixels of row r of src, the first at absolute column origin, into
- * line: src's own where it has them, the abyss beyond */
+ * line: src's own, decoded and premultiplied where src is stored in a
+ * format, and the abyss beyond them (the line holds src's row whole) */
 static void
 make_line (const Job  *job,
            gint        r,
@@ -128,13 +110,21 @@ make_line (const Job  *job,
            CblurPixel *line)
 {
   const CblurImage *src = job->src;
-  const CblurPixel *row = (const CblurPixel *) cblur_image_row (src, r);
-  gint              first = CLAMP (src->x - origin, 0, n);
-  gint              last = CLAMP (src->x + src->width - origin, first, n);
+  gint              first = src->x - origin;
+  gint              i;
 
-  memcpy (line + first, row + (origin + first - src->x), (gsize) (last - first) * sizeof *line);
-  make_abyss (job, row, origin, 0, first, line);
-  make_abyss (job, row, origin, last, n, line);
+  if (src->format != NULL)
+    cblur_format_decode_spread (src->format, cblur_image_bytes (src, 0, r),
+                                (gfloat *) (line + first), src->width, 1, TRUE);
+  else
+    memcpy (line + first, cblur_image_row (src, r), (gsize) src->width * sizeof *line);
+  for (i = 0; i < n; i++)
+    if (i < first || i >= first + src->width)
+      {
+        gint own = own_index (job->abyss, origin + i - src->x, src->width);
+
+        line[i] = own < 0 ? job->colour : line[first + own];
+      }
 }
 
 /* the boxes of n pixels of row r of src, the first at absolute column
@@ -187,7 +177,8 @@ horizontal_rows (gsize    first,
   const Job     *job = user_data;
   gint           n_in = job->dst->width + 2 * job->variable->reach;
   gint64         origin = job->dst->x - job->variable->reach;
-  gboolean       whole = job->src->x == origin && job->src->width == n_in;
+  gboolean       whole = job->src->x == origin && job->src->width == n_in &&
+                         job->src->format == NULL;
   gsize          scratch_bytes = cblur_variable_line_scratch_bytes (n_in, 1);
   guint8        *memory = cblur_pixels_take (scratch_bytes + (gsize) n_in *
                                              (2 * sizeof (CblurPixel) + sizeof (CblurBoxWidth)));
@@ -244,17 +235,23 @@ prefetch_boxes (const Job *job,
 
 /* Columns [x, x + columns) of dst: their pixels in the pass between and
  * their boxes gathered into panels of lines side by side, each panel's
- * lines blurred together into dst. */
+ * lines blurred together into dst, or into results (dst's height of
+ * GROUP_COLUMNS pixels) that go into dst's format a row at a time. */
 static void
 vertical_group (const Job     *job,
                 gint           x,
                 gint           columns,
                 CblurPixel    *lines,
                 CblurBoxWidth *boxes,
+                CblurPixel    *results,
                 gpointer       scratch)
 {
   const CblurVariable *variable = job->variable;
   const CblurImage    *src = job->src;
+  const CblurImage    *dst = job->dst;
+  gboolean             encoded = dst->format != NULL;
+  CblurPixel          *out = encoded ? results : (CblurPixel *) cblur_image_pixel (dst, x, 0);
+  gsize                out_step = encoded ? (gsize) columns : dst->stride / CBLUR_CHANNELS;
   gint                 n_in = job->dst->height + 2 * variable->reach;
   gsize                panel = (gsize) CBLUR_VARIABLE_COLUMNS * n_in;
   gint64               origin = job->dst->y - variable->reach;
@@ -286,10 +283,11 @@ vertical_group (const Job     *job,
     }
   for (p = 0; p * CBLUR_VARIABLE_COLUMNS < columns; p++)
     cblur_variable_lines (variable, lines + p * panel, n_in, panel_columns (columns, p), origin,
-                          boxes + p * panel,
-                          (CblurPixel *) cblur_image_pixel (job->dst,
-                                                            x + p * CBLUR_VARIABLE_COLUMNS, 0),
-                          job->dst->stride / CBLUR_CHANNELS, scratch);
+                          boxes + p * panel, out + p * CBLUR_VARIABLE_COLUMNS, out_step,
+                          scratch);
+  for (y = 0; encoded && y < dst->height; y++)
+    cblur_format_encode (dst->format, (const gfloat *) (out + (gsize) y * out_step),
+                         cblur_image_bytes (dst, x, y), columns);
 }
 
 static void
@@ -300,18 +298,22 @@ vertical_groups (gsize    first,
   const Job     *job = user_data;
   gint           n_in = job->dst->height + 2 * job->variable->reach;
   gsize          elements = (gsize) GROUP_COLUMNS * n_in;
+  gsize          results_size = (gsize) GROUP_COLUMNS * job->dst->height;
   gsize          scratch_bytes = cblur_variable_line_scratch_bytes (n_in, CBLUR_VARIABLE_COLUMNS);
-  guint8        *memory = cblur_pixels_take (scratch_bytes + elements *
-                                             (sizeof (CblurPixel) + sizeof (CblurBoxWidth)));
+  guint8        *memory = cblur_pixels_take (scratch_bytes +
+                                             (elements + results_size) * sizeof (CblurPixel) +
+                                             elements * sizeof (CblurBoxWidth));
   CblurPixel    *lines = (CblurPixel *) (memory + scratch_bytes);
-  CblurBoxWidth *boxes = (CblurBoxWidth *) (lines + elements);
+  CblurPixel    *results = lines + elements;
+  CblurBoxWidth *boxes = (CblurBoxWidth *) (results + results_size);
   gsize          g;
 
   for (g = first; g < first + count; g++)
     {
       gint x = g * GROUP_COLUMNS;
 
-      vertical_group (job, x, MIN (GROUP_COLUMNS, job->dst->width - x), lines, boxes, memory);
+      vertical_group (job, x, MIN (GROUP_COLUMNS, job->dst->width - x), lines, boxes, results,
+                      memory);
     }
   cblur_pixels_free (memory);
 }
@@ -329,7 +331,6 @@ cblur_cpu_variable_blur (const CblurVariable      *variable,
   gfloat colour[CBLUR_CHANNELS];
   gint   x;
 
-  g_return_if_fail (src->format == NULL && dst->format == NULL);
   g_return_if_fail (src->width > 0 && src->height > 0);
   g_return_if_fail (src->x >= dst->x - reach && src->y >= dst->y - reach &&
                     src->x + src->width <= dst->x + dst->width + reach &&

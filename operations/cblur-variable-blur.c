@@ -224,32 +224,18 @@ io_rows (const Io *io,
                            MIN (IO_ROWS, io->bottom - y) };
 }
 
-/* rows' pixels as stored, decoded into premultiplied float where the band
- * holds float; stored: room for IO_ROWS rows as stored */
+/* rows' pixels as the band holds them: as stored, or in premultiplied
+ * float where the op does not read the stored format */
 static void
 read_pixels (const Io            *io,
-             const GeglRectangle *rows,
-             guint8              *stored_rows)
+             const GeglRectangle *rows)
 {
-  const CblurImage  *image = io->image;
-  gfloat            *first = cblur_image_row (image, rows->y - image->y);
-  const CblurFormat *stored = image->format != NULL ? image->format : io->read_native;
-  gsize              stored_stride = (gsize) rows->width * (stored != NULL ? stored->bytes_per_pixel : 0);
-  gint               r;
+  const CblurImage *image = io->image;
 
-  /* the band keeps them as stored where its backend converts them */
-  if (stored == NULL || image->format != NULL)
-    {
-      gegl_buffer_get (io->input, rows, 1.0 / (1 << io->level),
-                       stored != NULL ? stored->babl : io->premultiplied, first,
-                       image->stride * sizeof (gfloat), io->abyss);
-      return;
-    }
-  gegl_buffer_get (io->input, rows, 1.0 / (1 << io->level), stored->babl, stored_rows,
-                   stored_stride, io->abyss);
-  for (r = 0; r < rows->height; r++)
-    cblur_format_decode_spread (stored, stored_rows + r * stored_stride,
-                                first + (gsize) r * image->stride, rows->width, 1, TRUE);
+  gegl_buffer_get (io->input, rows, 1.0 / (1 << io->level),
+                   image->format != NULL ? image->format->babl : io->premultiplied,
+                   cblur_image_row (image, rows->y - image->y), image->stride * sizeof (gfloat),
+                   io->abyss);
 }
 
 /* the boxes of the rows' pixels from the mask there, or the mask's bytes
@@ -281,20 +267,16 @@ read_rows (gsize    first,
 {
   const Io *io = user_data;
   gfloat   *mask = g_new (gfloat, (gsize) io->image->width * IO_ROWS);
-  guint8   *stored = io->read_native != NULL
-                     ? g_malloc ((gsize) io->image->width * IO_ROWS * io->read_native->bytes_per_pixel)
-                     : NULL;
   gsize     group;
 
   for (group = first; group < first + count; group++)
     {
       GeglRectangle rows = io_rows (io, group);
 
-      read_pixels (io, &rows, stored);
+      read_pixels (io, &rows);
       read_widths (io, &rows, mask);
     }
   g_free (mask);
-  g_free (stored);
 }
 
 static void
@@ -302,24 +284,18 @@ write_rows (gsize    first,
             gsize    count,
             gpointer user_data)
 {
-  const Io          *io = user_data;
-  const CblurImage  *image = io->image;
-  const CblurFormat *stored = image->format != NULL ? image->format : io->write_native;
-  gsize              group;
-  gint               r;
+  const Io         *io = user_data;
+  const CblurImage *image = io->image;
+  gsize             group;
 
   for (group = first; group < first + count; group++)
     {
       GeglRectangle rows = io_rows (io, group);
-      gfloat       *data = cblur_image_row (image, rows.y - image->y);
 
-      /* a float band's rows are encoded in place */
-      for (r = 0; image->format == NULL && stored != NULL && r < rows.height; r++)
-        cblur_format_encode (stored, data + (gsize) r * image->stride,
-                             (guint8 *) (data + (gsize) r * image->stride), rows.width);
       gegl_buffer_set (io->output, &rows, io->level,
-                       stored != NULL ? stored->babl : io->premultiplied,
-                       data, image->stride * sizeof (gfloat));
+                       image->format != NULL ? image->format->babl : io->premultiplied,
+                       cblur_image_row (image, rows.y - image->y),
+                       image->stride * sizeof (gfloat));
     }
 }
 
