@@ -131,7 +131,8 @@ variable_pass (const CblurVariable *variable,
       }
 }
 
-/* the passes of lines, a constant in the callers that matter */
+/* The passes of `lines` lines side by side; inlined where `lines` is a
+ * constant, so that the loops over them unroll. */
 static inline __attribute__ ((always_inline)) void
 variable_passes (const CblurVariable *variable,
                  const CblurPixel    *in,
