@@ -17,13 +17,12 @@ typedef struct _CblurVariableBand CblurVariableBand;
 /* The band's pixels for src and dst (their rectangles set; src: the part
  * of dst's grown by the reach that is read) and the boxes of src's
  * pixels, row after row, for the caller to fill: a byte a pixel
- * (boxes->codes) where boxes->table is set and the band is on GL, which
- * looks them up there, else a box a pixel (boxes->widths).  The table
- * stays the caller's and lives as long as the band.  src->format and
- * dst->format ask for pixels as GEGL stores them, or NULL for
- * premultiplied RGBA float: on GL they stay, and the GPU converts; on the
- * CPU they become NULL, and the rows are float-wide, for the caller to
- * decode and encode in place.  Never NULL: the heap aborts where it has
+ * (boxes->codes) where boxes->table is set, which both backends look up
+ * there, else a box a pixel (boxes->widths).  The table stays the
+ * caller's and lives as long as the band.  src->format and dst->format
+ * ask for pixels as GEGL stores them, or NULL for premultiplied RGBA
+ * float; either backend converts them as it blurs, so the caller copies
+ * rows in and out as they are.  Never NULL: the heap aborts where it has
  * no room, as GEGL does. */
 CblurVariableBand *cblur_variable_band_new  (CblurBackendKind    backend,
                                              CblurImage         *src,

@@ -15,7 +15,7 @@
 G_BEGIN_DECLS
 
 /* Columns the vertical pass takes side by side: a row of them is a cache
- * line, and a strip's passes stay in L2 at the largest reach. */
+ * line. */
 #define CBLUR_VARIABLE_COLUMNS 4
 
 /* what `lines` lines of n_in pixels need besides their input and output */

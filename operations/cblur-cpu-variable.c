@@ -2,9 +2,6 @@
 
 #include <string.h>
 #include <gegl.h>
-#ifdef __SSE__
-#include <immintrin.h>
-#endif
 
 #include "cblur-cpu-variable-line.h"
 #include "cblur-format.h"
@@ -29,22 +26,6 @@ typedef struct
    * strips */
   CblurPixel               *between;
 } Job;
-
-/* the index in [0, n) whose pixel the pixel i is, under the abyss, or -1
- * where it has the abyss's colour */
-static gint
-own_index (GeglAbyssPolicy abyss,
-           gint64          i,
-           gint            n)
-{
-  if (i >= 0 && i < n)
-    return i;
-  if (abyss == GEGL_ABYSS_CLAMP)
-    return CLAMP (i, 0, n - 1);
-  if (abyss == GEGL_ABYSS_LOOP)
-    return (i % n + n) % n;
-  return -1;
-}
 
 /* the row of src's boxes that row y (absolute) takes: the mask is
  * clamped at src's edges, whatever the pixels' abyss */
@@ -94,7 +75,7 @@ static gint
 between_row (const Job *job,
              gint64     y)
 {
-  gint own = own_index (job->abyss, y - job->src->y, job->src->height);
+  gint own = cblur_abyss_index (job->abyss, y - job->src->y, job->src->height);
 
   return own < 0 ? job->src->height : own;
 }
@@ -121,7 +102,7 @@ make_line (const Job  *job,
   for (i = 0; i < n; i++)
     if (i < first || i >= first + src->width)
       {
-        gint own = own_index (job->abyss, origin + i - src->x, src->width);
+        gint own = cblur_abyss_index (job->abyss, origin + i - src->x, src->width);
 
         line[i] = own < 0 ? job->colour : line[first + own];
       }
@@ -143,9 +124,9 @@ make_boxes (const Job     *job,
     boxes[i] = box_at (job, r, CLAMP (origin + i - job->src->x, 0, last));
 }
 
-/* A row's result into its strips of the pass between, around the cache:
- * the strips are read only once every row is done, and through the cache
- * each store would read its line first and evict the passes' own. */
+/* A row's result into its strips of the pass between, around the cache
+ * (cblur_pixels_stream): the strips are read only once every row is
+ * done. */
 static void
 put_row (const Job        *job,
          gint              r,
@@ -158,11 +139,7 @@ put_row (const Job        *job,
       CblurPixel *row = strip_row (job, x / GROUP_COLUMNS, r);
 
       for (c = 0; c < MIN (GROUP_COLUMNS, job->dst->width - x); c++)
-#ifdef __SSE__
-        _mm_stream_ps ((gfloat *) (row + c), (__m128) result[x + c]);
-#else
-        row[c] = result[x + c];
-#endif
+        cblur_pixels_stream ((gfloat *) (row + c), (const gfloat *) (result + x + c));
     }
 }
 
@@ -200,9 +177,7 @@ horizontal_rows (gsize    first,
       cblur_variable_lines (job->variable, in, n_in, 1, origin, in_boxes, result, 1, memory);
       put_row (job, r, result);
     }
-#ifdef __SSE__
-  _mm_sfence ();  /* streamed stores are ordered only by a fence */
-#endif
+  cblur_pixels_streamed ();
   cblur_pixels_free (memory);
 }
 
@@ -252,11 +227,11 @@ vertical_group (const Job     *job,
   gboolean             encoded = dst->format != NULL;
   CblurPixel          *out = encoded ? results : (CblurPixel *) cblur_image_pixel (dst, x, 0);
   gsize                out_step = encoded ? (gsize) columns : dst->stride / CBLUR_CHANNELS;
-  gint                 n_in = job->dst->height + 2 * variable->reach;
+  gint                 n_in = dst->height + 2 * variable->reach;
   gsize                panel = (gsize) CBLUR_VARIABLE_COLUMNS * n_in;
-  gint64               origin = job->dst->y - variable->reach;
+  gint64               origin = dst->y - variable->reach;
   /* the columns' boxes in src's rows, clamped at its edges */
-  gint64               left = (gint64) job->dst->x + x - src->x;
+  gint64               left = (gint64) dst->x + x - src->x;
   gint                 y, p, c;
 
   /* a few pixels a panel a row: copied here, where a call to memcpy
@@ -298,7 +273,9 @@ vertical_groups (gsize    first,
   const Job     *job = user_data;
   gint           n_in = job->dst->height + 2 * job->variable->reach;
   gsize          elements = (gsize) GROUP_COLUMNS * n_in;
-  gsize          results_size = (gsize) GROUP_COLUMNS * job->dst->height;
+  /* a strip's results wait there only to be encoded */
+  gsize          results_size = job->dst->format != NULL
+                                ? (gsize) GROUP_COLUMNS * job->dst->height : 0;
   gsize          scratch_bytes = cblur_variable_line_scratch_bytes (n_in, CBLUR_VARIABLE_COLUMNS);
   guint8        *memory = cblur_pixels_take (scratch_bytes +
                                              (elements + results_size) * sizeof (CblurPixel) +

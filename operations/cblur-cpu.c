@@ -2,9 +2,6 @@
 
 #include <string.h>
 #include <gegl.h>
-#ifdef __SSE__
-#include <immintrin.h>
-#endif
 
 #include "cblur-cpu-line.h"
 #include "cblur-memory.h"
@@ -57,12 +54,9 @@ abyss_source (gint            i,
               gint            hi,
               GeglAbyssPolicy policy)
 {
-  if (i >= lo && i < hi)
-    return i;
-  if (has_colour (policy))
-    return -1;
-  return policy == GEGL_ABYSS_CLAMP ? CLAMP (i, lo, hi - 1)
-                                    : lo + cblur_floor_mod (i - lo, hi - lo);
+  gint own = cblur_abyss_index (policy, i - lo, hi - lo);
+
+  return own < 0 ? -1 : lo + own;
 }
 
 /* row y of strip s of the pass between */
@@ -100,20 +94,6 @@ transpose_in (CblurPixel        *line,
                                               : sources[r][i - begin];
 }
 
-/* The pass between is read back only once a band's rows are all done:
- * through the cache, each store read its line first and then evicted the
- * passes' own lines. */
-static inline void
-store_around_cache (CblurPixel *to,
-                    CblurPixel  pixel)
-{
-#ifdef __SSE__
-  _mm_stream_ps ((gfloat *) to, (__m128) pixel);
-#else
-  *to = pixel;
-#endif
-}
-
 /* Elements [0, end) of the line, dst's columns, into rows [row, row +
  * rows) of the pass between: in strips, CBLUR_STRIP_PIXELS columns wide
  * and all rows high, so that the vertical pass reads each strip in one
@@ -138,8 +118,8 @@ transpose_out (const Job        *job,
 
       for (r = 0; r < rows; r++)
         for (i = begin; i < stop; i++)
-          store_around_cache (strip + (gsize) r * CBLUR_STRIP_PIXELS + i,
-                              line[(gsize) i * rows + r]);
+          cblur_pixels_stream ((gfloat *) (strip + (gsize) r * CBLUR_STRIP_PIXELS + i),
+                               (const gfloat *) (line + (gsize) i * rows + r));
     }
 }
 
@@ -284,9 +264,7 @@ horizontal_rows (gsize    first,
 
       transpose_out (job, blurred, rows, job->top + row0, n_out);
     }
-#ifdef __SSE__
-  _mm_sfence ();  /* streamed stores are ordered only by a fence */
-#endif
+  cblur_pixels_streamed ();
 
   cblur_pixels_free (memory);
 }

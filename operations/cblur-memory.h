@@ -2,7 +2,11 @@
 #ifndef CBLUR_MEMORY_H
 #define CBLUR_MEMORY_H
 
+#include <string.h>
 #include <glib.h>
+#ifdef __SSE__
+#include <immintrin.h>
+#endif
 
 G_BEGIN_DECLS
 
@@ -12,6 +16,31 @@ gpointer cblur_pixels_alloc (gsize    bytes);
  * where there is no room, as gegl_malloc does */
 gpointer cblur_pixels_take  (gsize    bytes);
 void     cblur_pixels_free  (gpointer pixels);
+
+/* One pixel (four floats, `to` 16-byte aligned) stored around the cache,
+ * for a pass between that is read back only once a pass has written all
+ * of it: through the cache each store would read its line first and
+ * evict the pass's own lines.  A thread's streamed stores are ordered
+ * only by cblur_pixels_streamed(), which it calls before others read
+ * them. */
+static inline void
+cblur_pixels_stream (gfloat       *to,
+                     const gfloat *pixel)
+{
+#ifdef __SSE__
+  _mm_stream_ps (to, _mm_loadu_ps (pixel));
+#else
+  memcpy (to, pixel, 4 * sizeof (gfloat));
+#endif
+}
+
+static inline void
+cblur_pixels_streamed (void)
+{
+#ifdef __SSE__
+  _mm_sfence ();
+#endif
+}
 
 G_END_DECLS
 

@@ -46,6 +46,24 @@ void cblur_premultiply_pixels (gfloat           *pixels,
                                gsize             n_pixels);
 void cblur_premultiply        (const CblurImage *image);
 
+/* Where, under the policy, index i of a run of n pixels (0 to n - 1)
+ * takes its pixel from, as GEGL's abyss does: i inside, the nearest end
+ * under clamp, the repeat under loop; -1 where it has the colour of none,
+ * black or white. */
+static inline gint
+cblur_abyss_index (GeglAbyssPolicy policy,
+                   gint64          i,
+                   gint            n)
+{
+  if (i >= 0 && i < n)
+    return i;
+  if (policy == GEGL_ABYSS_CLAMP)
+    return CLAMP (i, 0, n - 1);
+  if (policy == GEGL_ABYSS_LOOP)
+    return (i % n + n) % n;
+  return -1;
+}
+
 /* The colour GEGL fills its abyss with under none, black and white, for
  * both backends to make; clamp and loop repeat pixels instead (black). */
 void cblur_abyss_colour       (GeglAbyssPolicy   policy,
