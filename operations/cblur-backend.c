@@ -318,7 +318,10 @@ cblur_backend_blur (CblurBand         *band,
   report->modes[CBLUR_AXIS_Y] = kernel->axes[CBLUR_AXIS_Y].mode;
   report->radii[CBLUR_AXIS_X] = kernel->axes[CBLUR_AXIS_X].radius;
   report->radii[CBLUR_AXIS_Y] = kernel->axes[CBLUR_AXIS_Y].radius;
+  if (stream != NULL)
+    stream->read_kept = FALSE;
   blur (band, backend, kernel, src, dst, stream, report);
+  report->read_kept = stream != NULL && stream->read_kept;
   if (report->ran_on == CBLUR_BACKEND_CPU)
     report->why_cpu = cblur_backend_why_cpu (backend, report);
   if (report->ran_on == CBLUR_BACKEND_CPU &&

@@ -34,6 +34,7 @@ typedef struct
   gdouble          read_ms;         /* wall time from GEGL's first read to its last */
   gdouble          write_ms;        /* ... write */
   gdouble          total_ms;        /* of making the band and blurring it */
+  gboolean         read_kept;       /* GEGL's pixels came as an earlier blur kept them */
   gchar           *gl_failure;      /* why GL was left for the CPU midway, or NULL */
   const gchar     *why_cpu;         /* where it ran on the CPU, why: gl_failure, the
                                      * setting, or what auto found; NULL if unknown */

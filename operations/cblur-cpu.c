@@ -14,7 +14,7 @@ typedef struct
   const CblurImage  *src;
   const CblurImage  *dst;
   GeglAbyssPolicy    policy;
-  gboolean           straight;   /* src's alpha, premultiplied as gathered */
+  gboolean           straight;   /* GEGL's pixels' alpha, premultiplied as gathered */
   gint               left;       /* src's columns [left, right) and rows */
   gint               right;      /* [top, bottom) are GEGL's pixels, */
   gint               top;        /* `pixels`; the rest is made as */
@@ -29,6 +29,12 @@ typedef struct
   gint               lead;
   gint               chunk;      /* the columns of a vertical pass's work, */
   gint               piece_rows; /* and the rows it encodes and writes at once */
+  gint               n_chunks;
+  gint               last_pieces; /* the last chunk's units (unit_columns) */
+  /* GEGL's pixels as gathered, by row groups, from an earlier blur
+   * (kept_held) or for the next (cblur-kept.h), or NULL */
+  CblurPixel        *kept;
+  gboolean           kept_held;
 } Job;
 
 /* a chunk's results, in pixels, at most; without GEGL's tiles, chunks of
@@ -147,18 +153,41 @@ decode_in (const CblurFormat *format,
                                   MIN (DECODE_PIXELS, right - x), rows, straight);
 }
 
+/* the line's elements [left, right) of the row group at y, kept */
+static CblurPixel *
+kept_group (const Job *job,
+            gint       y)
+{
+  return job->kept + (gsize) y * (job->right - job->left);
+}
+
+/* the line's elements [left, right) into the kept group at y, around the
+ * cache: they are read in the next blur */
+static void
+keep_group (const Job        *job,
+            gint              y,
+            gint              rows,
+            const CblurPixel *line)
+{
+  gsize       n = (gsize) (job->right - job->left) * rows;
+  CblurPixel *group = kept_group (job, y);
+  gsize       i;
+
+  for (i = 0; i < n; i++)
+    cblur_pixels_stream ((gfloat *) (group + i), (const gfloat *) (line + i));
+}
+
 /* Rows [y, y + rows) of GEGL's pixels (from `pixels`' first), from
- * column `left`, into the line's elements [left, right): their own rows,
- * or rows read into `held` (rows of src's width) through the stream
- * where `pixels` has none; decoded where they are stored in another
- * format, premultiplied where straight. */
+ * column `left`, into the line's elements [left, right): as kept, their
+ * own rows, or rows read into `held` (rows of src's width) through the
+ * stream where `pixels` has none; decoded where they are stored in
+ * another format, premultiplied where straight. */
 static void
 fetch_rows (const Job  *job,
             gint        y,
             gint        rows,
             CblurPixel *held,
-            CblurPixel *line,
-            gboolean    straight)
+            CblurPixel *line)
 {
   const CblurImage *pixels = job->pixels;
   gint              n_in = job->src->width;
@@ -166,6 +195,12 @@ fetch_rows (const Job  *job,
   const guint8     *stored[CBLUR_ROW_GROUP];
   gint              r;
 
+  if (job->kept != NULL && job->kept_held)
+    {
+      memcpy (line + (gsize) job->left * rows, kept_group (job, y),
+              (gsize) width * rows * sizeof (CblurPixel));
+      return;
+    }
   if (pixels->data == NULL)
     {
       CblurImage part = { (gfloat *) held, pixels->x, pixels->y + y, width, rows,
@@ -177,9 +212,12 @@ fetch_rows (const Job  *job,
     stored[r] = pixels->data != NULL ? cblur_image_bytes (pixels, 0, y + r)
                                      : (const guint8 *) (held + (gsize) r * n_in);
   if (pixels->format != NULL)
-    decode_in (pixels->format, line, rows, stored, job->left, job->right, straight);
+    decode_in (pixels->format, line, rows, stored, job->left, job->right, job->straight);
   else
-    transpose_in (line, rows, (const CblurPixel **) stored, job->left, job->right, straight);
+    transpose_in (line, rows, (const CblurPixel **) stored, job->left, job->right,
+                  job->straight);
+  if (job->kept != NULL)
+    keep_group (job, y, rows, line + (gsize) job->left * rows);
 }
 
 /* The line's elements outside [left, right) under the policy: the
@@ -241,10 +279,6 @@ horizontal_rows (gsize    first,
    * box pass's output, and the result goes over the gathered rows */
   CblurPixel       *held = gathered + line_in;
   CblurPixel       *blurred = shared ? gathered : held + line_in;
-  /* stored without alpha, pixels decode with alpha 1, which premultiplies
-   * to themselves */
-  gboolean          straight = job->straight &&
-                               (job->pixels->format == NULL || job->pixels->format->has_alpha);
   CblurLineScratch  scratch;
   gsize             group;
 
@@ -256,7 +290,7 @@ horizontal_rows (gsize    first,
       gint              row0 = group * CBLUR_ROW_GROUP;
       gint rows = MIN (CBLUR_ROW_GROUP, job->bottom - job->top - row0);
 
-      fetch_rows (job, row0, rows, held, gathered, straight);
+      fetch_rows (job, row0, rows, held, gathered);
       make_abyss_columns (job, gathered, rows);
 
       cblur_line_blur (job->kernel, CBLUR_AXIS_X, (CblurLine) { gathered, rows }, n_in,
@@ -406,13 +440,12 @@ strip_scratch (const Job              *job,
  * no pixels, in the chunk's own rows (put_chunk). */
 static void
 vertical_chunk (const Job        *job,
-                gint              c,
+                gint              x0,
+                gint              x1,
                 CblurPixel       *encoding,
                 guint8           *encoded,
                 CblurLineScratch *scratch)
 {
-  gint     x0 = MAX (c * job->chunk - job->lead, 0);
-  gint     x1 = MIN ((c + 1) * job->chunk - job->lead, job->dst->width);
   gboolean apart = job->dst->format != NULL || job->dst->data == NULL;
   gint     s;
 
@@ -438,10 +471,35 @@ vertical_chunk (const Job        *job,
     put_chunk (job, x0, x1 - x0, encoding, encoded);
 }
 
+/* dst's columns [*x0, *x1) of unit u of the vertical pass: a chunk each,
+ * but the last chunk in pieces of whole strips, one a thread, so that
+ * the threads, taking units as they come free, finish together rather
+ * than one waiting out the last chunk alone */
 static void
-vertical_chunks (gsize    first,
-                 gsize    count,
-                 gpointer user_data)
+unit_columns (const Job *job,
+              gint       u,
+              gint      *x0,
+              gint      *x1)
+{
+  gint last = job->n_chunks - 1;
+  gint c = MIN (u, last);
+  gint first_strip, strips, each;
+
+  *x0 = MAX (c * job->chunk - job->lead, 0);
+  *x1 = MIN ((c + 1) * job->chunk - job->lead, job->dst->width);
+  if (u < last)
+    return;
+  first_strip = (*x0 + job->lead) / CBLUR_STRIP_PIXELS;
+  strips = (*x1 + job->lead + CBLUR_STRIP_PIXELS - 1) / CBLUR_STRIP_PIXELS - first_strip;
+  each = (strips + job->last_pieces - 1) / job->last_pieces;
+  *x0 = MAX ((first_strip + (u - last) * each) * CBLUR_STRIP_PIXELS - job->lead, *x0);
+  *x1 = MIN ((first_strip + (u - last + 1) * each) * CBLUR_STRIP_PIXELS - job->lead, *x1);
+}
+
+static void
+vertical_units (gsize    first,
+                gsize    count,
+                gpointer user_data)
 {
   const Job        *job = user_data;
   gint              n_in = job->src->height;
@@ -457,11 +515,17 @@ vertical_chunks (gsize    first,
   CblurPixel       *encoding = (CblurPixel *) memory;
   guint8           *encoded = (guint8 *) (encoding + chunk) + scratch_bytes;
   CblurLineScratch  scratch;
-  gsize             c;
+  gsize             u;
 
   cblur_line_scratch_init (&scratch, job->kernel, n_in, CBLUR_STRIP_PIXELS, encoding + chunk);
-  for (c = first; c < first + count; c++)
-    vertical_chunk (job, c, encoding, encoded, &scratch);
+  for (u = first; u < first + count; u++)
+    {
+      gint x0, x1;
+
+      unit_columns (job, u, &x0, &x1);
+      if (x0 < x1)
+        vertical_chunk (job, x0, x1, encoding, encoded, &scratch);
+    }
   cblur_pixels_free (memory);
 }
 
@@ -479,8 +543,29 @@ choose_chunks (Job *job)
                               : DEFAULT_CHUNK_STRIPS;
   job->chunk = MIN (job->chunk, most) * CBLUR_STRIP_PIXELS;
   job->lead = cblur_floor_mod (job->dst->x, job->chunk);
+  job->n_chunks = (job->lead + job->dst->width + job->chunk - 1) / job->chunk;
+  job->last_pieces = MIN (cblur_parallel_threads (), job->chunk / CBLUR_STRIP_PIXELS);
   job->piece_rows = tile_height > 0 && tile_height <= MAX_PIECE_ROWS ? tile_height
                                                                       : DEFAULT_PIECE_ROWS;
+}
+
+/* Where the stream keeps its source's pixels and the job reads all of
+ * GEGL's (a whole image at a level, a slider's frame), the job takes
+ * them as an earlier blur kept them, or keeps them for the next. */
+static void
+take_kept (Job         *job,
+           CblurStream *stream)
+{
+  const CblurImage *pixels = job->pixels;
+  GeglRectangle     rect = { pixels->x, pixels->y, pixels->width, pixels->height };
+
+  if (stream == NULL || stream->kept == NULL)
+    return;
+  if (pixels->data != NULL || !gegl_rectangle_equal (&rect, &stream->inside))
+    return;
+  job->kept = cblur_kept_take (stream->kept, &rect, pixels->format, job->straight,
+                               CBLUR_ROW_GROUP, &job->kept_held);
+  stream->read_kept = job->kept != NULL && job->kept_held;
 }
 
 /* radius 0: src and dst have the same size */
@@ -567,6 +652,11 @@ cblur_cpu_blur_stream (const CblurKernel *kernel,
         job.made_row = blur_colour_row (&job);
     }
 
+  /* stored without alpha, pixels decode with alpha 1, which premultiplies
+   * to themselves */
+  job.straight = straight && (job.pixels->format == NULL || job.pixels->format->has_alpha);
+  take_kept (&job, stream);
+
   /* as for a band with all its halo, whatever this one has: the blocks of
    * a region's bands then fit each other */
   choose_chunks (&job);
@@ -579,10 +669,12 @@ cblur_cpu_blur_stream (const CblurKernel *kernel,
   cblur_parallel_distribute_range ((job.bottom - job.top + CBLUR_ROW_GROUP - 1) / CBLUR_ROW_GROUP,
                                    4096.0 / (CBLUR_ROW_GROUP * (gsize) dst->width + 1),
                                    horizontal_rows, &job);
+  if (job.kept != NULL)
+    cblur_kept_give_back (stream->kept, TRUE);
 
-  cblur_parallel_distribute_range ((job.lead + dst->width + job.chunk - 1) / job.chunk,
-                                   4096.0 / ((gsize) job.chunk * dst->height + 1),
-                                   vertical_chunks, &job);
+  cblur_parallel_share_range (job.n_chunks - 1 + job.last_pieces,
+                              4096.0 / ((gsize) job.chunk * dst->height + 1),
+                              vertical_units, &job);
 
   cblur_pixels_free (job.between);
   g_clear_pointer (&job.made_row, gegl_free);

@@ -168,6 +168,7 @@ typedef struct
   GeglRectangle    last_frame;
   gboolean         input_changed;       /* since the frame began */
   gint             keeps_gpu;           /* has blurred on GL: the context stays */
+  CblurKept       *kept;                /* the source's pixels between frames */
 } State;
 
 /* GEGL renders in chunks, each with its own halo.  The GPU pays for that
@@ -284,6 +285,7 @@ prepare (GeglOperation *operation)
     {
       o->user_data = state = g_new0 (State, 1);
       g_mutex_init (&state->lock);
+      state->kept = cblur_kept_new ();
     }
   state->backend = cblur_backend_preferred ();
   state->whole_image_pixels = cblur_backend_whole_image_pixels (state->backend);
@@ -316,7 +318,10 @@ finalize (GObject *object)
   if (state != NULL && g_atomic_int_get (&state->keeps_gpu))
     cblur_backend_keep_gpu (FALSE);
   if (state != NULL)
-    g_mutex_clear (&state->lock);
+    {
+      g_mutex_clear (&state->lock);
+      g_clear_pointer (&state->kept, cblur_kept_free);
+    }
   g_clear_pointer (&o->user_data, g_free);
   G_OBJECT_CLASS (gegl_op_parent_class)->finalize (object);
 }
@@ -441,6 +446,7 @@ get_invalidated_by_change (GeglOperation       *operation,
   gegl_rectangle_bounding_box (&state->dirty, &state->dirty, &tiles);
   state->input_changed = TRUE;
   g_mutex_unlock (&state->lock);
+  cblur_kept_forget (state->kept);
   return changed;
 }
 
@@ -719,7 +725,7 @@ process (GeglOperation       *operation,
     babl_format_with_space ("RaGaBaA float", babl_format_get_space (format));
   BandIo                  io = { input, output, premultiplied, NULL, cblur_format_get (format),
                                  level, o->abyss_policy };
-  CblurStream             stream = { read_part, write_part, &io };
+  CblurStream             stream = { read_part, write_part, &io, .kept = state->kept };
   gint                    rows;
   gint                    y;
 
@@ -749,6 +755,7 @@ process (GeglOperation       *operation,
    * pixels from the stored ones in the stored format, whichever format
    * they are read in, and copies them as they are. */
   io.read_native = cblur_format_get (gegl_buffer_get_format (input));
+  cblur_kept_source (state->kept, input, level);
   stream.straight_alpha = io.read_native != NULL;
   rows = band_height (state->backend, kernel, level, roi.width, roi.height);
 

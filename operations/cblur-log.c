@@ -154,6 +154,8 @@ format_line (const CblurRunReport *report,
                             "download=%.2fms ", report->renderer, report->tiles,
                             report->upload_ms, report->compute_ms, report->download_ms);
   g_string_append_printf (line, "total=%.1fms", report->total_ms);
+  if (report->read_kept)
+    g_string_append (line, " source=kept");
   if (report->ran_on == CBLUR_BACKEND_CPU && report->why_cpu != NULL)
     g_string_append_printf (line, " fallback=\"%s\"", report->why_cpu);
   return g_string_free (line, FALSE);

@@ -1,6 +1,7 @@
 #include "cblur-parallel.h"
 
 #include <pthread.h>
+#include <stdlib.h>
 
 /* set in the child of every fork; read without a lock, since a child
  * starts with one thread, its own */
@@ -52,4 +53,42 @@ cblur_parallel_distribute_range (gsize                           size,
     func (0, size, user_data);
   else
     gegl_parallel_distribute_range (size, thread_cost, func, user_data);
+}
+
+typedef struct
+{
+  gsize                           size;
+  gsize                           next;   /* the first unit no thread took */
+  GeglParallelDistributeRangeFunc func;
+  gpointer                        user_data;
+} Share;
+
+static void
+take_units (gint     i,
+            gint     n,
+            gpointer user_data)
+{
+  Share *share = user_data;
+  gsize  unit;
+
+  while ((unit = g_atomic_pointer_add (&share->next, 1)) < share->size)
+    share->func (unit, 1, share->user_data);
+}
+
+void
+cblur_parallel_share_range (gsize                           size,
+                            gdouble                         thread_cost,
+                            GeglParallelDistributeRangeFunc func,
+                            gpointer                        user_data)
+{
+  Share share = { size, 0, func, user_data };
+  gint  threads = (gint) MIN ((gdouble) cblur_parallel_threads (),
+                              size / MAX (thread_cost, 1.0));
+
+  if (size == 0)
+    return;
+  if (threads <= 1)
+    func (0, size, user_data);
+  else
+    gegl_parallel_distribute (threads, take_units, &share);
 }

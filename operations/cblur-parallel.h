@@ -22,6 +22,16 @@ void cblur_parallel_distribute_range (gsize                           size,
                                       GeglParallelDistributeRangeFunc func,
                                       gpointer                        user_data);
 
+/* As cblur_parallel_distribute_range(), but its threads take the range
+ * a unit at a time as they come free, rather than a share each fixed
+ * ahead: a thread that the system runs slower, or wakes later, takes
+ * fewer, and none waits on another's last units.  func gets one unit
+ * at a time. */
+void cblur_parallel_share_range      (gsize                           size,
+                                      gdouble                         thread_cost,
+                                      GeglParallelDistributeRangeFunc func,
+                                      gpointer                        user_data);
+
 G_END_DECLS
 
 #endif

@@ -7,6 +7,7 @@
 #include <gegl.h>
 
 #include "cblur-image.h"
+#include "cblur-kept.h"
 
 G_BEGIN_DECLS
 
@@ -36,6 +37,10 @@ typedef struct
   gboolean        straight_alpha;
   gdouble         read_ms;       /* wall time from the first read to the last */
   gdouble         write_ms;      /* from the first write to the last */
+  /* where the source's pixels may be kept between blurs, or NULL; and
+   * whether the last blur took them from there rather than reading */
+  CblurKept      *kept;
+  gboolean        read_kept;
 } CblurStream;
 
 void cblur_stream_read_all  (CblurStream      *stream,

@@ -33,6 +33,7 @@ count_backends (const CblurRunReport *report,
   ran.blurred.bands++;
   ran.blurred.pixels += (gint64) band->width * band->height;
   ran.blurred.widest = MAX (ran.blurred.widest, band->width);
+  ran.blurred.kept += report->read_kept;
   g_mutex_unlock (&ran.lock);
 }
 

@@ -61,6 +61,7 @@ typedef struct
   gint   bands;
   gint64 pixels;
   gint   widest;
+  gint   kept;     /* bands whose source came as an earlier blur kept it */
 } TestBlurred;
 
 TestBlurred test_take_blurred  (void);

@@ -343,6 +343,62 @@ test_level_whole_image (void)
   test_assert_ran_on_backend ();
 }
 
+/* what GEGL invalidated rendered and checked against a fresh render of
+ * image at radius; returns how many of its bands took the source as an
+ * earlier blur kept it */
+static gint
+render_kept (View       *view,
+             GeglBuffer *image,
+             gdouble     radius)
+{
+  test_take_blurred ();
+  view_update (view);
+  assert_fresh (view, image, radius);
+  return test_take_blurred ().kept;
+}
+
+/* Slider frames at level 1 take the source's pixels as a frame before
+ * kept them (on the CPU), from the third render of a view on, and only
+ * while the source stays as it was: after a dab under the view, new
+ * pixels in its buffer or another buffer, the next render reads the
+ * source again (and keeps it); every render is a fresh one's pixels. */
+static void
+test_level_keeps_source (void)
+{
+  g_autoptr (GeglBuffer) image = test_image (23);
+  g_autoptr (GeglBuffer) other = test_image (24);
+  gint                   keeps = test_backend_is_gl () ? 0 : 1;
+  View                   view;
+  GeglNode              *input;
+  gdouble                radius;
+
+  view_init (&view, image, 30.0);
+  input = gegl_node_get_producer (view.blur, "input", NULL);
+  view_show (&view, 1);
+  for (radius = 31.0; radius <= 33.0; radius++)
+    {
+      gegl_node_set (view.blur, "radius", radius, NULL);
+      g_assert_cmpint (render_kept (&view, image, radius), ==, radius >= 32.0 ? keeps : 0);
+    }
+
+  paint_dab (image, 100, 60, 3);
+  g_assert_cmpint (render_kept (&view, image, radius - 1), ==, 0);
+  gegl_node_set (view.blur, "radius", radius, NULL);
+  g_assert_cmpint (render_kept (&view, image, radius), ==, keeps);
+
+  gegl_buffer_copy (other, NULL, GEGL_ABYSS_NONE, image, NULL);
+  g_assert_cmpint (render_kept (&view, image, radius), ==, 0);
+  gegl_node_set (view.blur, "radius", ++radius, NULL);
+  g_assert_cmpint (render_kept (&view, image, radius), ==, keeps);
+
+  gegl_node_set (input, "buffer", other, NULL);
+  g_assert_cmpint (render_kept (&view, other, radius), ==, 0);
+  gegl_node_set (view.blur, "radius", ++radius, NULL);
+  g_assert_cmpint (render_kept (&view, other, radius), ==, keeps);
+  view_clear (&view);
+  test_assert_ran_on_backend ();
+}
+
 /* After a drag at level 1, a change that leaves the properties as they
  * were (a host's apply) renders at level 0 chunk by chunk, as direct
  * radii there do, not the whole image judged at the drag's level. */
@@ -430,6 +486,7 @@ main (gint    argc,
     { "level-whole-image", test_level_whole_image, FALSE },
     { "level-is-half-image", test_level_is_half_image, TRUE },
     { "level-after-drag", test_level_after_drag, FALSE },
+    { "level-keeps-source", test_level_keeps_source, FALSE },
     /* a dab's area is blurred on its own either way */
     { "dab-blurs-its-area", test_dab_blurs_its_area, FALSE },
   };
