@@ -25,6 +25,7 @@ struct _CblurLanes
   guint32 *buckets;        /* all curves' buckets, packed (pack_bucket) */
   gfloat  *decode;         /* all curves' decode tables, 256 each */
   gfloat   used_alpha[CODES]; /* what an alpha code premultiplies by */
+  gboolean shared_colours;    /* the colour components have one curve */
 };
 
 /* A bucket in one word, for one gather: the code at its start in the top
@@ -120,6 +121,7 @@ cblur_lanes_new (const CblurCurve *const curves[4])
   lanes->decode = (gfloat *) g_array_free (decode, FALSE);
   for (c = 0; c < CODES; c++)
     lanes->used_alpha[c] = cblur_used_alpha (lanes->decode[lanes->decode_first[3] + c]);
+  lanes->shared_colours = curves[1] == curves[0] && curves[2] == curves[0];
   return lanes;
 }
 
@@ -166,16 +168,24 @@ encode_pixels (const CblurLanes *lanes,
 
 #define LANES_TARGET __attribute__ ((target ("avx2")))
 
-/* The reciprocals of eight pixels' used alphas (encode_run's floor, then
- * the quotient), in one division: [0 2 4 6 | 1 3 5 7], so that pixel
- * pair p of the four vectors finds its two in element p of each half. */
+/* Eight pixels' alphas in one vector: [0 2 4 6 | 1 3 5 7], so that
+ * pixel pair p of the four vectors finds its two in element p of each
+ * half. */
 static inline __attribute__ ((always_inline)) LANES_TARGET __m256
-reciprocals (const __m256 pixels[4])
+octet_alphas (const __m256 pixels[4])
 {
   /* a0 a0 a2 a2 | a1 a1 a3 a3, and a4 a4 a6 a6 | a5 a5 a7 a7 */
   __m256 low = _mm256_shuffle_ps (pixels[0], pixels[1], _MM_SHUFFLE (3, 3, 3, 3));
   __m256 high = _mm256_shuffle_ps (pixels[2], pixels[3], _MM_SHUFFLE (3, 3, 3, 3));
-  __m256 alpha = _mm256_shuffle_ps (low, high, _MM_SHUFFLE (2, 0, 2, 0));
+
+  return _mm256_shuffle_ps (low, high, _MM_SHUFFLE (2, 0, 2, 0));
+}
+
+/* the reciprocals of their used alphas (encode_run's floor, then the
+ * quotient), in one division */
+static inline __attribute__ ((always_inline)) LANES_TARGET __m256
+reciprocals (__m256 alpha)
+{
   __m256 floor = _mm256_set1_ps (CBLUR_ALPHA_FLOOR);
   __m256 tiny = _mm256_cmp_ps (_mm256_andnot_ps (_mm256_set1_ps (-0.0f), alpha), floor,
                                _CMP_LE_OQ);
@@ -183,24 +193,52 @@ reciprocals (const __m256 pixels[4])
   return _mm256_div_ps (_mm256_set1_ps (1.0f), _mm256_blendv_ps (alpha, floor, tiny));
 }
 
-/* two pixels' samples, unpremultiplied (alpha as it is), into their
- * codes: encode_plane's clamping, bucket and threshold */
-static inline __attribute__ ((always_inline)) LANES_TARGET __m256i
-encode_vector (const CblurLanes *lanes,
-               __m256            pixels,
-               __m256            recip)
+/* the curves of eight samples, as encode_plane takes them */
+typedef struct
 {
-  __m256  value = _mm256_blend_ps (_mm256_mul_ps (pixels, recip), pixels, 0x88);
-  __m256  above = _mm256_cmp_ps (value, _mm256_loadu_ps (lanes->top), _CMP_GE_OQ);
+  __m256  low;
+  __m256  high;
+  __m256  top;
+  __m256i shift;
+  __m256i first;
+  __m256i within;
+} SampleCurves;
+
+/* two pixels' RGBA */
+static inline __attribute__ ((always_inline)) LANES_TARGET SampleCurves
+pixel_curves (const CblurLanes *lanes)
+{
+  return (SampleCurves) { _mm256_loadu_ps (lanes->low), _mm256_loadu_ps (lanes->high),
+                          _mm256_loadu_ps (lanes->top),
+                          _mm256_loadu_si256 ((const __m256i *) lanes->shift),
+                          _mm256_loadu_si256 ((const __m256i *) lanes->first),
+                          _mm256_loadu_si256 ((const __m256i *) lanes->within) };
+}
+
+/* eight colour samples, where the colours share the first one's curve */
+static inline __attribute__ ((always_inline)) LANES_TARGET SampleCurves
+colour_curves (const CblurLanes *lanes)
+{
+  return (SampleCurves) { _mm256_set1_ps (lanes->low[0]), _mm256_set1_ps (lanes->high[0]),
+                          _mm256_set1_ps (lanes->top[0]), _mm256_set1_epi32 (lanes->shift[0]),
+                          _mm256_set1_epi32 (lanes->first[0]),
+                          _mm256_set1_epi32 (lanes->within[0]) };
+}
+
+/* eight unpremultiplied samples into their codes: encode_plane's
+ * clamping, bucket and threshold */
+static inline __attribute__ ((always_inline)) LANES_TARGET __m256i
+encode_samples (const CblurLanes   *lanes,
+                const SampleCurves *curves,
+                __m256              value)
+{
+  __m256  above = _mm256_cmp_ps (value, curves->top, _CMP_GE_OQ);
   /* max and min give their second operand where the first is NaN */
-  __m256  clamped = _mm256_min_ps (_mm256_max_ps (value, _mm256_loadu_ps (lanes->low)),
-                                   _mm256_loadu_ps (lanes->high));
+  __m256  clamped = _mm256_min_ps (_mm256_max_ps (value, curves->low), curves->high);
   __m256i bits = _mm256_castps_si256 (clamped);
-  __m256i index = _mm256_add_epi32 (
-    _mm256_srlv_epi32 (bits, _mm256_loadu_si256 ((const __m256i *) lanes->shift)),
-    _mm256_loadu_si256 ((const __m256i *) lanes->first));
+  __m256i index = _mm256_add_epi32 (_mm256_srlv_epi32 (bits, curves->shift), curves->first);
   __m256i packed = _mm256_i32gather_epi32 ((const int *) lanes->buckets, index, 4);
-  __m256i within = _mm256_and_si256 (bits, _mm256_loadu_si256 ((const __m256i *) lanes->within));
+  __m256i within = _mm256_and_si256 (bits, curves->within);
   /* within >= the threshold's, as within + 1 > it; the comparisons' true
    * is -1 */
   __m256i reached = _mm256_cmpgt_epi32 (_mm256_add_epi32 (within, _mm256_set1_epi32 (1)),
@@ -223,6 +261,61 @@ pack_codes (const __m256i codes[4])
   return _mm256_permutevar8x32_epi32 (bytes, _mm256_setr_epi32 (0, 4, 1, 5, 2, 6, 3, 7));
 }
 
+/* eight samples: the colours of v's pixels from element `from` of a run
+ * of their colour samples, those of u's after them, in elements [0, n)
+ * and [n, 8) */
+#define COLOURS(v, from, u, n)                                                          \
+  _mm256_blend_ps (_mm256_permutevar8x32_ps (v, colour_run (from, 0)),                  \
+                   _mm256_permutevar8x32_ps (u, colour_run (0, n)), 0xff << (n) & 0xff)
+
+/* element e of the result from colour sample e - shift + from of two
+ * pixels' RGBA: their samples 0 1 2 4 5 6 */
+static inline __attribute__ ((always_inline)) LANES_TARGET __m256i
+colour_run (gint from,
+            gint shift)
+{
+  gint32 elements[8];
+  gint   e;
+
+  for (e = 0; e < 8; e++)
+    {
+      gint sample = ((e - shift + from) % 6 + 6) % 6;
+
+      elements[e] = sample + sample / 3;
+    }
+  return _mm256_loadu_si256 ((const __m256i *) elements);
+}
+
+/* An octet whose alphas all encode to the top code, as an opaque image's
+ * do, looks up only its 24 colour samples, three vectors of them, where
+ * the colours share a curve; its alpha codes are the top's. */
+static inline __attribute__ ((always_inline)) LANES_TARGET __m256i
+encode_opaque (const CblurLanes   *lanes,
+               const SampleCurves *colours,
+               const __m256        pixels[4],
+               __m256              recip)
+{
+  __m256  values[4];
+  __m256i codes[3];
+  __m256i words, bytes;
+  gint    p;
+
+  for (p = 0; p < 4; p++)
+    values[p] = _mm256_mul_ps (pixels[p], _mm256_permutevar_ps (recip, _mm256_set1_epi32 (p)));
+  codes[0] = encode_samples (lanes, colours, COLOURS (values[0], 0, values[1], 6));
+  codes[1] = encode_samples (lanes, colours, COLOURS (values[1], 2, values[2], 4));
+  codes[2] = encode_samples (lanes, colours, COLOURS (values[2], 4, values[3], 2));
+  /* in each half: the first codes' 4, the second's 4, the third's 4, 0 */
+  words = _mm256_packus_epi32 (codes[0], codes[1]);
+  bytes = _mm256_packus_epi16 (words, _mm256_packus_epi32 (codes[2], _mm256_setzero_si256 ()));
+  /* samples 0-11 in the first half, 12-23 in the second */
+  bytes = _mm256_permutevar8x32_epi32 (bytes, _mm256_setr_epi32 (0, 4, 1, 3, 5, 2, 6, 3));
+  bytes = _mm256_shuffle_epi8 (bytes, _mm256_setr_epi8 (0, 1, 2, -1, 3, 4, 5, -1, 6, 7, 8, -1,
+                                                        9, 10, 11, -1, 0, 1, 2, -1, 3, 4, 5,
+                                                        -1, 6, 7, 8, -1, 9, 10, 11, -1));
+  return _mm256_or_si256 (bytes, _mm256_set1_epi32 ((gint32) 0xff000000u));
+}
+
 /* eight pixels at a time: one division for their alphas */
 static LANES_TARGET void
 encode_vectors (const CblurLanes *lanes,
@@ -230,21 +323,35 @@ encode_vectors (const CblurLanes *lanes,
                 guint8           *dst,
                 gsize             n_octets)
 {
-  gsize q;
-  gint  p;
+  SampleCurves curves = pixel_curves (lanes);
+  SampleCurves colours = colour_curves (lanes);
+  __m256       opaque = _mm256_set1_ps (lanes->shared_colours ? lanes->top[3] : INFINITY);
+  gsize        q;
+  gint         p;
 
   for (q = 0; q < n_octets; q++)
     {
       __m256  pixels[4];
       __m256i codes[4];
-      __m256  recip;
+      __m256  alpha, recip;
 
       for (p = 0; p < 4; p++)
         pixels[p] = _mm256_loadu_ps (src + q * 32 + p * 8);
-      recip = reciprocals (pixels);
+      alpha = octet_alphas (pixels);
+      recip = reciprocals (alpha);
+      if (_mm256_movemask_ps (_mm256_cmp_ps (alpha, opaque, _CMP_GE_OQ)) == 0xff)
+        {
+          _mm256_storeu_si256 ((__m256i *) (dst + q * 32),
+                               encode_opaque (lanes, &colours, pixels, recip));
+          continue;
+        }
       for (p = 0; p < 4; p++)
-        codes[p] = encode_vector (lanes, pixels[p], _mm256_permutevar_ps (
-                                    recip, _mm256_set1_epi32 (p)));
+        {
+          __m256 value = _mm256_mul_ps (pixels[p], _mm256_permutevar_ps (
+                                          recip, _mm256_set1_epi32 (p)));
+
+          codes[p] = encode_samples (lanes, &curves, _mm256_blend_ps (value, pixels[p], 0x88));
+        }
       _mm256_storeu_si256 ((__m256i *) (dst + q * 32), pack_codes (codes));
     }
 }

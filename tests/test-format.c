@@ -386,6 +386,17 @@ lanes_sample (const CblurCurve *curve,
   return g_rand_double_range (rand, -0.1, 1.1);
 }
 
+/* alphas that encode to the curve's top code */
+static gfloat
+opaque_alpha (const CblurCurve *curve,
+              gsize             p)
+{
+  const gfloat alphas[] = { 1.0f, nextafterf (1.0f, 0.0f), nextafterf (1.0f, 2.0f),
+                            curve->thresholds[curve->max] };
+
+  return alphas[p % G_N_ELEMENTS (alphas)];
+}
+
 /* Decoding into every other pixel, premultiplied as it goes, against
  * decoding and premultiplying. */
 static void
@@ -410,8 +421,9 @@ check_decode_spread (const CblurFormat *format,
 
 /* The 8-bit RGBA formats' vectors (cblur-format-lanes) against the
  * loops, bit for bit, at every threshold of every component, beyond the
- * curves' ends, at alphas around babl's floor, in runs of every length
- * mod 8, in place too, and decoding into a line of interleaved rows. */
+ * curves' ends, at alphas around babl's floor and of opaque pixels, in
+ * runs of every length mod 8, in place too, and decoding into a line of
+ * interleaved rows. */
 static void
 test_lanes (void)
 {
@@ -442,10 +454,14 @@ test_lanes (void)
           return;
         }
       loops.lanes = NULL;
-      /* every other pixel opaque, where the colours encode as they are */
+      /* the first half opaque, with alphas at and around 1 that encode to
+       * the top code, then every other pixel opaque, where the colours
+       * encode as they are */
       for (p = 0; p < n; p++)
         for (c = 0; c < 4; c++)
-          pixels[p * 4 + c] = c == 3 && p % 2 == 0
+          pixels[p * 4 + c] = c == 3 && p < n / 2
+                                ? opaque_alpha (format->curves[3], p)
+                                : c == 3 && p % 2 == 0
                                 ? 1.0f
                                 : lanes_sample (format->curves[c], rand, (gint) (p + c) % 1024);
       for (length = n - 8; length <= n; length++)
