@@ -357,9 +357,40 @@ make_strip_rows (const Job *job,
       }
 }
 
+/* a piece of a chunk's result, for encode_part */
+typedef struct
+{
+  const CblurFormat *format;
+  const CblurPixel  *encoding;   /* the piece's rows, `pixels` wide */
+  gint               x;          /* the piece's first column and row */
+  gint               y;
+  gint               pixels;
+} Piece;
+
+static void
+encode_part (gint     x,
+             gint     y,
+             gint     width,
+             gint     height,
+             guint8  *rows,
+             gsize    stride,
+             gpointer fill_data)
+{
+  const Piece *piece = fill_data;
+  gint         r;
+
+  for (r = 0; r < height; r++)
+    cblur_format_encode (piece->format,
+                         (const gfloat *) (piece->encoding +
+                                           (gsize) (y - piece->y + r) * piece->pixels +
+                                           (x - piece->x)),
+                         rows + r * stride, width);
+}
+
 /* Rows [y, y + rows) of a chunk's result, `pixels` wide, in `encoding`:
  * encoded into dst's format, then copied into dst's rows or handed to the
- * stream where dst holds none. */
+ * stream where dst holds none, or encoded straight into GEGL's memory
+ * where the stream lets it. */
 static void
 put_piece (const Job        *job,
            gint              x,
@@ -376,6 +407,14 @@ put_piece (const Job        *job,
   const guint8     *result = dst->format != NULL ? encoded : (const guint8 *) encoding;
   gint              r;
 
+  if (dst->data == NULL && dst->format != NULL && job->stream->write_in_place != NULL)
+    {
+      Piece piece = { dst->format, encoding, x, y, pixels };
+
+      job->stream->write_in_place (dst, x, y, pixels, rows, encode_part, &piece,
+                                   job->stream->user_data);
+      return;
+    }
   if (dst->format != NULL && stride * sizeof (gfloat) == bytes)
     cblur_format_encode (dst->format, (const gfloat *) encoding, encoded,
                          (gsize) pixels * rows);

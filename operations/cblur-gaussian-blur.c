@@ -649,6 +649,33 @@ write_part (const CblurImage *dst,
                    cblur_image_bytes (dst, x, y), dst->stride * sizeof (gfloat));
 }
 
+/* GEGL's tiles of the output as the CPU writes them: a piece of whole
+ * tiles in the tiles' own memory, without the copy a write makes */
+static void
+write_in_place (const CblurImage *dst,
+                gint              x,
+                gint              y,
+                gint              width,
+                gint              height,
+                CblurStreamFill   fill,
+                gpointer          fill_data,
+                gpointer          user_data)
+{
+  const BandIo       *io = user_data;
+  GeglRectangle       part = { dst->x + x, dst->y + y, width, height };
+  GeglBufferIterator *parts = gegl_buffer_iterator_new (io->output, &part, io->level,
+                                                        dst->format->babl, GEGL_ACCESS_WRITE,
+                                                        GEGL_ABYSS_NONE, 1);
+
+  while (gegl_buffer_iterator_next (parts))
+    {
+      const GeglRectangle *roi = &parts->items[0].roi;
+
+      fill (roi->x - dst->x, roi->y - dst->y, roi->width, roi->height, parts->items[0].data,
+            (gsize) roi->width * dst->format->bytes_per_pixel, fill_data);
+    }
+}
+
 /* A band holds GEGL's pixels as they are stored, a quarter of the memory
  * in 8 bits, which the GPU converts in its shaders; a straight RGBA float
  * source the backends read as their own pixels.  The CPU holds no band:
@@ -725,7 +752,8 @@ process (GeglOperation       *operation,
     babl_format_with_space ("RaGaBaA float", babl_format_get_space (format));
   BandIo                  io = { input, output, premultiplied, NULL, cblur_format_get (format),
                                  level, o->abyss_policy };
-  CblurStream             stream = { read_part, write_part, &io, .kept = state->kept };
+  CblurStream             stream = { read_part, write_part, &io, .kept = state->kept,
+                                     .write_in_place = write_in_place };
   gint                    rows;
   gint                    y;
 

@@ -21,6 +21,28 @@ typedef void (*CblurStreamFunc) (const CblurImage *image,
                                  gint              height,
                                  gpointer          user_data);
 
+/* What a backend writes into a part of the output in place: the part's
+ * rectangle (x, y relative to the image) and its rows in GEGL's own
+ * memory, in the image's format. */
+typedef void (*CblurStreamFill)  (gint     x,
+                                  gint     y,
+                                  gint     width,
+                                  gint     height,
+                                  guint8  *rows,
+                                  gsize    stride,
+                                  gpointer fill_data);
+
+/* `write` without a copy: hands a rectangle of the output, as GEGL
+ * holds it, to fill, part by part; the same threads' rules. */
+typedef void (*CblurStreamPlace) (const CblurImage *image,
+                                  gint              x,
+                                  gint              y,
+                                  gint              width,
+                                  gint              height,
+                                  CblurStreamFill   fill,
+                                  gpointer          fill_data,
+                                  gpointer          user_data);
+
 typedef struct
 {
   CblurStreamFunc read;
@@ -41,6 +63,9 @@ typedef struct
    * whether the last blur took them from there rather than reading */
   CblurKept      *kept;
   gboolean        read_kept;
+  /* where set, a backend that converts its output to the image's format
+   * (not RGBA float) may write it through this instead of `write` */
+  CblurStreamPlace write_in_place;
 } CblurStream;
 
 void cblur_stream_read_all  (CblurStream      *stream,
