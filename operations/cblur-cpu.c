@@ -34,6 +34,7 @@ typedef struct
   /* GEGL's pixels as gathered, by row groups, from an earlier blur
    * (kept_held) or for the next (cblur-kept.h), or NULL */
   CblurPixel        *kept;
+  gint               kept_margin;
   gboolean           kept_held;
 } Job;
 
@@ -153,12 +154,17 @@ decode_in (const CblurFormat *format,
                                   MIN (DECODE_PIXELS, right - x), rows, straight);
 }
 
-/* the line's elements [left, right) of the row group at y, kept */
+/* The row group at y as kept, a line of its own: GEGL's pixels as its
+ * elements [left, right), the kept margins around them as the rest. */
 static CblurPixel *
-kept_group (const Job *job,
-            gint       y)
+kept_line (const Job *job,
+           gint       y,
+           gint       rows)
 {
-  return job->kept + (gsize) y * (job->right - job->left);
+  gint margin = job->kept_margin;
+
+  return job->kept + (gsize) y * (job->right - job->left + 2 * margin) +
+         (gsize) (margin - job->left) * rows;
 }
 
 /* the line's elements [left, right) into the kept group at y, around the
@@ -170,7 +176,7 @@ keep_group (const Job        *job,
             const CblurPixel *line)
 {
   gsize       n = (gsize) (job->right - job->left) * rows;
-  CblurPixel *group = kept_group (job, y);
+  CblurPixel *group = kept_line (job, y, rows) + (gsize) job->left * rows;
   gsize       i;
 
   for (i = 0; i < n; i++)
@@ -178,10 +184,10 @@ keep_group (const Job        *job,
 }
 
 /* Rows [y, y + rows) of GEGL's pixels (from `pixels`' first), from
- * column `left`, into the line's elements [left, right): as kept, their
- * own rows, or rows read into `held` (rows of src's width) through the
- * stream where `pixels` has none; decoded where they are stored in
- * another format, premultiplied where straight. */
+ * column `left`, into the line's elements [left, right): their own rows,
+ * or rows read into `held` (rows of src's width) through the stream
+ * where `pixels` has none; decoded where they are stored in another
+ * format, premultiplied where straight; kept where the job keeps them. */
 static void
 fetch_rows (const Job  *job,
             gint        y,
@@ -195,12 +201,6 @@ fetch_rows (const Job  *job,
   const guint8     *stored[CBLUR_ROW_GROUP];
   gint              r;
 
-  if (job->kept != NULL && job->kept_held)
-    {
-      memcpy (line + (gsize) job->left * rows, kept_group (job, y),
-              (gsize) width * rows * sizeof (CblurPixel));
-      return;
-    }
   if (pixels->data == NULL)
     {
       CblurImage part = { (gfloat *) held, pixels->x, pixels->y + y, width, rows,
@@ -290,10 +290,15 @@ horizontal_rows (gsize    first,
       gint              row0 = group * CBLUR_ROW_GROUP;
       gint rows = MIN (CBLUR_ROW_GROUP, job->bottom - job->top - row0);
 
-      fetch_rows (job, row0, rows, held, gathered);
-      make_abyss_columns (job, gathered, rows);
+      /* kept rows go through the passes where they are kept */
+      CblurPixel       *line = job->kept != NULL && job->kept_held
+                                 ? kept_line (job, row0, rows) : gathered;
 
-      cblur_line_blur (job->kernel, CBLUR_AXIS_X, (CblurLine) { gathered, rows }, n_in,
+      if (line == gathered)
+        fetch_rows (job, row0, rows, held, gathered);
+      make_abyss_columns (job, line, rows);
+
+      cblur_line_blur (job->kernel, CBLUR_AXIS_X, (CblurLine) { line, rows }, n_in,
                        job->src->x, (CblurLineOut) { blurred, rows }, rows, &scratch);
 
       transpose_out (job, blurred, rows, job->top + row0, n_out);
@@ -602,8 +607,9 @@ take_kept (Job         *job,
     return;
   if (pixels->data != NULL || !gegl_rectangle_equal (&rect, &stream->inside))
     return;
+  job->kept_margin = MAX (job->left, job->src->width - job->right);
   job->kept = cblur_kept_take (stream->kept, &rect, pixels->format, job->straight,
-                               CBLUR_ROW_GROUP, &job->kept_held);
+                               CBLUR_ROW_GROUP, &job->kept_margin, &job->kept_held);
   stream->read_kept = job->kept != NULL && job->kept_held;
 }
 

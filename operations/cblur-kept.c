@@ -6,6 +6,10 @@
  * shown at level 0 only in parts, whose halo changes with the radius. */
 #define KEPT_PIXELS_MAX ((gint64) 4 * 1024 * 1024)
 
+/* Margins grow in steps, so that a slider's reach, growing a little each
+ * frame, makes the room again only now and then. */
+#define MARGIN_STEP 128
+
 struct _CblurKept
 {
   GMutex             lock;
@@ -16,6 +20,7 @@ struct _CblurKept
   const CblurFormat *format;
   gboolean           straight;
   gint               group_rows;
+  gint               margin;
   gint               blurs;       /* taken for that since the source changed */
   CblurPixel        *pixels;      /* room for rect, once a second blur asks */
   gboolean           held;        /* the pixels are the source's */
@@ -76,10 +81,12 @@ is_for (const CblurKept     *kept,
         const GeglRectangle *rect,
         const CblurFormat   *format,
         gboolean             straight,
-        gint                 group_rows)
+        gint                 group_rows,
+        gint                 margin)
 {
   return gegl_rectangle_equal (&kept->rect, rect) && kept->format == format &&
-         kept->straight == straight && kept->group_rows == group_rows;
+         kept->straight == straight && kept->group_rows == group_rows &&
+         kept->margin >= margin;
 }
 
 /* under the lock, not taken: the room made for this blur */
@@ -88,9 +95,10 @@ make_for (CblurKept           *kept,
           const GeglRectangle *rect,
           const CblurFormat   *format,
           gboolean             straight,
-          gint                 group_rows)
+          gint                 group_rows,
+          gint                 margin)
 {
-  if (!is_for (kept, rect, format, straight, group_rows))
+  if (!is_for (kept, rect, format, straight, group_rows, margin))
     {
       g_clear_pointer (&kept->pixels, cblur_pixels_free);
       let_go (kept);
@@ -98,11 +106,13 @@ make_for (CblurKept           *kept,
       kept->format = format;
       kept->straight = straight;
       kept->group_rows = group_rows;
+      kept->margin = (margin + MARGIN_STEP - 1) / MARGIN_STEP * MARGIN_STEP;
     }
   /* the first blur of a source may be its only one */
   if (++kept->blurs >= 2 && kept->pixels == NULL)
     kept->pixels = cblur_pixels_alloc ((gsize) (rect->height + group_rows - 1) / group_rows *
-                                       group_rows * rect->width * sizeof (CblurPixel));
+                                       group_rows * (rect->width + 2 * kept->margin) *
+                                       sizeof (CblurPixel));
 }
 
 CblurPixel *
@@ -111,6 +121,7 @@ cblur_kept_take (CblurKept           *kept,
                  const CblurFormat   *format,
                  gboolean             straight,
                  gint                 group_rows,
+                 gint                *margin,
                  gboolean            *held)
 {
   CblurPixel *pixels = NULL;
@@ -121,9 +132,10 @@ cblur_kept_take (CblurKept           *kept,
   g_mutex_lock (&kept->lock);
   if (!kept->taken)
     {
-      make_for (kept, rect, format, straight, group_rows);
+      make_for (kept, rect, format, straight, group_rows, *margin);
       pixels = kept->pixels;
       kept->taken = pixels != NULL;
+      *margin = kept->margin;
       *held = kept->held;
     }
   g_mutex_unlock (&kept->lock);

@@ -33,16 +33,20 @@ void        cblur_kept_source   (CblurKept     *kept,
 
 /* Room for a blur's GEGL pixels `rect`, stored in `format` (NULL: RGBA
  * float) and straight or not, in groups of `group_rows` rows from its
- * top, group g's `rect->width * group_rows` pixels at g times that;
- * *held says whether they hold those pixels already, else the blur
- * fills every group.  NULL where another blur holds the room, or
- * where keeping does not pay: the image is too large, or the source
- * was not blurred before (a single render would only pay for the copy). */
+ * top, with *margin columns (at least as many as asked) either side of
+ * each group's for the blur's own use: group g at g times
+ * `(rect->width + 2 * *margin) * group_rows` pixels, its pixels from
+ * column *margin on.  *held says whether they hold those pixels already,
+ * else the blur fills every group.  NULL where another blur holds the
+ * room, or where keeping does not pay: the image is too large, or the
+ * source was not blurred before (a single render would only pay for the
+ * copy). */
 CblurPixel *cblur_kept_take     (CblurKept           *kept,
                                  const GeglRectangle *rect,
                                  const CblurFormat   *format,
                                  gboolean             straight,
                                  gint                 group_rows,
+                                 gint                *margin,
                                  gboolean            *held);
 
 /* After cblur_kept_take: `filled` where the blur filled every group. */
