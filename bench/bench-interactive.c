@@ -104,37 +104,83 @@ ran_on (const BenchMethod *method)
   return bench_method_is_gegl (method) ? "gegl" : bench_report_backend ();
 }
 
-void
-bench_drag (BenchFrameTable   *table,
-            GeglBuffer        *image,
-            const BenchMethod *method,
-            gint               level,
-            const BenchSweep  *sweep)
+/* one method's drag: its view and its frames' times */
+typedef struct
 {
-  gint                n = MAX (1, (gint) floor ((sweep->to - sweep->from) / sweep->step + 1e-9) + 1);
-  g_autofree gdouble *ms = g_new (gdouble, n);
-  g_autofree gdouble *cpu_ms = g_new (gdouble, n);
-  g_autofree gchar   *scenario = g_strdup_printf ("drag level %d", level);
-  View                view;
-  gint                i;
+  const BenchMethod *method;
+  View               view;
+  gint               n;
+  gdouble           *ms;
+  gdouble           *cpu_ms;
+} Drag;
 
-  view_init (&view, image, method, sweep->from);
+static void
+drag_init (Drag              *drag,
+           GeglBuffer        *image,
+           const BenchMethod *method,
+           const BenchSweep  *sweep)
+{
+  drag->method = method;
+  drag->n = MAX (1, (gint) floor ((sweep->to - sweep->from) / sweep->step + 1e-9) + 1);
+  drag->ms = g_new (gdouble, drag->n);
+  drag->cpu_ms = g_new (gdouble, drag->n);
+  view_init (&drag->view, image, method, sweep->from);
+}
+
+/* frame i: the sweep's i-th radius, the first frame a fresh graph's */
+static void
+drag_frame (Drag             *drag,
+            GeglBuffer       *image,
+            gint              level,
+            const BenchSweep *sweep,
+            const gchar      *scenario,
+            gint              i)
+{
+  gint64  start = g_get_monotonic_time ();
+  gdouble radius = sweep->from + i * sweep->step;
+
+  drag->cpu_ms[i] = bench_cpu_ms ();
+  if (i > 0)
+    bench_method_set_radius (drag->view.blur, drag->method, radius);
+  drag->ms[i] = (g_get_monotonic_time () - start) / 1000.0 +
+                (i == 0 ? view_show (&drag->view, image, level)
+                        : view_render (&drag->view, &drag->view.host.rect));
+  drag->cpu_ms[i] = bench_cpu_ms () - drag->cpu_ms[i];
+  log_frame (scenario, drag->method, "radius", radius, drag->ms[i]);
+}
+
+static void
+drag_finish (Drag            *drag,
+             BenchFrameTable *table,
+             const gchar     *scenario)
+{
+  bench_frame_table_add (table, scenario, drag->method->name, ran_on (drag->method), drag->ms,
+                         drag->cpu_ms, drag->n);
+  view_clear (&drag->view);
+  g_free (drag->ms);
+  g_free (drag->cpu_ms);
+}
+
+void
+bench_drag (BenchFrameTable    *table,
+            GeglBuffer         *image,
+            const BenchMethod **methods,
+            gint                n_methods,
+            gint                level,
+            const BenchSweep   *sweep)
+{
+  g_autofree gchar *scenario = g_strdup_printf ("drag level %d", level);
+  g_autofree Drag  *drags = g_new0 (Drag, n_methods);
+  gint              m, i;
+
+  for (m = 0; m < n_methods; m++)
+    drag_init (&drags[m], image, methods[m], sweep);
   bench_report_reset ();
-  for (i = 0; i < n; i++)
-    {
-      gint64 start = g_get_monotonic_time ();
-
-      cpu_ms[i] = bench_cpu_ms ();
-      if (i > 0)
-        bench_method_set_radius (view.blur, method, sweep->from + i * sweep->step);
-      ms[i] = (g_get_monotonic_time () - start) / 1000.0 +
-              (i == 0 ? view_show (&view, image, level)
-                      : view_render (&view, &view.host.rect));
-      cpu_ms[i] = bench_cpu_ms () - cpu_ms[i];
-      log_frame (scenario, method, "radius", sweep->from + i * sweep->step, ms[i]);
-    }
-  bench_frame_table_add (table, scenario, method->name, ran_on (method), ms, cpu_ms, n);
-  view_clear (&view);
+  for (i = 0; i < drags[0].n; i++)
+    for (m = 0; m < n_methods; m++)
+      drag_frame (&drags[m], image, level, sweep, scenario, i);
+  for (m = 0; m < n_methods; m++)
+    drag_finish (&drags[m], table, scenario);
 }
 
 /* the i-th dab of a stroke across the view: a square of one colour */

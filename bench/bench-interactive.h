@@ -41,13 +41,17 @@ typedef struct
  * lines, between the op's own CBLUR_LOG=stderr lines); off by default. */
 void bench_interactive_log_frames (gboolean log);
 
-/* One frame per radius of sweep at level, the first one a fresh graph's;
- * a row "drag level N" in table. */
-void bench_drag  (BenchFrameTable   *table,
-                  GeglBuffer        *image,
-                  const BenchMethod *method,
-                  gint               level,
-                  const BenchSweep  *sweep);
+/* One frame per radius of sweep at level, the first one a fresh graph's,
+ * of each of n_methods methods, a graph each; their frames taken in turn,
+ * a frame of each at a time, where there are several (--in-turn, for a
+ * shared machine whose speed drifts: each method's frames then meet the
+ * same machine); a row "drag level N" in table for each. */
+void bench_drag  (BenchFrameTable    *table,
+                  GeglBuffer         *image,
+                  const BenchMethod **methods,
+                  gint                n_methods,
+                  gint                level,
+                  const BenchSweep   *sweep);
 
 /* A first frame of the view at 100%, then `dabs` dabs under the blur at
  * radius, each with its re-render; a row "paint r R" in table.  The dabs

@@ -27,8 +27,8 @@
  *
  * --idle pauses before each timed run: an idle GPU lowers its clocks, and
  * a user applies a filter after a pause, not in a tight loop.  --in-turn
- * takes the methods' timed runs in turn, for a shared machine whose speed
- * drifts while they run.
+ * takes the methods' timed runs in turn, and drag's frames, for a shared
+ * machine whose speed drifts while they run.
  *
  * The interactive methods time GIMP's live preview frame by frame
  * (bench-interactive.h), after the full renders:
@@ -36,7 +36,7 @@
  *   cblur-bench --sizes '' --interactive drag,paint,pause
  *               [--view-image 3840x2160] [--levels 0,1] [--sweep 1:60:0.5]
  *               [--paint-radii 20,100] [--dabs 40] [--pauses 2000,60000]
- *               [--frames]
+ *               [--frames] [--in-turn]
  */
 #include <math.h>
 #include <stdio.h>
@@ -442,6 +442,7 @@ typedef struct
   BenchSweep  sweep;
   gint        dabs;
   gboolean    log_frames;
+  gboolean    in_turn;       /* drag's methods' frames taken in turn */
 } Interactive;
 
 /* the blurs of the interactive methods: GEGL's no-blur methods have no
@@ -479,6 +480,28 @@ time_pauses (BenchFrameTable   *table,
                      choice->sweep.from, pauses_ms, n);
 }
 
+/* drag at level: each method on its own, or all in turn */
+static void
+time_drags (BenchFrameTable   *table,
+            GeglBuffer        *image,
+            const Interactive *choice,
+            gchar            **methods,
+            gint               level)
+{
+  g_autofree const BenchMethod **chosen = g_new (const BenchMethod *, bench_n_methods);
+  gint                           n = 0;
+  gsize                          m;
+
+  for (m = 0; m < bench_n_methods; m++)
+    if (interactive_method (&bench_methods[m], methods))
+      chosen[n++] = &bench_methods[m];
+  if (choice->in_turn && n > 0)
+    bench_drag (table, image, chosen, n, level, &choice->sweep);
+  else
+    for (m = 0; m < (gsize) n; m++)
+      bench_drag (table, image, &chosen[m], 1, level, &choice->sweep);
+}
+
 /* each chosen scenario and method over one R'G'B'A u8 image */
 static gboolean
 time_interactive (const Interactive *choice,
@@ -501,9 +524,7 @@ time_interactive (const Interactive *choice,
   bench_interactive_log_frames (choice->log_frames);
   table = bench_frame_table_new ();
   for (i = 0; choice->levels[i] && selected ("drag", choice->scenarios); i++)
-    for (m = 0; m < bench_n_methods; m++)
-      if (interactive_method (&bench_methods[m], methods))
-        bench_drag (table, image, &bench_methods[m], atoi (choice->levels[i]), &choice->sweep);
+    time_drags (table, image, choice, methods, atoi (choice->levels[i]));
   for (i = 0; choice->paint_radii[i] && selected ("paint", choice->scenarios); i++)
     for (m = 0; m < bench_n_methods; m++)
       if (interactive_method (&bench_methods[m], methods))
@@ -612,7 +633,8 @@ parse_options (gint    *argc,
     { "idle", 0, 0, G_OPTION_ARG_INT, &choice->idle_ms,
       "milliseconds to pause before each timed run, as between a user's applies", NULL },
     { "in-turn", 0, 0, G_OPTION_ARG_NONE, &choice->in_turn,
-      "take the methods' timed runs in turn, a run of each at a time", NULL },
+      "take the methods' timed runs in turn, a run of each at a time (drag: a frame)",
+      NULL },
     { "plot", 0, 0, G_OPTION_ARG_FILENAME, plot_path, "PNG plot to write", NULL },
     { NULL }
   };
@@ -652,6 +674,7 @@ main (gint    argc,
   if (!parse_interactive (&argc, &argv, &interactive) ||
       !parse_options (&argc, &argv, &choice, &sizes_arg, &plot_path))
     return 2;
+  interactive.in_turn = choice.in_turn;
   /* the interactive methods render a view at scale 0.5 at mipmap level 1 */
   g_setenv ("GEGL_MIPMAP_RENDERING", "1", FALSE);
   gegl_init (&argc, &argv);
