@@ -159,6 +159,23 @@ window (Lanes  sum,
  * in the core's cache (over whole lines they went out to memory and back,
  * which bounded the pass on memory bandwidth); the prefix sum grows one
  * element an output, in registers. */
+/* Cache lines of the memory ahead brought in an output: two cover the
+ * next line by the time three passes after the first have gone. */
+#define AHEAD_LINES 2
+
+/* the next of the memory ahead into the core's L2 cache */
+static inline __attribute__ ((always_inline)) void
+bring_in (CblurLineScratch *scratch)
+{
+  gint l;
+
+  for (l = 0; l < AHEAD_LINES && scratch->ahead < scratch->ahead_end; l++)
+    {
+      __builtin_prefetch (scratch->ahead, 0, 2);
+      scratch->ahead += 64;
+    }
+}
+
 static inline __attribute__ ((always_inline)) void
 box_pass_pixels (const CblurKernelAxis *kernel,
                  CblurLine          in,
@@ -166,7 +183,8 @@ box_pass_pixels (const CblurKernelAxis *kernel,
                  gint64             origin,
                  CblurLineOut       out,
                  CblurPixel        *suffix,
-                 const gint         pixels)
+                 const gint         pixels,
+                 CblurLineScratch  *ahead)
 {
   gint   k = kernel->box_half;
   gint   block = kernel->box_block;
@@ -221,6 +239,9 @@ box_pass_pixels (const CblurKernelAxis *kernel,
         {
           Lanes right = IN (i + 2 * k + 2);
 
+          if (ahead != NULL)
+            bring_in (ahead);
+
           store_lanes (OUT (i), window (add (load_lanes (SUFFIX (i + 1 - start), pixels), prefix),
                                         add (IN (i), right), fraction, scale),
                        pixels);
@@ -241,15 +262,21 @@ box_pass (const CblurKernelAxis *kernel,
           gint64             origin,
           CblurLineOut       out,
           gint               pixels,
-          CblurPixel        *suffix)
+          CblurPixel        *suffix,
+          CblurLineScratch  *ahead)
 {
-  /* constant widths let the compiler unroll the pixel loops */
-  if (pixels == CBLUR_STRIP_PIXELS)
-    box_pass_pixels (kernel, in, n_in, origin, out, suffix, CBLUR_STRIP_PIXELS);
+  /* constant widths let the compiler unroll the pixel loops, and a
+   * constant NULL drops the memory ahead from them */
+  if (pixels == CBLUR_STRIP_PIXELS && ahead != NULL)
+    box_pass_pixels (kernel, in, n_in, origin, out, suffix, CBLUR_STRIP_PIXELS, ahead);
+  else if (pixels == CBLUR_STRIP_PIXELS)
+    box_pass_pixels (kernel, in, n_in, origin, out, suffix, CBLUR_STRIP_PIXELS, NULL);
+  else if (pixels == CBLUR_STRIP_PIXELS / 2 && ahead != NULL)
+    box_pass_pixels (kernel, in, n_in, origin, out, suffix, CBLUR_STRIP_PIXELS / 2, ahead);
   else if (pixels == CBLUR_STRIP_PIXELS / 2)
-    box_pass_pixels (kernel, in, n_in, origin, out, suffix, CBLUR_STRIP_PIXELS / 2);
+    box_pass_pixels (kernel, in, n_in, origin, out, suffix, CBLUR_STRIP_PIXELS / 2, NULL);
   else
-    box_pass_pixels (kernel, in, n_in, origin, out, suffix, pixels);
+    box_pass_pixels (kernel, in, n_in, origin, out, suffix, pixels, NULL);
 }
 
 
@@ -275,6 +302,16 @@ cblur_line_scratch_init (CblurLineScratch  *scratch,
 {
   scratch->between = memory;
   scratch->suffix = scratch->between + (gsize) n_in * pixels;
+  cblur_line_scratch_ahead (scratch, NULL, 0);
+}
+
+void
+cblur_line_scratch_ahead (CblurLineScratch *scratch,
+                          gconstpointer     next,
+                          gsize             bytes)
+{
+  scratch->ahead = next;
+  scratch->ahead_end = next != NULL ? scratch->ahead + bytes : NULL;
 }
 
 /* The passes between the first and the last go in one line, in place: a
@@ -298,7 +335,8 @@ box_line (const CblurKernelAxis *kernel,
       gboolean     last = pass == kernel->iterations - 1;
       CblurLineOut pass_out = last ? out : (CblurLineOut) { scratch->between, pixels };
 
-      box_pass (kernel, in, n_in, origin, pass_out, pixels, scratch->suffix);
+      box_pass (kernel, in, n_in, origin, pass_out, pixels, scratch->suffix,
+                pass > 0 && scratch->ahead != NULL ? scratch : NULL);
 
       in = (CblurLine) { scratch->between, pixels };
       n_in -= shrink;

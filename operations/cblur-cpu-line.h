@@ -40,6 +40,12 @@ typedef struct
    * from the first the pass reads (cblur_kernel_skip) where in's step
    * is `pixels`, which the passes then write over */
   CblurPixel *between;
+  /* memory the caller reads next (its next line), which the box passes
+   * after the first bring into the core's L2 cache as they go: they run
+   * from that cache and leave memory idle, where the first pass waits on
+   * it; [ahead, ahead_end), NULL for none, moved on as it comes in */
+  const gchar *ahead;
+  const gchar *ahead_end;
 } CblurLineScratch;
 
 /* what lines of n_in elements, `pixels` wide, along the axis need in
@@ -53,6 +59,11 @@ void  cblur_line_scratch_init  (CblurLineScratch  *scratch,
                                 gint               n_in,
                                 gint               pixels,
                                 gpointer           memory);
+/* the memory the next line reads first, `bytes` of it from next (NULL:
+ * none), for the next cblur_line_blur to bring in */
+void  cblur_line_scratch_ahead (CblurLineScratch  *scratch,
+                                gconstpointer      next,
+                                gsize              bytes);
 
 /* n_in elements of in become n_in - 2 * kernel->reach elements of out,
  * blurred along the axis; origin is the absolute coordinate of in's first

@@ -242,6 +242,24 @@ make_abyss_columns (const Job  *job,
       }
 }
 
+/* The kept row group at y, which the thread blurs next, brought in as it
+ * blurs this one (no group: y < 0; GEGL's rows not kept: nothing). */
+static void
+ahead_of_group (const Job        *job,
+                gint              y,
+                CblurLineScratch *scratch)
+{
+  gint rows = MIN (CBLUR_ROW_GROUP, job->bottom - job->top - y);
+
+  if (y < 0 || job->kept == NULL || !job->kept_held)
+    {
+      cblur_line_scratch_ahead (scratch, NULL, 0);
+      return;
+    }
+  cblur_line_scratch_ahead (scratch, kept_line (job, y, rows) + (gsize) job->left * rows,
+                            (gsize) (job->right - job->left) * rows * sizeof (CblurPixel));
+}
+
 /* Four lines of 8 rows at 4K widths outgrow a core's L2 cache: rows as
  * read go in the box passes' line between, written only after they are
  * gathered, and the last pass's output over the gathered rows, which only
@@ -297,6 +315,7 @@ horizontal_rows (gsize    first,
       if (line == gathered)
         fetch_rows (job, row0, rows, held, gathered);
       make_abyss_columns (job, line, rows);
+      ahead_of_group (job, group + 1 < first + count ? row0 + CBLUR_ROW_GROUP : -1, &scratch);
 
       cblur_line_blur (job->kernel, CBLUR_AXIS_X, (CblurLine) { line, rows }, n_in,
                        job->src->x, (CblurLineOut) { blurred, rows }, rows, &scratch);
@@ -505,6 +524,12 @@ vertical_chunk (const Job        *job,
                                                   job->dst->stride / CBLUR_CHANNELS };
 
       CblurLineScratch in_strip = strip_scratch (job, s, end - begin, scratch);
+      gboolean         next = (s + 1) * CBLUR_STRIP_PIXELS - job->lead < x1;
+
+      /* the unit's next strip, from memory, as this one's passes run */
+      cblur_line_scratch_ahead (&in_strip, next ? strip_row (job, s + 1, 0) : NULL,
+                                (gsize) job->src->height * CBLUR_STRIP_PIXELS *
+                                sizeof (CblurPixel));
 
       make_strip_rows (job, s, lo, end - begin);
       cblur_line_blur (job->kernel, CBLUR_AXIS_Y,
