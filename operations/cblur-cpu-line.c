@@ -163,16 +163,17 @@ window (Lanes  sum,
  * next line by the time three passes after the first have gone. */
 #define AHEAD_LINES 2
 
-/* the next of the memory ahead into the core's L2 cache */
+/* the next of the memory ahead, [*ahead, end), into the core's L2 cache */
 static inline __attribute__ ((always_inline)) void
-bring_in (CblurLineScratch *scratch)
+bring_in (const gchar **ahead,
+          const gchar  *end)
 {
   gint l;
 
-  for (l = 0; l < AHEAD_LINES && scratch->ahead < scratch->ahead_end; l++)
+  for (l = 0; l < AHEAD_LINES && *ahead < end; l++)
     {
-      __builtin_prefetch (scratch->ahead, 0, 2);
-      scratch->ahead += 64;
+      __builtin_prefetch (*ahead, 0, 2);
+      *ahead += 64;
     }
 }
 
@@ -184,13 +185,16 @@ box_pass_pixels (const CblurKernelAxis *kernel,
                  CblurLineOut       out,
                  CblurPixel        *suffix,
                  const gint         pixels,
-                 CblurLineScratch  *ahead)
+                 CblurLineScratch  *scratch)
 {
   gint   k = kernel->box_half;
   gint   block = kernel->box_block;
   gfloat fraction = kernel->box_fraction;
   gfloat scale = kernel->box_scale;
   gint   n_out = n_in - 2 * (k + 1);
+  /* in registers while the pass runs */
+  const gchar *ahead = scratch != NULL ? scratch->ahead : NULL;
+  const gchar *ahead_end = scratch != NULL ? scratch->ahead_end : NULL;
   gint   start, i, j;
 
 #define IN(index)     load_lanes (in.data + (gsize) (index) * in.step, pixels)
@@ -239,8 +243,8 @@ box_pass_pixels (const CblurKernelAxis *kernel,
         {
           Lanes right = IN (i + 2 * k + 2);
 
-          if (ahead != NULL)
-            bring_in (ahead);
+          if (scratch != NULL)
+            bring_in (&ahead, ahead_end);
 
           store_lanes (OUT (i), window (add (load_lanes (SUFFIX (i + 1 - start), pixels), prefix),
                                         add (IN (i), right), fraction, scale),
@@ -249,6 +253,9 @@ box_pass_pixels (const CblurKernelAxis *kernel,
           prefix = add (prefix, right);
         }
     }
+
+  if (scratch != NULL)
+    scratch->ahead = ahead;
 
 #undef IN
 #undef SUFFIX
