@@ -381,6 +381,14 @@ make_strip_rows (const Job *job,
       }
 }
 
+/* whether dst's results are encoded straight into GEGL's memory */
+static gboolean
+in_place (const Job *job)
+{
+  return job->dst->data == NULL && job->dst->format != NULL &&
+         job->stream->write_in_place != NULL;
+}
+
 /* a piece of a chunk's result, for encode_part */
 typedef struct
 {
@@ -403,6 +411,15 @@ encode_part (gint     x,
   const Piece *piece = fill_data;
   gint         r;
 
+  /* whole rows both sides, as a tile wide piece is: one run */
+  if (width == piece->pixels && stride == (gsize) width * piece->format->bytes_per_pixel)
+    {
+      cblur_format_encode (piece->format,
+                           (const gfloat *) (piece->encoding +
+                                             (gsize) (y - piece->y) * piece->pixels),
+                           rows, (gsize) width * height);
+      return;
+    }
   for (r = 0; r < height; r++)
     cblur_format_encode (piece->format,
                          (const gfloat *) (piece->encoding +
@@ -431,7 +448,7 @@ put_piece (const Job        *job,
   const guint8     *result = dst->format != NULL ? encoded : (const guint8 *) encoding;
   gint              r;
 
-  if (dst->data == NULL && dst->format != NULL && job->stream->write_in_place != NULL)
+  if (in_place (job))
     {
       Piece piece = { dst->format, encoding, x, y, pixels };
 
@@ -462,7 +479,9 @@ put_piece (const Job        *job,
 
 /* A chunk's result goes out in pieces of whole tiles where GEGL has them:
  * a write of part of a tile has GEGL copy the rest of it first, and the
- * strips' narrow writes of each tile cost more than their encoding. */
+ * strips' narrow writes of each tile cost more than their encoding.
+ * Written in place, it goes out whole, GEGL handing over its tiles one
+ * by one. */
 static void
 put_chunk (const Job        *job,
            gint              x,
@@ -473,6 +492,11 @@ put_chunk (const Job        *job,
   gint height = job->dst->height;
   gint y, end;
 
+  if (in_place (job))
+    {
+      put_piece (job, x, 0, pixels, height, encoding, encoded);
+      return;
+    }
   for (y = 0; y < height; y = end)
     {
       end = MIN (height, y + job->piece_rows -
