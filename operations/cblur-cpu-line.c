@@ -324,7 +324,38 @@ cblur_line_scratch_ahead (CblurLineScratch *scratch,
 /* The passes between the first and the last go in one line, in place: a
  * pass's output i is the window of elements i and on, and later outputs
  * read only elements after i, so it goes over element i.  One line
- * rather than two keeps a column strip in the core's L2 cache. */
+ * rather than two keeps a column strip in the core's L2 cache.  The line
+ * between holds `lanes` of each element's pixels, `step` apart. */
+static void
+box_passes (const CblurKernelAxis *kernel,
+            CblurLine          in,
+            gint               n_in,
+            gint64             origin,
+            CblurLineOut       out,
+            gint               lanes,
+            CblurLineOut       between,
+            CblurLineScratch  *scratch)
+{
+  gint shrink = 2 * (kernel->box_half + 1);
+  gint pass;
+
+  for (pass = 0; pass < kernel->iterations; pass++)
+    {
+      gboolean last = pass == kernel->iterations - 1;
+
+      box_pass (kernel, in, n_in, origin, last ? out : between, lanes, scratch->suffix,
+                pass > 0 && scratch->ahead != NULL ? scratch : NULL);
+
+      in = (CblurLine) { between.data, between.step };
+      n_in -= shrink;
+      origin += shrink / 2;
+    }
+}
+
+/* A strip's halves go through the passes one after the other: a block of
+ * a half's elements and its suffix sums stay in the core's L1 cache at the
+ * radii a slider reaches, where a whole strip's outgrew it from a block
+ * of a few dozen elements on, and cost no more where they did not. */
 static void
 box_line (const CblurKernelAxis *kernel,
           CblurLine          in,
@@ -334,21 +365,26 @@ box_line (const CblurKernelAxis *kernel,
           gint               pixels,
           CblurLineScratch  *scratch)
 {
-  gint shrink = 2 * (kernel->box_half + 1);
-  gint pass;
+  gint         half = pixels / 2;
+  const gchar *ahead = scratch->ahead;
+  const gchar *ahead_end = scratch->ahead_end;
 
-  for (pass = 0; pass < kernel->iterations; pass++)
+  if (pixels != CBLUR_STRIP_PIXELS)
     {
-      gboolean     last = pass == kernel->iterations - 1;
-      CblurLineOut pass_out = last ? out : (CblurLineOut) { scratch->between, pixels };
-
-      box_pass (kernel, in, n_in, origin, pass_out, pixels, scratch->suffix,
-                pass > 0 && scratch->ahead != NULL ? scratch : NULL);
-
-      in = (CblurLine) { scratch->between, pixels };
-      n_in -= shrink;
-      origin += shrink / 2;
+      box_passes (kernel, in, n_in, origin, out, pixels,
+                  (CblurLineOut) { scratch->between, pixels }, scratch);
+      return;
     }
+  /* the first half's first pass leaves the other half's cache lines in
+   * memory: its later passes bring them in, the second's the line ahead */
+  cblur_line_scratch_ahead (scratch, in.data, (gsize) n_in * in.step * sizeof (CblurPixel));
+  box_passes (kernel, in, n_in, origin, out, half,
+              (CblurLineOut) { scratch->between, pixels }, scratch);
+  scratch->ahead = ahead;
+  scratch->ahead_end = ahead_end;
+  box_passes (kernel, (CblurLine) { in.data + half, in.step }, n_in, origin,
+              (CblurLineOut) { out.data + half, out.step }, half,
+              (CblurLineOut) { scratch->between + half, pixels }, scratch);
 }
 
 void
