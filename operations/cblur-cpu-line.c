@@ -105,8 +105,6 @@ load_lanes (const CblurPixel *element,
   const StoredQuarter *stored = (const StoredQuarter *) element;
   Lanes                lanes = { { 0 } };
 
-  if (pixels == CBLUR_STRIP_PIXELS)
-    return (Lanes) { stored[0], stored[1], stored[2], stored[3] };
   if (pixels == CBLUR_STRIP_PIXELS / 2)
     return (Lanes) { stored[0], stored[1], { 0 }, { 0 } };
   memcpy (&lanes, element, pixels * sizeof (CblurPixel));
@@ -120,17 +118,13 @@ store_lanes (CblurPixel  *element,
 {
   StoredQuarter *stored = (StoredQuarter *) element;
 
-  if (pixels != CBLUR_STRIP_PIXELS && pixels != CBLUR_STRIP_PIXELS / 2)
+  if (pixels != CBLUR_STRIP_PIXELS / 2)
     {
       memcpy (element, &lanes, pixels * sizeof (CblurPixel));
       return;
     }
   stored[0] = lanes.a;
   stored[1] = lanes.b;
-  if (pixels == CBLUR_STRIP_PIXELS / 2)
-    return;
-  stored[2] = lanes.c;
-  stored[3] = lanes.d;
 }
 
 static inline __attribute__ ((always_inline)) Lanes
@@ -151,14 +145,6 @@ window (Lanes  sum,
                    (sum.c + edges.c * fraction) * scale, (sum.d + edges.d * fraction) * scale };
 }
 
-/* One box pass.  Window sums are suffix sums of the left block plus prefix
- * sums of the right one, with blocks of the window's length anchored at
- * absolute coordinates, so each sum reads only pixels inside its window and
- * every output is the same whatever region it is computed in.  The pass
- * goes a block at a time, its suffix sums in a block-long buffer that stays
- * in the core's cache (over whole lines they went out to memory and back,
- * which bounded the pass on memory bandwidth); the prefix sum grows one
- * element an output, in registers. */
 /* Cache lines of the memory ahead brought in an output: two cover the
  * next line by the time three passes after the first have gone. */
 #define AHEAD_LINES 2
@@ -177,6 +163,14 @@ bring_in (const gchar **ahead,
     }
 }
 
+/* One box pass.  Window sums are suffix sums of the left block plus prefix
+ * sums of the right one, with blocks of the window's length anchored at
+ * absolute coordinates, so each sum reads only pixels inside its window and
+ * every output is the same whatever region it is computed in.  The pass
+ * goes a block at a time, its suffix sums in a block-long buffer that stays
+ * in the core's cache (over whole lines they went out to memory and back,
+ * which bounded the pass on memory bandwidth); the prefix sum grows one
+ * element an output, in registers. */
 static inline __attribute__ ((always_inline)) void
 box_pass_pixels (const CblurKernelAxis *kernel,
                  CblurLine          in,
@@ -273,12 +267,9 @@ box_pass (const CblurKernelAxis *kernel,
           CblurLineScratch  *ahead)
 {
   /* constant widths let the compiler unroll the pixel loops, and a
-   * constant NULL drops the memory ahead from them */
-  if (pixels == CBLUR_STRIP_PIXELS && ahead != NULL)
-    box_pass_pixels (kernel, in, n_in, origin, out, suffix, CBLUR_STRIP_PIXELS, ahead);
-  else if (pixels == CBLUR_STRIP_PIXELS)
-    box_pass_pixels (kernel, in, n_in, origin, out, suffix, CBLUR_STRIP_PIXELS, NULL);
-  else if (pixels == CBLUR_STRIP_PIXELS / 2 && ahead != NULL)
+   * constant NULL drops the memory ahead from them; a whole strip comes
+   * in halves (box_line) */
+  if (pixels == CBLUR_STRIP_PIXELS / 2 && ahead != NULL)
     box_pass_pixels (kernel, in, n_in, origin, out, suffix, CBLUR_STRIP_PIXELS / 2, ahead);
   else if (pixels == CBLUR_STRIP_PIXELS / 2)
     box_pass_pixels (kernel, in, n_in, origin, out, suffix, CBLUR_STRIP_PIXELS / 2, NULL);
@@ -365,26 +356,24 @@ box_line (const CblurKernelAxis *kernel,
           gint               pixels,
           CblurLineScratch  *scratch)
 {
-  gint         half = pixels / 2;
+  gint         lanes = pixels == CBLUR_STRIP_PIXELS ? pixels / 2 : pixels;
   const gchar *ahead = scratch->ahead;
   const gchar *ahead_end = scratch->ahead_end;
+  gint         first;
 
-  if (pixels != CBLUR_STRIP_PIXELS)
+  for (first = 0; first < pixels; first += lanes)
     {
-      box_passes (kernel, in, n_in, origin, out, pixels,
-                  (CblurLineOut) { scratch->between, pixels }, scratch);
-      return;
+      /* a first half's first pass leaves the other half's cache lines in
+       * memory: its later passes bring them in, the last's the line ahead */
+      if (first + lanes < pixels)
+        cblur_line_scratch_ahead (scratch, in.data,
+                                  (gsize) n_in * in.step * sizeof (CblurPixel));
+      else
+        cblur_line_scratch_ahead (scratch, ahead, ahead != NULL ? ahead_end - ahead : 0);
+      box_passes (kernel, (CblurLine) { in.data + first, in.step }, n_in, origin,
+                  (CblurLineOut) { out.data + first, out.step }, lanes,
+                  (CblurLineOut) { scratch->between + first, pixels }, scratch);
     }
-  /* the first half's first pass leaves the other half's cache lines in
-   * memory: its later passes bring them in, the second's the line ahead */
-  cblur_line_scratch_ahead (scratch, in.data, (gsize) n_in * in.step * sizeof (CblurPixel));
-  box_passes (kernel, in, n_in, origin, out, half,
-              (CblurLineOut) { scratch->between, pixels }, scratch);
-  scratch->ahead = ahead;
-  scratch->ahead_end = ahead_end;
-  box_passes (kernel, (CblurLine) { in.data + half, in.step }, n_in, origin,
-              (CblurLineOut) { out.data + half, out.step }, half,
-              (CblurLineOut) { scratch->between + half, pixels }, scratch);
 }
 
 void

@@ -389,15 +389,14 @@ in_place (const Job *job)
          job->stream->write_in_place != NULL;
 }
 
-/* a piece of a chunk's result, for encode_part */
+/* a chunk's result, for encode_part */
 typedef struct
 {
   const CblurFormat *format;
-  const CblurPixel  *encoding;   /* the piece's rows, `pixels` wide */
-  gint               x;          /* the piece's first column and row */
-  gint               y;
+  const CblurPixel  *encoding;   /* all dst's rows of the chunk, `pixels` wide */
+  gint               x;          /* the chunk's first column */
   gint               pixels;
-} Piece;
+} Chunk;
 
 static void
 encode_part (gint     x,
@@ -408,30 +407,27 @@ encode_part (gint     x,
              gsize    stride,
              gpointer fill_data)
 {
-  const Piece *piece = fill_data;
+  const Chunk *chunk = fill_data;
   gint         r;
 
-  /* whole rows both sides, as a tile wide piece is: one run */
-  if (width == piece->pixels && stride == (gsize) width * piece->format->bytes_per_pixel)
+  /* whole rows both sides, as a tile wide part is: one run */
+  if (width == chunk->pixels && stride == (gsize) width * chunk->format->bytes_per_pixel)
     {
-      cblur_format_encode (piece->format,
-                           (const gfloat *) (piece->encoding +
-                                             (gsize) (y - piece->y) * piece->pixels),
+      cblur_format_encode (chunk->format,
+                           (const gfloat *) (chunk->encoding + (gsize) y * chunk->pixels),
                            rows, (gsize) width * height);
       return;
     }
   for (r = 0; r < height; r++)
-    cblur_format_encode (piece->format,
-                         (const gfloat *) (piece->encoding +
-                                           (gsize) (y - piece->y + r) * piece->pixels +
-                                           (x - piece->x)),
+    cblur_format_encode (chunk->format,
+                         (const gfloat *) (chunk->encoding +
+                                           (gsize) (y + r) * chunk->pixels + (x - chunk->x)),
                          rows + r * stride, width);
 }
 
 /* Rows [y, y + rows) of a chunk's result, `pixels` wide, in `encoding`:
  * encoded into dst's format, then copied into dst's rows or handed to the
- * stream where dst holds none, or encoded straight into GEGL's memory
- * where the stream lets it. */
+ * stream where dst holds none. */
 static void
 put_piece (const Job        *job,
            gint              x,
@@ -448,14 +444,6 @@ put_piece (const Job        *job,
   const guint8     *result = dst->format != NULL ? encoded : (const guint8 *) encoding;
   gint              r;
 
-  if (in_place (job))
-    {
-      Piece piece = { dst->format, encoding, x, y, pixels };
-
-      job->stream->write_in_place (dst, x, y, pixels, rows, encode_part, &piece,
-                                   job->stream->user_data);
-      return;
-    }
   if (dst->format != NULL && stride * sizeof (gfloat) == bytes)
     cblur_format_encode (dst->format, (const gfloat *) encoding, encoded,
                          (gsize) pixels * rows);
@@ -494,7 +482,10 @@ put_chunk (const Job        *job,
 
   if (in_place (job))
     {
-      put_piece (job, x, 0, pixels, height, encoding, encoded);
+      Chunk chunk = { job->dst->format, encoding, x, pixels };
+
+      job->stream->write_in_place (job->dst, x, 0, pixels, height, encode_part, &chunk,
+                                   job->stream->user_data);
       return;
     }
   for (y = 0; y < height; y = end)
@@ -764,7 +755,7 @@ cblur_cpu_blur_stream (const CblurKernel *kernel,
                                    4096.0 / (CBLUR_ROW_GROUP * (gsize) dst->width + 1),
                                    horizontal_rows, &job);
   if (job.kept != NULL)
-    cblur_kept_give_back (stream->kept, TRUE);
+    cblur_kept_give_back (stream->kept);
 
   cblur_parallel_share_range (job.n_chunks - 1 + job.last_pieces,
                               4096.0 / ((gsize) job.chunk * dst->height + 1),

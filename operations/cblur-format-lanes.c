@@ -292,16 +292,11 @@ colour_run (gint from,
 static inline __attribute__ ((always_inline)) LANES_TARGET __m256i
 encode_opaque (const CblurLanes   *lanes,
                const SampleCurves *colours,
-               const __m256        pixels[4],
-               __m256              recip)
+               const __m256        values[4])
 {
-  __m256  values[4];
   __m256i codes[3];
   __m256i words, bytes;
-  gint    p;
 
-  for (p = 0; p < 4; p++)
-    values[p] = _mm256_mul_ps (pixels[p], _mm256_permutevar_ps (recip, _mm256_set1_epi32 (p)));
   codes[0] = encode_samples (lanes, colours, COLOURS (values[0], 0, values[1], 6));
   codes[1] = encode_samples (lanes, colours, COLOURS (values[1], 2, values[2], 4));
   codes[2] = encode_samples (lanes, colours, COLOURS (values[2], 4, values[3], 2));
@@ -331,7 +326,7 @@ encode_vectors (const CblurLanes *lanes,
 
   for (q = 0; q < n_octets; q++)
     {
-      __m256  pixels[4];
+      __m256  pixels[4], values[4];
       __m256i codes[4];
       __m256  alpha, recip;
 
@@ -339,19 +334,19 @@ encode_vectors (const CblurLanes *lanes,
         pixels[p] = _mm256_loadu_ps (src + q * 32 + p * 8);
       alpha = octet_alphas (pixels);
       recip = reciprocals (alpha);
+      /* the colours unpremultiplied (the alphas too, which only an octet
+       * that is not opaque encodes, as they are) */
+      for (p = 0; p < 4; p++)
+        values[p] = _mm256_mul_ps (pixels[p], _mm256_permutevar_ps (recip,
+                                                                     _mm256_set1_epi32 (p)));
       if (_mm256_movemask_ps (_mm256_cmp_ps (alpha, opaque, _CMP_GE_OQ)) == 0xff)
         {
           _mm256_storeu_si256 ((__m256i *) (dst + q * 32),
-                               encode_opaque (lanes, &colours, pixels, recip));
+                               encode_opaque (lanes, &colours, values));
           continue;
         }
       for (p = 0; p < 4; p++)
-        {
-          __m256 value = _mm256_mul_ps (pixels[p], _mm256_permutevar_ps (
-                                          recip, _mm256_set1_epi32 (p)));
-
-          codes[p] = encode_samples (lanes, &curves, _mm256_blend_ps (value, pixels[p], 0x88));
-        }
+        codes[p] = encode_samples (lanes, &curves, _mm256_blend_ps (values[p], pixels[p], 0x88));
       _mm256_storeu_si256 ((__m256i *) (dst + q * 32), pack_codes (codes));
     }
 }

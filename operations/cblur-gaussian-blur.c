@@ -649,8 +649,9 @@ write_part (const CblurImage *dst,
                    cblur_image_bytes (dst, x, y), dst->stride * sizeof (gfloat));
 }
 
-/* GEGL's tiles of the output as the CPU writes them: a piece of whole
- * tiles in the tiles' own memory, without the copy a write makes */
+/* GEGL's tiles of the output as the CPU writes them, one at a time: a
+ * whole tile in its own memory, without the copy a write makes, a part of
+ * one in a copy that GEGL writes back */
 static void
 write_in_place (const CblurImage *dst,
                 gint              x,

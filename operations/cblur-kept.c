@@ -143,11 +143,10 @@ cblur_kept_take (CblurKept           *kept,
 }
 
 void
-cblur_kept_give_back (CblurKept *kept,
-                      gboolean   filled)
+cblur_kept_give_back (CblurKept *kept)
 {
   g_mutex_lock (&kept->lock);
-  kept->held = !kept->changed && (kept->held || filled);
+  kept->held = !kept->changed;
   kept->taken = FALSE;
   kept->changed = FALSE;
   g_mutex_unlock (&kept->lock);

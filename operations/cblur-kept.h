@@ -37,7 +37,7 @@ void        cblur_kept_source   (CblurKept     *kept,
  * each group's for the blur's own use: group g at g times
  * `(rect->width + 2 * *margin) * group_rows` pixels, its pixels from
  * column *margin on.  *held says whether they hold those pixels already,
- * else the blur fills every group.  NULL where another blur holds the
+ * else the blur fills every group before it gives the room back.  NULL where another blur holds the
  * room, or where keeping does not pay: the image is too large, or the
  * source was not blurred before (a single render would only pay for the
  * copy). */
@@ -49,9 +49,9 @@ CblurPixel *cblur_kept_take     (CblurKept           *kept,
                                  gint                *margin,
                                  gboolean            *held);
 
-/* After cblur_kept_take: `filled` where the blur filled every group. */
-void        cblur_kept_give_back (CblurKept *kept,
-                                  gboolean   filled);
+/* After cblur_kept_take, its blur done: the groups hold the source's
+ * pixels unless they did before or the source changed meanwhile. */
+void        cblur_kept_give_back (CblurKept *kept);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CblurKept, cblur_kept_free)
 

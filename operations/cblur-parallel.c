@@ -1,7 +1,6 @@
 #include "cblur-parallel.h"
 
 #include <pthread.h>
-#include <stdlib.h>
 
 /* set in the child of every fork; read without a lock, since a child
  * starts with one thread, its own */
