@@ -16,12 +16,19 @@
  * auto's GPU to be ready */
 #define WARM_MS      4000
 
-static gboolean log_frames;
+static gboolean    log_frames;
+static const Babl *view_format;
 
 void
 bench_interactive_log_frames (gboolean log)
 {
   log_frames = log;
+}
+
+void
+bench_interactive_view_format (const Babl *format)
+{
+  view_format = format;
 }
 
 static void
@@ -57,7 +64,8 @@ view_init (View              *view,
                                 "buffer", image, NULL);
   view->blur = bench_method_node (view->graph, method, radius);
   gegl_node_link (source, view->blur);
-  cblur_host_view_init (&view->host, view->blur, gegl_buffer_get_format (image),
+  cblur_host_view_init (&view->host, view->blur,
+                        view_format != NULL ? view_format : gegl_buffer_get_format (image),
                         CHUNK_WIDTH, CHUNK_HEIGHT);
 }
 

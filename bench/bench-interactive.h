@@ -41,6 +41,10 @@ typedef struct
  * lines, between the op's own CBLUR_LOG=stderr lines); off by default. */
 void bench_interactive_log_frames (gboolean log);
 
+/* The format the views render into, as a display converts the image for
+ * the screen; NULL (the default) for the image's own. */
+void bench_interactive_view_format (const Babl *format);
+
 /* One frame per radius of sweep at level, the first one a fresh graph's,
  * of each of n_methods methods, a graph each; their frames taken in turn,
  * a frame of each at a time, where there are several (--in-turn, for a

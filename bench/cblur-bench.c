@@ -439,6 +439,8 @@ typedef struct
   gchar     **paint_radii;
   gchar     **pauses;        /* pause's, in ms */
   gchar      *image_size;
+  gchar      *image_format;  /* the views' image's */
+  gchar      *view_format;   /* the views' own, NULL: the image's */
   BenchSweep  sweep;
   gint        dabs;
   gboolean    log_frames;
@@ -502,7 +504,7 @@ time_drags (BenchFrameTable   *table,
       bench_drag (table, image, &chosen[m], 1, level, &choice->sweep);
 }
 
-/* each chosen scenario and method over one R'G'B'A u8 image */
+/* each chosen scenario and method over one image in the chosen format */
 static gboolean
 time_interactive (const Interactive *choice,
                   gchar            **methods)
@@ -519,8 +521,20 @@ time_interactive (const Interactive *choice,
       g_printerr ("bad size '%s'\n", choice->image_size);
       return FALSE;
     }
+  for (i = 0; i < 2; i++)
+    {
+      const gchar *name = i == 0 ? choice->image_format : choice->view_format;
+
+      if (name != NULL && !babl_format_exists (name))
+        {
+          g_printerr ("no babl format '%s'\n", name);
+          return FALSE;
+        }
+    }
+  bench_interactive_view_format (choice->view_format != NULL
+                                 ? babl_format (choice->view_format) : NULL);
   noise = random_image (width, height);
-  image = converted (noise, "R'G'B'A u8");
+  image = converted (noise, choice->image_format);
   bench_interactive_log_frames (choice->log_frames);
   table = bench_frame_table_new ();
   for (i = 0; choice->levels[i] && selected ("drag", choice->scenarios); i++)
@@ -560,6 +574,8 @@ interactive_clear (Interactive *interactive)
   g_strfreev (interactive->paint_radii);
   g_strfreev (interactive->pauses);
   g_free (interactive->image_size);
+  g_free (interactive->image_format);
+  g_free (interactive->view_format);
 }
 
 /* the interactive methods' options; FALSE after a message where they are
@@ -579,6 +595,10 @@ parse_interactive (gint        *argc,
       "interactive methods to time: drag,paint,pause (default none)", NULL },
     { "view-image", 0, 0, G_OPTION_ARG_STRING, &choice->image_size,
       "their image's size, WxH (default 3840x2160)", NULL },
+    { "drag-format", 0, 0, G_OPTION_ARG_STRING, &choice->image_format,
+      "their image's babl format (default \"R'G'B'A u8\")", NULL },
+    { "view-format", 0, 0, G_OPTION_ARG_STRING, &choice->view_format,
+      "the babl format their views render into (default: the image's)", NULL },
     { "levels", 0, 0, G_OPTION_ARG_STRING, &levels, "drag's mipmap levels (default 0,1)", NULL },
     { "sweep", 0, 0, G_OPTION_ARG_STRING, &sweep,
       "drag's radii, FROM:TO:STEP (default 1:60:0.5)", NULL },
@@ -594,6 +614,7 @@ parse_interactive (gint        *argc,
   g_autoptr (GError)         error = NULL;
 
   choice->image_size = g_strdup ("3840x2160");
+  choice->image_format = g_strdup ("R'G'B'A u8");
   choice->dabs = 40;
   g_option_context_add_main_entries (options, entries, NULL);
   g_option_context_set_ignore_unknown_options (options, TRUE);
@@ -643,7 +664,8 @@ parse_options (gint    *argc,
 
   g_option_context_add_main_entries (options, entries, NULL);
   g_option_context_set_description (options, "Interactive methods: --interactive "
-                                    "drag,paint,pause --view-image WxH --levels 0,1 "
+                                    "drag,paint,pause --view-image WxH --drag-format FORMAT --view-format FORMAT "
+                                    "--levels 0,1 "
                                     "--sweep FROM:TO:STEP --paint-radii R,... --dabs N "
                                     "--pauses MS,... --frames");
   if (!g_option_context_parse (options, argc, argv, &error))
