@@ -135,11 +135,32 @@ cblur_format_get (const Babl *format)
   return found;
 }
 
+/* A float or half format with alpha that the op does not convert itself
+ * (GIMP's perceptual float, say) holds a premultiplied float result as
+ * well as premultiplied float does: babl converts it on the threads that
+ * write the result, where a host's single render thread would convert
+ * it on the way to the image or the screen. */
+static gboolean
+holds_float_result (const Babl *format)
+{
+  const Babl *type = babl_format_get_type (format, 0);
+  gint        n = babl_format_get_n_components (format);
+  gint        c;
+
+  if (!babl_format_has_alpha (format) || babl_space_is_cmyk (babl_format_get_space (format)) ||
+      babl_get_model_flags (babl_format_get_model (format)) & BABL_MODEL_FLAG_CMYK)
+    return FALSE;
+  for (c = 0; c < n; c++)
+    if (babl_format_get_type (format, c) != type)
+      return FALSE;
+  return type == babl_type ("float") || type == babl_type ("half");
+}
+
 const Babl *
 cblur_format_for_source (const Babl *source,
                          const Babl *space)
 {
-  if (source != NULL && cblur_format_get (source) != NULL)
+  if (source != NULL && (cblur_format_get (source) != NULL || holds_float_result (source)))
     return source;
   return babl_format_with_space ("RaGaBaA float", space);
 }

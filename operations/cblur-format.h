@@ -45,7 +45,9 @@ const CblurFormat *cblur_format_get    (const Babl        *format);
 /* What an op reads a source of format `source` (NULL: unknown) in, and
  * gives its result in: the source's own where covered, so that GEGL
  * copies tiles in and out and babl converts nothing on one thread after
- * the op; else premultiplied linear float in space. */
+ * the op; the source's own too where it is a float or half format with
+ * alpha, which babl converts on the op's writing threads; else
+ * premultiplied linear float in space. */
 const Babl        *cblur_format_for_source (const Babl *source,
                                             const Babl *space);
 

@@ -230,9 +230,9 @@ mode_at_level (GeglProperties *o,
   return cblur_kernel_resolve_mode (further / (1 << level), (CblurMode) o->mode);
 }
 
-/* The source's own format where cblur-format covers it: the op reads it
- * as GEGL stores it and writes its result in it, converting inside its
- * own threaded reads and writes (cblur_format_for_source). */
+/* The source's own format where cblur-format covers it or babl holds a
+ * float result in it: the op writes its result in it, converting inside
+ * its own threaded reads and writes (cblur_format_for_source). */
 static const Babl *
 output_format (GeglOperation *operation)
 {

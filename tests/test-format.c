@@ -507,14 +507,17 @@ test_against_reference (void)
   test_assert_ran_on_backend ();
 }
 
-/* The op gives its result in the source's format where it covers it, so
- * that a host's write of it into an image of that format copies tiles. */
+/* The op gives its result in the source's format where it covers it, or
+ * where that holds a float result (float or half with alpha), so that a
+ * host's write of it into an image of that format copies tiles. */
 static void
 test_output_format (void)
 {
   static const gchar *sources[][2] = {
     { "R'G'B'A u8", "R'G'B'A u8" }, { "RGBA float", "RGBA float" },
-    { "Y'A u16", "Y'A u16" }, { "R'G'B'A float", "RaGaBaA float" },
+    { "Y'A u16", "Y'A u16" }, { "R'G'B'A float", "R'G'B'A float" },
+    { "Y'A half", "Y'A half" }, { "R'G'B' float", "RaGaBaA float" },
+    { "Y u32", "RaGaBaA float" }, { "CMYKA float", "RaGaBaA float" },
   };
   gsize i;
 
@@ -539,12 +542,12 @@ test_output_format (void)
     }
 }
 
-/* A source the op does not cover (GIMP's perceptual float) goes through
- * premultiplied float, as accurate as ever. */
+/* A source the op does not cover (GIMP's perceptual float without alpha)
+ * goes through premultiplied float, as accurate as ever. */
 static void
 test_uncovered_falls_back (void)
 {
-  const Babl            *babl = babl_format_with_space ("R'G'B'A float", babl_space ("Apple"));
+  const Babl            *babl = babl_format_with_space ("R'G'B' float", babl_space ("Apple"));
   const Babl            *premultiplied = babl_format_with_space ("RaGaBaA float",
                                                                   babl_space ("Apple"));
   g_autoptr (GeglBuffer) input = source_in (babl, 45, 37, 5);
@@ -552,6 +555,7 @@ test_uncovered_falls_back (void)
   gsize                  m;
 
   g_assert_null (cblur_format_get (babl));
+  g_assert_true (cblur_format_for_source (babl, babl_space ("Apple")) == premultiplied);
   for (m = 0; m < 2; m++)
     {
       CblurMode            mode = m == 0 ? CBLUR_MODE_DIRECT : CBLUR_MODE_BOX;
@@ -569,6 +573,39 @@ test_uncovered_falls_back (void)
       ref_compare_floats (expected, ours, &max_abs, &rms);
       g_test_message ("%s: max %.3g", cblur_mode_name (mode), max_abs);
       g_assert_cmpfloat (max_abs, <=, float_tolerance (mode));
+    }
+  test_assert_ran_on_backend ();
+}
+
+/* A source the op does not convert itself but gives its result in (GIMP's
+ * perceptual float) has the bits of babl's conversion of the blur of the
+ * same pixels in premultiplied float: babl converts on the op's threads
+ * what a host converted after it. */
+static void
+test_uncovered_converted_by_babl (void)
+{
+  static const gchar *encodings[] = { "R'G'B'A float", "R'G'B'A half", "Y'A float" };
+  gsize i;
+
+  for (i = 0; i < G_N_ELEMENTS (encodings); i++)
+    {
+      const Babl            *space = babl_space ("Apple");
+      const Babl            *babl = babl_format_with_space (encodings[i], space);
+      const Babl            *premultiplied = babl_format_with_space ("RaGaBaA float", space);
+      g_autoptr (GeglBuffer) input = source_in (babl, 41, 33, 7);
+      g_autoptr (GeglBuffer) as_float = gegl_buffer_new (gegl_buffer_get_extent (input),
+                                                          premultiplied);
+      gsize                  n = 41 * 33;
+      gsize                  bytes = n * babl_format_get_bytes_per_pixel (babl);
+      g_autofree guint8     *ours = blur_into (input, babl, CBLUR_MODE_DIRECT, 6.0, 1024 * 1024);
+      g_autofree guint8     *floats = NULL;
+      g_autofree guint8     *expected = g_malloc (bytes);
+
+      g_assert_true (cblur_format_for_source (babl, space) == babl);
+      gegl_buffer_copy (input, NULL, GEGL_ABYSS_NONE, as_float, NULL);
+      floats = blur_into (as_float, premultiplied, CBLUR_MODE_DIRECT, 6.0, 1024 * 1024);
+      babl_process (babl_fish (premultiplied, babl), floats, expected, n);
+      g_assert_cmpmem (ours, bytes, expected, bytes);
     }
   test_assert_ran_on_backend ();
 }
@@ -652,6 +689,7 @@ main (gint    argc,
   g_test_add_func ("/format/against-reference", test_against_reference);
   g_test_add_func ("/format/output-format", test_output_format);
   g_test_add_func ("/format/uncovered-falls-back", test_uncovered_falls_back);
+  g_test_add_func ("/format/uncovered-converted-by-babl", test_uncovered_converted_by_babl);
   g_test_add_func ("/format/chunks-and-bands", test_chunks_and_bands);
   g_test_add_func ("/format/gl-against-cpu", test_gl_against_cpu);
 
