@@ -10,6 +10,7 @@
 #include "cblur-kernel.h"
 #include "cblur-pixel.h"
 #include "cblur-settings.h"
+#include "cblur-host-view.h"
 #include "cblur-test.h"
 #include "reference.h"
 
@@ -610,6 +611,92 @@ test_uncovered_converted_by_babl (void)
   test_assert_ran_on_backend ();
 }
 
+/* n pixels of a and b, stored in format, as floats in compare (the same
+ * components): the largest difference */
+static gdouble
+largest_difference (const Babl   *format,
+                    const Babl   *compare,
+                    const guint8 *a,
+                    const guint8 *b,
+                    gsize         n)
+{
+  gint               components = babl_format_get_n_components (compare);
+  g_autofree gfloat *fa = g_new (gfloat, n * components);
+  g_autofree gfloat *fb = g_new (gfloat, n * components);
+  gdouble            largest = 0.0;
+  gsize              i;
+
+  babl_process (babl_fish (format, compare), a, fa, n);
+  babl_process (babl_fish (format, compare), b, fb, n);
+  for (i = 0; i < n * components; i++)
+    largest = MAX (largest, fabs ((gdouble) fa[i] - fb[i]));
+  return largest;
+}
+
+/* A live view of a source of each precision, as a host keeps one while
+ * the slider moves, at level 1 and at 100%, against a fresh graph's
+ * render: what a slider's frames keep (GEGL's cache, the CPU's kept
+ * source) is that image's, in its own format.  The CPU's bits are the
+ * fresh render's; GL's box tiles meet within float rounding, an 8-bit
+ * step at most. */
+static void
+test_live_view (void)
+{
+  static const gchar *formats[][2] = {
+    { "RGBA half", "RGBA float" }, { "RGBA u16", "RGBA float" },
+    { "RGBA float", "RGBA float" }, { "R'G'B'A float", "R'G'B'A float" },
+    { "Y'A u16", "Y'A float" }, { "YA half", "YA float" }, { "Y' u8", "Y' float" },
+  };
+  static const gdouble radii[] = { 3.0, 9.5, 30.0 };
+  gsize                i, r;
+  gint                 level;
+
+  for (i = 0; i < G_N_ELEMENTS (formats); i++)
+    for (level = 0; level < 2; level++)
+      {
+        const Babl            *babl = babl_format_with_space (formats[i][0], babl_space ("sRGB"));
+        g_autoptr (GeglBuffer) input = source_in (babl, 90, 70, 11);
+        GeglRectangle          rect = { 5 >> level, 3 >> level, 80 >> level, 64 >> level };
+        gsize                  n = (gsize) rect.width * rect.height;
+        gsize                  bytes = n * babl_format_get_bytes_per_pixel (babl);
+        g_autofree guint8     *fresh = g_malloc (bytes);
+        GeglNode              *graph = gegl_node_new ();
+        GeglNode              *blur;
+        CblurHostView          view;
+
+        test_blur_graph (graph, input, &blur);
+        cblur_host_view_init (&view, blur, babl, 32, 16);
+        for (r = 0; r < G_N_ELEMENTS (radii); r++)
+          {
+            GeglNode *again = gegl_node_new ();
+            GeglNode *fresh_blur;
+            gdouble   largest;
+
+            gegl_node_set (blur, "radius", radii[r], NULL);
+            if (r == 0)
+              cblur_host_view_show (&view, level, &rect);
+            else
+              cblur_host_view_render (&view, &rect);
+            test_blur_graph (again, input, &fresh_blur);
+            gegl_node_set (fresh_blur, "radius", radii[r], NULL);
+            gegl_node_blit (fresh_blur, 1.0 / (1 << level), &rect, babl, fresh,
+                            GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
+            g_object_unref (again);
+            largest = largest_difference (babl, babl_format (formats[i][1]), view.pixels, fresh,
+                                          n);
+            g_test_message ("%s, level %d, radius %g: %g", formats[i][0], level, radii[r],
+                            largest);
+            if (test_backend_is_gl ())
+              g_assert_cmpfloat (largest, <=, 1.0 / 255.0);
+            else
+              g_assert_cmpmem (view.pixels, bytes, fresh, bytes);
+          }
+        cblur_host_view_clear (&view);
+        g_object_unref (graph);
+      }
+  test_assert_ran_on_backend ();
+}
+
 /* GEGL's chunks of a few hundred pixels and the op's bands give the bits
  * of one whole render: the conversions are per pixel, wherever a piece
  * starts. */
@@ -681,6 +768,9 @@ gint
 main (gint    argc,
       gchar **argv)
 {
+  /* gegl_node_blit() at scale 0.5 renders at mipmap level 1, as a host's
+   * zoomed-out view does, only with this */
+  g_setenv ("GEGL_MIPMAP_RENDERING", "1", TRUE);
   test_init (&argc, &argv);
 
   g_test_add_func ("/format/coverage", test_coverage);
@@ -691,6 +781,7 @@ main (gint    argc,
   g_test_add_func ("/format/uncovered-falls-back", test_uncovered_falls_back);
   g_test_add_func ("/format/uncovered-converted-by-babl", test_uncovered_converted_by_babl);
   g_test_add_func ("/format/chunks-and-bands", test_chunks_and_bands);
+  g_test_add_func ("/format/live-view", test_live_view);
   g_test_add_func ("/format/gl-against-cpu", test_gl_against_cpu);
 
   return g_test_run ();
