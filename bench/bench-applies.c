@@ -62,7 +62,8 @@ run_summarize (Run *run)
 
   if (after < 1)
     return;
-  sorted = g_memdup2 (run->cpu_ms + 1, sizeof (gdouble) * after);
+  sorted = g_new (gdouble, after);
+  memcpy (sorted, run->cpu_ms + 1, sizeof (gdouble) * after);
   run->cpu_median_ms = bench_median (sorted, after);
   memcpy (sorted, run->ms + 1, sizeof (gdouble) * after);
   run->median_ms = bench_median (sorted, after);

@@ -11,10 +11,10 @@
  * in whatever format the op gives, is the view of the blur alone.
  *
  * cpu-variable, gl-variable and auto-variable (cblur:variable-blur on
- * each backend) and
- * gegl-variable (gegl:variable-blur) blur through a smooth mask on their
- * aux pad, a Y' u8 gradient as a painted channel would be; for them a
- * radius is the largest standard deviation, gegl:variable-blur's radius.
+ * each backend) and gegl-variable (gegl:variable-blur) blur through a
+ * smooth mask on their aux pad, a Y' u8 gradient as a painted channel
+ * would be; for them a radius is the largest standard deviation,
+ * gegl:variable-blur's radius.
  *
  * gegl-io and gegl-invert are no blurs: gegl:convert-format into the
  * blurs' working format, and gegl:invert-linear, read and write every
