@@ -223,7 +223,7 @@ ref_blur_direct_xy (const RefImage *src,
   return blur_axes (src, direct_axis (radius_x), direct_axis (radius_y));
 }
 
-/* radius 0 is no passes at all */
+/* radius 0 is no passes at all; below radius 4.5 box mode is direct */
 static Axis
 box_axis (gdouble radius,
           gint    iterations)
@@ -235,6 +235,8 @@ box_axis (gdouble radius,
 
   if (radius == 0.0)
     return (Axis) { NULL, 0 };
+  if (radius < 4.5)
+    return direct_axis (radius);
   passes = g_new (Taps, iterations);
 
   /* the widest odd box whose variance k(k+1)/3 stays within the target */

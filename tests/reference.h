@@ -29,7 +29,8 @@ RefImage *ref_blur_direct        (const RefImage *src,
 RefImage *ref_blur_direct_xy     (const RefImage *src,
                                   gdouble         radius_x,
                                   gdouble         radius_y);
-/* iterations box passes whose variances add up to (radius / 3)^2 */
+/* iterations box passes whose variances add up to (radius / 3)^2; below
+ * radius 4.5, where box mode blurs directly, ref_blur_direct */
 RefImage *ref_blur_box           (const RefImage *src,
                                   gdouble         radius,
                                   gint            iterations);

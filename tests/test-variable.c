@@ -433,7 +433,7 @@ test_constant_mask_is_box_mode (void)
     cases[] = {
       { 0.25, 24.0, 4, GEGL_ABYSS_CLAMP }, { 0.5, 24.0, 3, GEGL_ABYSS_CLAMP },
       { 1.0, 24.0, 6, GEGL_ABYSS_LOOP }, { 0.75, 40.0, 4, GEGL_ABYSS_BLACK },
-      { 0.125, 8.0, 5, GEGL_ABYSS_NONE },
+      { 0.25, 8.0, 5, GEGL_ABYSS_NONE },
     };
   g_autoptr (GeglBuffer) input = test_random_buffer (71, 53, 3);
   gsize i;
