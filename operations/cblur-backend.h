@@ -37,20 +37,16 @@ typedef struct
   gboolean         read_kept;       /* GEGL's pixels came as an earlier blur kept them */
   gchar           *gl_failure;      /* why GL was left for the CPU midway, or NULL */
   const gchar     *why_cpu;         /* where it ran on the CPU, why: gl_failure, the
-                                     * setting, or what auto found; NULL if unknown */
+                                     * setting, or the choice's prediction
+                                     * (cblur-choice.h); NULL if unknown */
+  gdouble          predicted_cpu_ms;   /* the choice's; 0 where not predicted */
+  gdouble          predicted_gl_ms;
 } CblurRunReport;
 
 /* Where a band's source and output pixels live: the GL backend's pinned
  * staging memory, which the GPU copies from and into without a copy on
  * the CPU, or the heap. */
 typedef struct _CblurBand CblurBand;
-
-/* From CBLUR_BACKEND (auto|gl|cpu): the backend this process should try.
- * Under auto it never waits for GL: the CPU until a context is ready,
- * which it has made in the background once the CPU has blurred long
- * enough in this process (CBLUR_GL_START_MS).  Under gl it makes the
- * context where there is none, and waits for it. */
-CblurBackendKind cblur_backend_preferred (void);
 
 /* Thread-safe: a live op that has blurred on GL keeps the context (and
  * its programs and textures) through a user's pauses, until it lets go. */
@@ -102,8 +98,9 @@ void             cblur_backend_blur      (CblurBand         *band,
 void             cblur_run_report_clear  (CblurRunReport    *report);
 
 /* Why a band that backend was chosen for ran on the CPU, for its
- * report: its gl_failure, the setting, or what auto found; NULL if
- * unknown. */
+ * report: its gl_failure, the setting, or the GPU's programs still
+ * compiling; NULL where the CPU was chosen under auto, which the
+ * choice's prediction tells (cblur_choice_report). */
 const gchar     *cblur_backend_why_cpu   (CblurBackendKind      backend,
                                           const CblurRunReport *report);
 

@@ -4,11 +4,11 @@
  *   CBLUR_BACKEND=auto|gl|cpu  the backend to blur on; auto (the default)
  *                              takes GL where a GPU that is not a software
  *                              rasterizer offers OpenGL 4.3, else the CPU
- *   CBLUR_GL_IDLE_MS=N         let the GL context (its GPU and pinned host
- *                              memory) go after N ms unused; 20000
- *   CBLUR_GL_START_MS=N        under auto, make the GL context (in the
- *                              background) once blurs on the CPU have
- *                              taken N ms in this process; 250
+ *   CBLUR_GL_IDLE_MS=N         let the GL context's textures and pinned
+ *                              host memory go after N ms unused; 20000
+ *   CBLUR_GL_LET_GO=1          let the context itself go then too, with
+ *                              its programs, rather than keep it for the
+ *                              next blur
  *   CBLUR_GL_DEBUG=1           log the GL driver's debug messages (GLib's
  *                              debug log, domain cblur), at a cost on
  *                              every GL call
@@ -68,7 +68,6 @@ typedef struct
 {
   CblurBackendChoice backend;
   gint64             gl_idle_ms;
-  gint64             gl_start_ms;
   gint64             band_pixels;
   gint64             whole_image_pixels;
   gint64             gl_max_tile;
@@ -77,6 +76,7 @@ typedef struct
   CblurGlFault       gl_fault;
   gboolean           gl_debug;
   gboolean           gl_no_wait;
+  gboolean           gl_let_go;
 } CblurSettings;
 
 const CblurSettings *cblur_settings        (void);

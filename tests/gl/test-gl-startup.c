@@ -11,6 +11,7 @@
  * process's. */
 #include "gl-test.h"
 
+#include "cblur-choice.h"
 #include "cblur-log.h"
 
 #include <stdlib.h>
@@ -73,23 +74,31 @@ blur_as_op (const CblurKernel *kernel,
   return report.ran_on;
 }
 
-/* CPU blurring enough under auto (CBLUR_GL_START_MS=1) that the next
- * choice starts the context, which CBLUR_GL_FAULT=slow makes slow */
-static void
-spend_on_cpu (void)
+/* a blur the CPU was measured to take a second over */
+static const CblurWork slow_on_cpu = { "test", "box", "RGBA float", 0, 4.0e6 };
+
+/* the backend auto chooses for slow_on_cpu, and why */
+static CblurBackendKind
+choose (CblurPrediction *prediction)
 {
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (20.0, CBLUR_MODE_AUTO, 3);
-  CblurImage             *src = gl_test_random_input (kernel, 0, 0, 1024, 1024, 3);
-  CblurImage             *dst = gl_test_blank_image (0, 0, 1024, 1024);
-  CblurRunReport          report;
+  return cblur_choice_make (&slow_on_cpu, prediction);
+}
+
+/* Under auto, with llvmpipe taken for a GPU that finishes every blur
+ * first (CBLUR_GL_NO_WAIT), a blur that the CPU takes longer over than the
+ * GPU's start starts the context in the background, which
+ * CBLUR_GL_FAULT=slow makes slow, and the CPU blurs it meanwhile. */
+static void
+start_as_auto (void)
+{
+  CblurPrediction prediction;
 
   gl_test_set ("CBLUR_BACKEND", NULL);
-  gl_test_set ("CBLUR_GL_START_MS", "1");
-  g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_CPU);
-  cblur_backend_blur (NULL, CBLUR_BACKEND_CPU, kernel, src, dst, NULL, &report);
-  cblur_run_report_clear (&report);
-  gl_test_image_free (src);
-  gl_test_image_free (dst);
+  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
+  cblur_choice_learn (&slow_on_cpu, CBLUR_BACKEND_CPU, 1000.0);
+  g_assert_cmpint (choose (&prediction), ==, CBLUR_BACKEND_CPU);
+  g_assert_cmpint (prediction.start, ==, CBLUR_START_NOW);
+  g_assert_nonnull (prediction.why_cpu);
 }
 
 /* A drag over the whole range of radii at a level, from direct into the
@@ -131,9 +140,7 @@ sweep_compiles_nothing (void)
     return;
   /* fewer lengths: this machine's GPU may be a slow compiler */
   gl_test_set ("CBLUR_GL_SHARED_MEMORY", "16384");
-  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
-  spend_on_cpu ();
-  cblur_backend_preferred ();
+  start_as_auto ();
   cblur_gpu_wait_prepared ();
   g_assert_cmpint (cblur_gpu_state (FALSE, NULL, NULL), ==, CBLUR_GPU_READY);
   g_assert_true (cblur_gpu_prepared ());
@@ -155,6 +162,7 @@ static void
 choice_waits_for_programs (void)
 {
   static const gdouble radii[] = { 400.0, 2.0, 120.0, 6.0, 40.0, 1.0 };
+  CblurPrediction      prediction;
   gdouble              diff;
   guint                i;
 
@@ -162,21 +170,19 @@ choice_waits_for_programs (void)
     return;
   /* three fused lengths, of which the blurs take the longest */
   gl_test_set ("CBLUR_GL_SHARED_MEMORY", "32768");
-  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
-  spend_on_cpu ();
-  g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_CPU);
+  start_as_auto ();
   while (cblur_gpu_state (FALSE, NULL, NULL) == CBLUR_GPU_STARTING)
     {
-      g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_CPU);
+      g_assert_cmpint (choose (&prediction), ==, CBLUR_BACKEND_CPU);
       g_usleep (POLL_US);
     }
   while (!cblur_gpu_prepared ())
     {
-      if (cblur_backend_preferred () == CBLUR_BACKEND_GL)
+      if (choose (&prediction) == CBLUR_BACKEND_GL)
         g_assert_true (cblur_gpu_prepared ());
       g_usleep (POLL_US);
     }
-  g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_GL);
+  g_assert_cmpint (choose (&prediction), ==, CBLUR_BACKEND_GL);
 
   for (i = 0; i < G_N_ELEMENTS (radii); i++)
     {
@@ -239,9 +245,7 @@ variable_compiles_nothing (void)
 
   if (!in_own_process ())
     return;
-  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
-  spend_on_cpu ();
-  cblur_backend_preferred ();
+  start_as_auto ();
   cblur_gpu_wait_prepared ();
   cblur_log_watch (count_variable_bands, on);
   blur_variable_op ("Y' u8");
@@ -264,19 +268,20 @@ auto_does_not_wait (void)
   CblurRunReport          report;
   gint64                  started;
   CblurBackendKind        chosen;
+  CblurPrediction         prediction;
 
   if (!in_own_process ())
     return;
   gl_test_set ("CBLUR_GL_FAULT", "slow");
-  spend_on_cpu ();
+  start_as_auto ();
   g_assert_false (cblur_gpu_holds_context ());
 
   started = g_get_monotonic_time ();
-  chosen = cblur_backend_preferred ();
+  chosen = choose (&prediction);
   cblur_backend_blur (NULL, chosen, kernel, src, dst, NULL, &report);
   g_assert_cmpint (g_get_monotonic_time () - started, <, NO_WAIT_US);
   g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_CPU);
-  g_assert_nonnull (report.why_cpu);
+  g_assert_nonnull (prediction.why_cpu);
   g_assert_cmpint (cblur_gpu_state (FALSE, NULL, NULL), ==, CBLUR_GPU_STARTING);
   cblur_run_report_clear (&report);
   cblur_cpu_blur (kernel, src, NULL, GEGL_ABYSS_NONE, FALSE, expected);
@@ -302,8 +307,7 @@ exit_while_starting (gconstpointer data)
     return;
   if (strstr (how, "slow") != NULL)
     gl_test_set ("CBLUR_GL_FAULT", "slow");
-  spend_on_cpu ();
-  g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_CPU);
+  start_as_auto ();
   g_assert_cmpint (cblur_gpu_state (FALSE, NULL, NULL), ==, CBLUR_GPU_STARTING);
   if (strstr (how, "gegl-exit") != NULL)
     gegl_exit ();
