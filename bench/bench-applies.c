@@ -1,6 +1,5 @@
 #include "bench-applies.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include "bench-frames.h"
@@ -221,11 +220,8 @@ bench_applies_time (const BenchApplies *choice,
   gboolean         found;
   gint             i;
 
-  if (sscanf (choice->image, "%dx%d", &width, &height) != 2 || width <= 0 || height <= 0)
-    {
-      g_printerr ("bad size '%s'\n", choice->image);
-      return FALSE;
-    }
+  if (!bench_parse_size (choice->image, &width, &height))
+    return FALSE;
   if (!babl_format_exists (choice->format))
     {
       g_printerr ("no babl format '%s'\n", choice->format);

@@ -1,6 +1,20 @@
 #include "bench-input.h"
 
 #include <math.h>
+#include <stdio.h>
+
+gboolean
+bench_parse_size (const gchar *text,
+                  gint        *width,
+                  gint        *height)
+{
+  gchar rest;
+
+  if (sscanf (text, "%dx%d%c", width, height, &rest) == 2 && *width > 0 && *height > 0)
+    return TRUE;
+  g_printerr ("bad size '%s'\n", text);
+  return FALSE;
+}
 
 GeglBuffer *
 bench_noise_image (gint width,

@@ -1,9 +1,15 @@
-/* The benchmark's inputs: an image of noise, a variable blur's mask, and
- * an image's pixels in another format. */
+/* The benchmark's inputs: an image's size, an image of noise, a variable
+ * blur's mask, and an image's pixels in another format. */
 #ifndef BENCH_INPUT_H
 #define BENCH_INPUT_H
 
 #include <gegl.h>
+
+/* WxH into *width and *height; FALSE after a message where that is no
+ * size. */
+gboolean    bench_parse_size  (const gchar *text,
+                               gint        *width,
+                               gint        *height);
 
 /* Simplex noise in RGBA float, rendered into the buffer's rectangle (a
  * sink would render nothing of a source without bounds), and checked not

@@ -47,7 +47,6 @@
  *               [--apply-image 3840x2160] [--apply-format "R'G'B'A u8"]
  *               [--apply-radius 30]
  */
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <gegl.h>
@@ -253,11 +252,8 @@ time_size (BenchTable   *table,
   gsize                          d, m;
   gint                           r;
 
-  if (sscanf (size, "%dx%d", &width, &height) != 2 || width <= 0 || height <= 0)
-    {
-      g_printerr ("bad size '%s'\n", size);
-      return FALSE;
-    }
+  if (!bench_parse_size (size, &width, &height))
+    return FALSE;
   for (m = 0; m < bench_n_methods; m++)
     if (selected (bench_methods[m].name, choice->methods))
       methods[n_methods++] = &bench_methods[m];
@@ -377,11 +373,8 @@ time_interactive (const Interactive *choice,
   gsize                  m;
   gint                   i;
 
-  if (sscanf (choice->image_size, "%dx%d", &width, &height) != 2 || width <= 0 || height <= 0)
-    {
-      g_printerr ("bad size '%s'\n", choice->image_size);
-      return FALSE;
-    }
+  if (!bench_parse_size (choice->image_size, &width, &height))
+    return FALSE;
   noise = bench_noise_image (width, height);
   image = bench_converted (noise, "R'G'B'A u8");
   bench_interactive_log_frames (choice->log_frames);
