@@ -7,6 +7,7 @@
 
 #include "cblur-gl.h"
 #include "cblur-machine.h"
+#include "cblur-measured.h"
 #include "cblur-settings.h"
 
 /* What a GPU costs before anything is measured on this machine: a driver's
@@ -26,16 +27,31 @@
  * noise would tell nothing of a rate. */
 #define LEAST_LEARNED_PIXELS (64.0 * 1024)
 
-/* ---- the figures, by group and name ---- */
+/* ---- the figures, kept in the user's cache folder ---- */
 
-static GMutex      figures_lock;
-static GHashTable *figures;   /* "group\nname" -> gdouble */
+/* A store saved at most this often, at the end of a region: a run of
+ * applies or a slider's frames writes the file once a second at most. */
+#define SAVE_EVERY_US G_USEC_PER_SEC
 
-static gchar *
-figure_key (const gchar *group,
-            const gchar *name)
+static struct
 {
-  return g_strconcat (group, "\n", name, NULL);
+  GMutex         lock;
+  CblurMeasured *store;
+  gboolean       changed;   /* since the last save */
+  gint64         saved;     /* when */
+} kept;
+
+static CblurMeasured *
+store (void)
+{
+  static gsize made = 0;
+
+  if (g_once_init_enter (&made))
+    {
+      kept.store = cblur_measured_new (NULL);
+      g_once_init_leave (&made, 1);
+    }
+  return kept.store;
 }
 
 static gboolean
@@ -43,13 +59,7 @@ figure_lookup (const gchar *group,
                const gchar *name,
                gdouble     *value)
 {
-  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&figures_lock);
-  g_autofree gchar        *key = figure_key (group, name);
-  gdouble                 *found = figures != NULL ? g_hash_table_lookup (figures, key) : NULL;
-
-  if (found != NULL)
-    *value = *found;
-  return found != NULL;
+  return cblur_measured_lookup (store (), group, name, value);
 }
 
 static void
@@ -57,18 +67,33 @@ figure_record (const gchar *group,
                const gchar *name,
                gdouble      value)
 {
-  g_autoptr (GMutexLocker) locker = NULL;
-  gdouble                 *kept;
-
   if (!isfinite (value) || value <= 0)
     return;
-  locker = g_mutex_locker_new (&figures_lock);
-  kept = g_new (gdouble, 1);
+  cblur_measured_record (store (), group, name, value);
+  g_mutex_lock (&kept.lock);
+  kept.changed = TRUE;
+  g_mutex_unlock (&kept.lock);
+}
 
-  *kept = value;
-  if (figures == NULL)
-    figures = g_hash_table_new_full (g_str_hash, g_str_equal, g_free, g_free);
-  g_hash_table_insert (figures, figure_key (group, name), kept);
+/* The figures into the file where they changed and the last save is a
+ * while ago; one that fails tries again next time. */
+static void
+save_figures (void)
+{
+  gint64             now = g_get_monotonic_time ();
+  g_autoptr (GError) error = NULL;
+  gboolean           due;
+
+  g_mutex_lock (&kept.lock);
+  due = kept.changed && (kept.saved == 0 || now - kept.saved >= SAVE_EVERY_US);
+  if (due)
+    {
+      kept.changed = FALSE;
+      kept.saved = now;
+    }
+  g_mutex_unlock (&kept.lock);
+  if (due && !cblur_measured_save (store (), &error))
+    g_debug ("the measured figures are not saved: %s", error->message);
 }
 
 /* ---- groups and names ---- */
@@ -413,6 +438,7 @@ cblur_choice_region_done (const CblurWork *work)
     }
   if (after)
     start_gpu ();
+  save_figures ();
 }
 
 /* ---- learning ---- */
@@ -444,7 +470,10 @@ cblur_choice_learn (const CblurWork  *work,
   if (ran_on == CBLUR_BACKEND_GL &&
       (cblur_gpu_state (FALSE, &is_software, NULL) != CBLUR_GPU_READY || is_software))
     return;
-  figure_lookup (group, name, &figure);
+  /* a GPU's first blur also allocates what the next ones reuse: it is
+   * weighed against the prior, not taken whole */
+  if (!figure_lookup (group, name, &figure) && ran_on == CBLUR_BACKEND_GL)
+    figure = PRIOR_GL_RATE;
   figure_record (group, name, updated_rate (figure, work->pixels / ms));
 }
 

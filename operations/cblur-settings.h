@@ -5,7 +5,7 @@
  *                              takes GL where a GPU that is not a software
  *                              rasterizer offers OpenGL 4.3, else the CPU
  *   CBLUR_GL_IDLE_MS=N         let the GL context's textures and pinned
- *                              host memory go after N ms unused; 20000
+ *                              host memory go after N ms unused; 60000
  *   CBLUR_GL_LET_GO=1          let the context itself go then too, with
  *                              its programs, rather than keep it for the
  *                              next blur

@@ -21,8 +21,11 @@
  * image.  The runtime's thread lets go of them once the context has been
  * idle this long (CBLUR_GL_IDLE_MS), and keeps the context and its
  * programs, whose making the next blur would otherwise wait for or leave
- * to the CPU; the context goes too where CBLUR_GL_LET_GO is set. */
-#define IDLE_MS 20000
+ * to the CPU; the context goes too where CBLUR_GL_LET_GO is set.  Making
+ * a 4K image's textures and pinned buffers again costs a blur about twice
+ * its own time: a user's pause between applies, mostly under a minute,
+ * keeps them. */
+#define IDLE_MS 60000
 
 /* While a user holds the context (a live preview's op that has blurred on
  * the GPU), a pause of the user's must not cost the next preview a new
