@@ -2,6 +2,7 @@
 #include "cblur-choice.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <glib/gi18n-lib.h>
 #include "cblur-i18n.h"
 
@@ -41,6 +42,8 @@ static struct
   gint64         saved;     /* when */
 } kept;
 
+static void save_at_exit (void);
+
 static CblurMeasured *
 store (void)
 {
@@ -49,6 +52,7 @@ store (void)
   if (g_once_init_enter (&made))
     {
       kept.store = cblur_measured_new (NULL);
+      atexit (save_at_exit);
       g_once_init_leave (&made, 1);
     }
   return kept.store;
@@ -76,11 +80,11 @@ figure_record (const gchar *group,
 }
 
 /* The figures into the file where they changed and the last save is a
- * while ago; one that fails tries again next time. */
+ * while ago, or at exit (`now` G_MAXINT64) whatever; one that fails tries
+ * again next time. */
 static void
-save_figures (void)
+save_figures_at (gint64 now)
 {
-  gint64             now = g_get_monotonic_time ();
   g_autoptr (GError) error = NULL;
   gboolean           due;
 
@@ -94,6 +98,19 @@ save_figures (void)
   g_mutex_unlock (&kept.lock);
   if (due && !cblur_measured_save (store (), &error))
     g_debug ("the measured figures are not saved: %s", error->message);
+}
+
+static void
+save_figures (void)
+{
+  save_figures_at (g_get_monotonic_time ());
+}
+
+/* the last region's figures, which came within a second of a save */
+static void
+save_at_exit (void)
+{
+  save_figures_at (G_MAXINT64);
 }
 
 /* ---- groups and names ---- */
@@ -227,25 +244,62 @@ cblur_choice_decide (const CblurFigures *figures,
 
 /* ---- the GPU's start ---- */
 
+static gdouble updated_rate (gdouble figure,
+                             gdouble measured);
+
 static struct
 {
   GMutex   lock;
   gint64   started;       /* when this process asked for the start, or 0 */
+  gint64   made;          /* when the context was made */
+  gint64   linked;        /* when the programs were */
   gboolean after_region;  /* a start waits for a region to be done */
 } start;
 
-/* On the runtime's thread, once the GPU is ready for blurs: its start's
- * cost, as a blur under auto meets it. */
+static void
+start_mark (gint64 *when)
+{
+  g_mutex_lock (&start.lock);
+  *when = g_get_monotonic_time ();
+  g_mutex_unlock (&start.lock);
+}
+
+/* on the runtime's thread, with the context just made */
+static void
+start_made (CblurGpu *gpu)
+{
+  start_mark (&start.made);
+}
+
+/* on the runtime's thread, once the programs are linked */
+static void
+start_linked (CblurGpu *gpu)
+{
+  start_mark (&start.linked);
+}
+
+/* On the runtime's thread, once the GPU is ready for blurs: what a start
+ * costs a later process, whose driver serves the programs from its shader
+ * cache (NVIDIA's and Mesa's keep one on disk): the context's making and
+ * the programs' first uses, not their compiles, which the first process
+ * on a machine pays in full.  Taken as a rate is (updated_rate): a faster
+ * start replaces the figure whole.  A start that took longer, where the
+ * CPU blurred beside it, only delays a hand-over that the CPU covers. */
 static void
 start_done (CblurGpu *gpu)
 {
-  gint64 started;
+  gdouble ms = 0;
+  gdouble figure;
 
   g_mutex_lock (&start.lock);
-  started = start.started;
+  if (start.started > 0 && start.made >= start.started && start.linked >= start.made)
+    ms = (start.made - start.started + g_get_monotonic_time () - start.linked) / 1000.0;
   g_mutex_unlock (&start.lock);
-  if (started > 0)
-    figure_record (gl_group (), "start", (g_get_monotonic_time () - started) / 1000.0);
+  if (ms <= 0)
+    return;
+  if (figure_lookup (gl_group (), "start", &figure))
+    ms = 1.0 / updated_rate (1.0 / figure, 1.0 / ms);
+  figure_record (gl_group (), "start", ms);
 }
 
 static void
@@ -363,6 +417,8 @@ register_warm_ups (void)
   if (g_once_init_enter (&registered))
     {
       cblur_gpu_on_made (cblur_gl_prepare_all);
+      cblur_gpu_on_made (start_made);
+      cblur_gpu_on_linked (start_linked);
       cblur_gpu_on_linked (cblur_gl_first_use);
       cblur_gpu_on_linked (start_done);
       g_once_init_leave (&registered, 1);
@@ -393,6 +449,8 @@ cblur_choice_make (const CblurWork *work,
   register_warm_ups ();
   read_figures (work, &figures);
   cblur_choice_decide (&figures, work->pixels, prediction);
+  if (setting != CBLUR_BACKEND_CHOICE_AUTO)
+    prediction->hands_over = FALSE;
   if (setting == CBLUR_BACKEND_CHOICE_CPU)
     {
       prediction->backend = CBLUR_BACKEND_CPU;

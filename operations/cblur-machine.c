@@ -1,10 +1,16 @@
+#define _GNU_SOURCE   /* sched_getaffinity, CPU_COUNT */
 #include "cblur-machine.h"
 
+#include <sched.h>
 #include <string.h>
 
 gint
 cblur_machine_cores (void)
 {
+  cpu_set_t cores;
+
+  if (sched_getaffinity (0, sizeof cores, &cores) == 0 && CPU_COUNT (&cores) > 0)
+    return CPU_COUNT (&cores);
   return (gint) g_get_num_processors ();
 }
 
@@ -49,12 +55,25 @@ read_text (const gchar *path)
   return text;
 }
 
-/* "NVRM version: NVIDIA UNIX x86_64 Kernel Module  550.54.15  ..." */
+/* the first word of text that reads as a version, "580.159.04" */
+static gchar *
+version_in (const gchar *text)
+{
+  g_auto (GStrv) words = g_strsplit_set (text != NULL ? text : "", " \t\n", -1);
+  gint           i;
+
+  for (i = 0; words[i] != NULL; i++)
+    if (g_ascii_isdigit (words[i][0]) && strchr (words[i], '.') != NULL)
+      return g_strdup (words[i]);
+  return NULL;
+}
+
+/* "NVRM version: NVIDIA UNIX Open Kernel Module for x86_64  580.159.04  ..." */
 static gchar *
 nvidia_gpu (void)
 {
   g_autofree gchar *version = read_text ("/proc/driver/nvidia/version");
-  g_autofree gchar *driver = value_of (version, "Kernel Module");
+  g_autofree gchar *driver = version_in (version);
   g_autoptr (GDir)  gpus = g_dir_open ("/proc/driver/nvidia/gpus", 0, NULL);
   const gchar      *first = gpus != NULL ? g_dir_read_name (gpus) : NULL;
   g_autofree gchar *path = first != NULL ? g_build_filename ("/proc/driver/nvidia/gpus", first,
@@ -64,8 +83,6 @@ nvidia_gpu (void)
 
   if (driver == NULL && model == NULL)
     return NULL;
-  if (driver != NULL)
-    driver[strcspn (driver, " ")] = '\0';
   return g_strdup_printf ("%s driver %s", model != NULL ? model : "NVIDIA",
                           driver != NULL ? driver : "unknown");
 }
