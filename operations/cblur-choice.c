@@ -181,6 +181,19 @@ rate_for (const gchar     *group,
   return 0;
 }
 
+CblurWork
+cblur_work_of_region (const gchar *op,
+                      const gchar *mode,
+                      const gchar *format,
+                      gint         cost_reach,
+                      gint         reach,
+                      gdouble      width,
+                      gdouble      height)
+{
+  return (CblurWork) { op, mode, format, cost_reach,
+                       (width + 2.0 * reach) * (height + 2.0 * reach) };
+}
+
 /* ---- the rule ---- */
 
 void

@@ -27,6 +27,17 @@ typedef struct
   gdouble      pixels;   /* blurred, with the halo read */
 } CblurWork;
 
+/* The work of blurring a width × height region with a halo of reach
+ * around it; cost_reach: reach where each pixel's cost follows it, else
+ * 0.  format: a babl name. */
+CblurWork        cblur_work_of_region (const gchar *op,
+                                       const gchar *mode,
+                                       const gchar *format,
+                                       gint         cost_reach,
+                                       gint         reach,
+                                       gdouble      width,
+                                       gdouble      height);
+
 /* The GPU as a prediction sees it. */
 typedef enum
 {

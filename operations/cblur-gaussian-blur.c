@@ -253,21 +253,8 @@ work_of (GeglProperties *o,
   gint      reach = reach_at_level (o, level);
   CblurMode mode = mode_at_level (o, level);
 
-  return (CblurWork) { "gaussian-blur", cblur_mode_name (mode), babl_get_name (format),
-                       mode == CBLUR_MODE_DIRECT ? reach : 0,
-                       (width + 2 * reach) * (height + 2 * reach) };
-}
-
-/* the whole input's blur; a plane without bounds, a megapixel's */
-static CblurWork
-whole_work (GeglOperation *operation,
-            const Babl    *format)
-{
-  const GeglRectangle *in_rect = gegl_operation_source_get_bounding_box (operation, "input");
-  gboolean             bounded = in_rect != NULL && !gegl_rectangle_is_infinite_plane (in_rect);
-
-  return work_of (GEGL_PROPERTIES (operation), format, bounded ? in_rect->width : 1024,
-                  bounded ? in_rect->height : 1024, 0);
+  return cblur_work_of_region ("gaussian-blur", cblur_mode_name (mode), babl_get_name (format),
+                               mode == CBLUR_MODE_DIRECT ? reach : 0, reach, width, height);
 }
 
 static Values
@@ -311,6 +298,7 @@ prepare (GeglOperation *operation)
   State                   *state = o->user_data;
   CblurWork                work;
   CblurPrediction          prediction;
+  gdouble                  width, height;
   gint                     reach;
 
   if (state == NULL)
@@ -319,7 +307,8 @@ prepare (GeglOperation *operation)
       g_mutex_init (&state->lock);
       state->kept = cblur_kept_new ();
     }
-  work = whole_work (operation, format);
+  cblur_input_size (operation, &width, &height);
+  work = work_of (o, format, width, height, 0);
   state->backend = cblur_choice_make (&work, &prediction);
   state->whole_image_pixels = cblur_backend_whole_image_pixels (state->backend);
   g_atomic_pointer_set (&state->halo_pixels, 0);

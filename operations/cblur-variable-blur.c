@@ -68,19 +68,16 @@ reach_at_level (GeglProperties *o,
   return cblur_variable_reach (o->radius / (1 << level), o->iterations);
 }
 
-/* a width × height region's blur at level, as the backend choice weighs
- * it: the pixels with their halo, in the op's format */
+/* a region's blur at level, as the backend choice weighs it: its pixels
+ * with their halo, in the op's format */
 static CblurWork
-work_of (GeglProperties *o,
-         const Babl     *format,
-         gdouble         width,
-         gdouble         height,
-         gint            level)
+work_of (GeglProperties      *o,
+         const Babl          *format,
+         const GeglRectangle *region,
+         gint                 level)
 {
-  gint reach = reach_at_level (o, level);
-
-  return (CblurWork) { "variable-blur", "variable", babl_get_name (format), 0,
-                       (width + 2 * reach) * (height + 2 * reach) };
+  return cblur_work_of_region ("variable-blur", "variable", babl_get_name (format), 0,
+                               reach_at_level (o, level), region->width, region->height);
 }
 
 static void
@@ -91,15 +88,15 @@ prepare (GeglOperation *operation)
     cblur_format_for_source (gegl_operation_get_source_format (operation, "input"),
                              gegl_operation_get_source_space (operation, "input"));
   State          *state = o->user_data;
-  const GeglRectangle *in_rect = gegl_operation_source_get_bounding_box (operation, "input");
-  gboolean        bounded = in_rect != NULL && !gegl_rectangle_is_infinite_plane (in_rect);
-  CblurWork       work = work_of (o, format, bounded ? in_rect->width : 1024,
-                                  bounded ? in_rect->height : 1024, 0);
+  CblurWork       work;
   CblurPrediction prediction;
+  gdouble         width, height;
 
   if (state == NULL)
     o->user_data = state = g_new0 (State, 1);
   /* the GPU starts as soon as the graph says it will pay */
+  cblur_input_size (operation, &width, &height);
+  work = work_of (o, format, GEGL_RECTANGLE (0, 0, width, height), 0);
   cblur_choice_make (&work, &prediction);
   /* the whole image for any region as far as the CPU's memory allows:
    * the boxes of a region's halo cost what its own pixels do */
@@ -489,7 +486,7 @@ process (GeglOperation       *operation,
                                 o->abyss_policy, &variable, NULL, 0, 0, { NULL } };
   GeglRectangle          inside = cblur_rectangle_at_level (in_rect, level);
   CblurBoxWidth          table[256];
-  CblurWork              work = work_of (o, format, roi.width, roi.height, level);
+  CblurWork              work = work_of (o, format, &roi, level);
   CblurPrediction        prediction;
   CblurBackendKind       backend;
   gint                   rows, y;
@@ -512,14 +509,14 @@ process (GeglOperation       *operation,
       if (y > roi.y && backend == CBLUR_BACKEND_CPU)
         {
           GeglRectangle rest = { roi.x, y, roi.width, roi.y + roi.height - y };
-          CblurWork     rest_work = work_of (o, format, rest.width, rest.height, level);
+          CblurWork     rest_work = work_of (o, format, &rest, level);
 
           backend = cblur_choice_make (&rest_work, &prediction);
           if (backend == CBLUR_BACKEND_GL)
             rows = band_rows (&variable, &rest, &prediction);
         }
       band = (GeglRectangle) { roi.x, y, roi.width, MIN (rows, roi.y + roi.height - y) };
-      band_work = work_of (o, format, band.width, band.height, level);
+      band_work = work_of (o, format, &band, level);
       blur_band (backend, &prediction, &band_work, &io, &band, &inside);
       if (roi.height > rows)
         gegl_operation_progress (operation, (gdouble) (y + band.height - roi.y) / roi.height,
