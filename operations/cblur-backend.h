@@ -1,5 +1,6 @@
-/* Which backend blurs a region, the band's pixels, GEGL's reads and
- * writes, and the fallback from GL to the CPU.  Any of GEGL's threads may
+/* A band's blur on the backend the choice gave it (cblur-choice.h): its
+ * pixels, GEGL's reads and writes, and the fallback from GL to the CPU,
+ * and what the machine likely offers before any blur.  Any of GEGL's threads may
  * call these at once, each with bands of its own: the GPU's work is
  * serialized below (cblur-gl.h). */
 #ifndef CBLUR_BACKEND_H

@@ -23,10 +23,12 @@
  *   CBLUR_GL_TEXTURE_BUDGET=B  at most B bytes of textures for a GL tile
  *   CBLUR_GL_SHARED_MEMORY=B   at most B bytes of a GL work group's shared
  *                              memory, for the shaders' smaller variants
- *   CBLUR_GL_NO_WAIT=1         auto takes a software rasterizer for a GPU:
- *                              its programs compile on the runtime's
- *                              thread, and GL blurs fall back to the CPU
- *                              until they are linked, as on a GPU
+ *   CBLUR_GL_NO_WAIT=1         auto takes a software rasterizer for a GPU
+ *                              that finishes every blur first, even on a
+ *                              machine without a GPU's device node: its
+ *                              programs compile on the runtime's thread,
+ *                              and GL blurs fall back to the CPU until
+ *                              they are linked, as on a GPU
  *   CBLUR_GL_FAULT=context|compile|alloc|dispatch|lost|slow
  *                              that point of the GL backend fails (slow:
  *                              the context takes 3 s longer to make)
