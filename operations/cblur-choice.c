@@ -97,7 +97,12 @@ save_figures_at (gint64 now)
     }
   g_mutex_unlock (&kept.lock);
   if (due && !cblur_measured_save (store (), &error))
-    g_debug ("the measured figures are not saved: %s", error->message);
+    {
+      g_debug ("the measured figures are not saved: %s", error->message);
+      g_mutex_lock (&kept.lock);
+      kept.changed = TRUE;
+      g_mutex_unlock (&kept.lock);
+    }
 }
 
 static void
@@ -121,8 +126,12 @@ cpu_group (void)
   static const gchar *group;
 
   if (g_once_init_enter (&group))
-    g_once_init_leave (&group, g_intern_string (
-      g_strdup_printf ("cpu cores=%d module=%s", cblur_machine_cores (), CBLUR_VERSION)));
+    {
+      g_autofree gchar *name = g_strdup_printf ("cpu cores=%d module=%s",
+                                                cblur_machine_cores (), CBLUR_VERSION);
+
+      g_once_init_leave (&group, g_intern_string (name));
+    }
   return group;
 }
 
@@ -132,8 +141,12 @@ gl_group (void)
   static const gchar *group;
 
   if (g_once_init_enter (&group))
-    g_once_init_leave (&group, g_intern_string (
-      g_strdup_printf ("gl gpu=%s module=%s", cblur_machine_gpu (), CBLUR_VERSION)));
+    {
+      g_autofree gchar *name = g_strdup_printf ("gl gpu=%s module=%s", cblur_machine_gpu (),
+                                                CBLUR_VERSION);
+
+      g_once_init_leave (&group, g_intern_string (name));
+    }
   return group;
 }
 
