@@ -42,11 +42,12 @@ in_own_process (void)
   return FALSE;
 }
 
-/* kernel's blur of a random width × height image through the backend,
- * streamed as the op runs it on GL; where it ran, and its largest
- * difference from the CPU's blur */
+/* kernel's blur of a random width × height image through backend,
+ * streamed as the op runs it; where it ran, and its largest difference
+ * from the CPU's blur */
 static CblurBackendKind
-blur_as_op (const CblurKernel *kernel,
+blur_as_op (CblurBackendKind   backend,
+            const CblurKernel *kernel,
             gint               width,
             gint               height,
             gdouble           *diff)
@@ -62,7 +63,7 @@ blur_as_op (const CblurKernel *kernel,
 
   stream.inside = (GeglRectangle) { 0, 0, width, height };
   stream.abyss = GEGL_ABYSS_CLAMP;
-  gl_test_blur_streamed (kernel, &stream, &report);
+  gl_test_blur_streamed (backend, kernel, &stream, &report);
   g_assert_null (report.gl_failure);
   cblur_cpu_blur (kernel, &halo, image, GEGL_ABYSS_CLAMP, FALSE, on_cpu);
   *diff = gl_test_max_diff (on_gl, on_cpu);
@@ -110,7 +111,7 @@ sweep (gpointer data)
 
       if (cblur_kernel_is_identity (kernel))
         continue;
-      g_assert_cmpint (blur_as_op (kernel, sizes[level][0], sizes[level][1], &diff), ==,
+      g_assert_cmpint (blur_as_op (CBLUR_BACKEND_GL, kernel, sizes[level][0], sizes[level][1], &diff), ==,
                        CBLUR_BACKEND_GL);
       g_assert_cmpfloat (diff, <=, BOX_TOLERANCE);
     }
@@ -182,7 +183,7 @@ choice_waits_for_programs (void)
     {
       g_autoptr (CblurKernel) kernel = cblur_kernel_new (radii[i], CBLUR_MODE_AUTO, 3);
 
-      g_assert_cmpint (blur_as_op (kernel, 96, 64, &diff), ==, CBLUR_BACKEND_GL);
+      g_assert_cmpint (blur_as_op (CBLUR_BACKEND_GL, kernel, 96, 64, &diff), ==, CBLUR_BACKEND_GL);
       g_assert_cmpfloat (diff, <=, BOX_TOLERANCE);
     }
   g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, 0);
@@ -250,6 +251,35 @@ variable_compiles_nothing (void)
   g_assert_cmpint (on[TRUE], >, 0);
   g_assert_cmpint (on[FALSE], ==, 0);
   g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, 0);
+}
+
+/* Under auto, the CPU's blur of an input as the op reads it has the
+ * first uses rehearse the GPU's blur of that input whole: the GPU's first
+ * blur of it, a live preview's first frame there after the CPU's, finds
+ * its pinned memory made, and blurs as the CPU does. */
+static void
+first_frame_pins_nothing (void)
+{
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (120.0, CBLUR_MODE_AUTO, 3);
+  gdouble                 diff;
+  guint                   reserved;
+
+  if (!in_own_process ())
+    return;
+  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
+  gl_test_set ("CBLUR_BACKEND", NULL);
+  gl_test_set ("CBLUR_GL_START_MS", "1");
+  g_assert_cmpint (blur_as_op (CBLUR_BACKEND_CPU, kernel, 160, 96, &diff), ==,
+                   CBLUR_BACKEND_CPU);
+  g_usleep (2000);
+  cblur_backend_preferred ();
+  cblur_gpu_wait_prepared ();
+  g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_GL);
+  reserved = cblur_gpu_pinned_reserved ();
+  g_assert_cmpint (blur_as_op (CBLUR_BACKEND_GL, kernel, 160, 96, &diff), ==,
+                   CBLUR_BACKEND_GL);
+  g_assert_cmpfloat (diff, <=, BOX_TOLERANCE);
+  g_assert_cmpuint (cblur_gpu_pinned_reserved (), ==, reserved);
 }
 
 /* The choice that starts the context comes back at once, with the CPU,
@@ -324,5 +354,6 @@ main (int    argc,
   g_test_add_func ("/gl/startup/sweep-compiles-nothing", sweep_compiles_nothing);
   g_test_add_func ("/gl/startup/choice-waits-for-programs", choice_waits_for_programs);
   g_test_add_func ("/gl/startup/variable-compiles-nothing", variable_compiles_nothing);
+  g_test_add_func ("/gl/startup/first-frame-pins-nothing", first_frame_pins_nothing);
   return gl_test_run ();
 }
