@@ -36,11 +36,10 @@ bench_median (gdouble *values,
   return n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
 }
 
-/* the nearest-rank percentile p of n sorted values */
-static gdouble
-percentile (const gdouble *sorted,
-            gint           n,
-            gdouble        p)
+gdouble
+bench_percentile (const gdouble *sorted,
+                  gint           n,
+                  gdouble        p)
 {
   gint rank = (gint) (p / 100.0 * n + 0.999999);
 
@@ -75,8 +74,8 @@ bench_frame_table_add (BenchFrameTable *table,
       row.cpu_median_ms = bench_median (sorted, n - 1);
       memcpy (sorted, ms + 1, sizeof (gdouble) * (n - 1));
       row.median_ms = bench_median (sorted, n - 1);
-      row.p90_ms = percentile (sorted, n - 1, 90.0);
-      row.p99_ms = percentile (sorted, n - 1, 99.0);
+      row.p90_ms = bench_percentile (sorted, n - 1, 90.0);
+      row.p99_ms = bench_percentile (sorted, n - 1, 99.0);
       row.worst_ms = sorted[n - 2];
       for (i = 0; i < n - 1; i++)
         row.over_budget += sorted[i] > BENCH_FRAME_BUDGET_MS;

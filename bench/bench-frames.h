@@ -35,6 +35,11 @@ gdouble          bench_cpu_ms            (void);
 gdouble          bench_median            (gdouble         *values,
                                           gint             n);
 
+/* The nearest-rank percentile p of sorted[0..n-1], n >= 1. */
+gdouble          bench_percentile        (const gdouble  *sorted,
+                                          gint            n,
+                                          gdouble         p);
+
 BenchFrameTable *bench_frame_table_new   (void);
 /* Adds a row for frames of ms[0..n-1] wall and cpu_ms[0..n-1] CPU time,
  * the first frame first; n >= 1. */

@@ -14,6 +14,7 @@ const BenchMethod bench_methods[] = {
   { "gegl-fir",    "gegl:gaussian-blur",  NULL,  "fir" },
   { "cpu-variable", "cblur:variable-blur", "cpu", NULL },
   { "gl-variable", "cblur:variable-blur", "gl", NULL },
+  { "auto-variable", "cblur:variable-blur", "auto", NULL },
   { "gegl-variable", "gegl:variable-blur", NULL, NULL },
   { "gegl-io",     "gegl:convert-format", NULL,  NULL },
   { "gegl-invert", "gegl:invert-linear",  NULL,  NULL },

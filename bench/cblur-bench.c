@@ -10,10 +10,11 @@
  * sink-float, an RGBA float source whose result a gegl:buffer-sink takes
  * in whatever format the op gives, is the view of the blur alone.
  *
- * cpu-variable and gl-variable (cblur:variable-blur on each backend) and
- * gegl-variable (gegl:variable-blur) blur through a smooth mask on their
- * aux pad, a Y' u8 gradient as a painted channel would be; for them a
- * radius is the largest standard deviation, gegl:variable-blur's radius.
+ * cpu-variable, gl-variable and auto-variable (cblur:variable-blur on
+ * each backend) and gegl-variable (gegl:variable-blur) blur through a
+ * smooth mask on their aux pad, a Y' u8 gradient as a painted channel
+ * would be; for them a radius is the largest standard deviation,
+ * gegl:variable-blur's radius.
  *
  * gegl-io and gegl-invert are no blurs: gegl:convert-format into the
  * blurs' working format, and gegl:invert-linear, read and write every
@@ -37,45 +38,37 @@
  *               [--view-image 3840x2160] [--levels 0,1] [--sweep 1:60:0.5]
  *               [--paint-radii 20,100] [--dabs 40] [--pauses 2000,60000]
  *               [--frames] [--in-turn]
+ *
+ * The applies method times a GIMP user's applies of a filter, a fresh
+ * graph each, written into the image's own format (bench-applies.h),
+ * before everything else, so that its first apply is a new process's:
+ *
+ *   cblur-bench --sizes '' --applies 12 [--pause 2] [--methods auto,gegl-iir]
+ *               [--apply-image 3840x2160] [--apply-format "R'G'B'A u8"]
+ *               [--apply-radius 30]
  */
-#include <math.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <gegl.h>
 
+#include "bench-applies.h"
 #include "bench-frames.h"
+#include "bench-input.h"
 #include "bench-interactive.h"
 #include "bench-method.h"
 #include "bench-plot.h"
 #include "bench-report.h"
+#include "bench-run.h"
 
-typedef enum
-{
-  DESTINATION_SINK,
-  DESTINATION_WRITE,
-  DESTINATION_BLIT,
-} Destination;
-
-typedef struct
-{
-  const gchar *name;
-  const gchar *format;   /* the source's, and the destination buffer's */
-  Destination  destination;
-} Route;
-
-static const Route all_routes[] = {
-  { "sink-float",  "RGBA float",  DESTINATION_SINK },
-  { "write-u8",    "R'G'B'A u8",  DESTINATION_WRITE },
-  { "blit-u8",     "R'G'B'A u8",  DESTINATION_BLIT },
-  { "write-u16",   "R'G'B'A u16", DESTINATION_WRITE },
-  { "write-half",  "RGBA half",   DESTINATION_WRITE },
-  { "write-float", "RGBA float",  DESTINATION_WRITE },
-  { "blit-float",  "RGBA float",  DESTINATION_BLIT },
+static const BenchRoute all_routes[] = {
+  { "sink-float",  "RGBA float",  BENCH_DESTINATION_SINK },
+  { "write-u8",    "R'G'B'A u8",  BENCH_DESTINATION_WRITE },
+  { "blit-u8",     "R'G'B'A u8",  BENCH_DESTINATION_BLIT },
+  { "write-u16",   "R'G'B'A u16", BENCH_DESTINATION_WRITE },
+  { "write-half",  "RGBA half",   BENCH_DESTINATION_WRITE },
+  { "write-float", "RGBA float",  BENCH_DESTINATION_WRITE },
+  { "blit-float",  "RGBA float",  BENCH_DESTINATION_BLIT },
 };
-
-/* GIMP renders a filter's result in chunks of about this size */
-#define BLIT_CHUNK 512
 
 static const gchar *const needed_operations[] = {
   "gegl:simplex-noise", "gegl:gaussian-blur", "cblur:gaussian-blur", "gegl:convert-format",
@@ -91,138 +84,6 @@ missing_operation (const gchar *const *names)
     if (!gegl_has_operation (*names))
       return *names;
   return NULL;
-}
-
-/* Noise, rendered into the buffer's rectangle (a sink would render
- * nothing of a source without bounds), and checked not to be flat: a
- * blank input reads from GEGL's one shared empty tile, far faster than an
- * image. */
-static GeglBuffer *
-random_image (gint width,
-              gint height)
-{
-  GeglRectangle rect = { 0, 0, width, height };
-  GeglBuffer   *buffer = gegl_buffer_new (&rect, babl_format ("RGBA float"));
-  GeglNode     *graph = gegl_node_new ();
-  GeglNode     *noise = gegl_node_new_child (graph, "operation", "gegl:simplex-noise",
-                                             "scale", 0.02, NULL);
-  gfloat        corners[2][4];
-
-  gegl_node_blit_buffer (noise, buffer, &rect, 0, GEGL_ABYSS_NONE);
-  g_object_unref (graph);
-
-  gegl_buffer_get (buffer, GEGL_RECTANGLE (0, 0, 1, 1), 1.0, babl_format ("RGBA float"),
-                   corners[0], GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
-  gegl_buffer_get (buffer, GEGL_RECTANGLE (width / 2, height / 2, 1, 1), 1.0,
-                   babl_format ("RGBA float"), corners[1], GEGL_AUTO_ROWSTRIDE,
-                   GEGL_ABYSS_NONE);
-  if (corners[0][3] == 0.0f || corners[0][0] == corners[1][0])
-    g_error ("the benchmark's input came out flat");
-  return buffer;
-}
-
-/* A smooth mask: a diagonal ramp from none to full blur with a round
- * bump, in 8 bits. */
-static GeglBuffer *
-smooth_mask (gint width,
-             gint height)
-{
-  GeglRectangle rect = { 0, 0, width, height };
-  GeglBuffer   *mask = gegl_buffer_new (&rect, babl_format ("Y' u8"));
-  gfloat       *grey = g_new (gfloat, (gsize) width * height);
-  gint          x, y;
-
-  for (y = 0; y < height; y++)
-    for (x = 0; x < width; x++)
-      {
-        gdouble u = (gdouble) x / width, v = (gdouble) y / height;
-        gdouble bump = exp (-((u - 0.6) * (u - 0.6) + (v - 0.4) * (v - 0.4)) / 0.05);
-
-        grey[(gsize) y * width + x] = CLAMP (0.6 * u + 0.4 * v + 0.3 * bump - 0.1, 0.0, 1.0);
-      }
-  gegl_buffer_set (mask, &rect, 0, babl_format ("Y' float"), grey, GEGL_AUTO_ROWSTRIDE);
-  g_free (grey);
-  return mask;
-}
-
-/* input's pixels in format */
-static GeglBuffer *
-converted (GeglBuffer  *input,
-           const gchar *format)
-{
-  GeglBuffer *buffer = gegl_buffer_new (gegl_buffer_get_extent (input), babl_format (format));
-
-  gegl_buffer_copy (input, NULL, GEGL_ABYSS_NONE, buffer, NULL);
-  return buffer;
-}
-
-static void
-blit_chunks (GeglNode   *node,
-             GeglBuffer *output)
-{
-  const GeglRectangle *extent = gegl_buffer_get_extent (output);
-  gint                 x, y;
-
-  for (y = extent->y; y < extent->y + extent->height; y += BLIT_CHUNK)
-    for (x = extent->x; x < extent->x + extent->width; x += BLIT_CHUNK)
-      {
-        GeglRectangle chunk = { x, y, MIN (BLIT_CHUNK, extent->x + extent->width - x),
-                                MIN (BLIT_CHUNK, extent->y + extent->height - y) };
-
-        gegl_node_blit_buffer (node, output, &chunk, 0, GEGL_ABYSS_NONE);
-      }
-}
-
-/* The destination buffer exists before the clock starts, as a host's
- * image does; its tiles are allocated as the result is written.  Returns
- * wall milliseconds; *cpu gets the CPU time of all threads, which other
- * processes on a shared machine disturb less. */
-static gdouble
-run_once (GeglBuffer   *input,
-          GeglBuffer   *mask,
-          const Route  *route,
-          const BenchMethod *method,
-          gdouble       radius,
-          gdouble      *cpu)
-{
-  GeglNode   *graph = gegl_node_new ();
-  GeglBuffer *output = NULL;
-  GeglNode   *source = gegl_node_new_child (graph, "operation", "gegl:buffer-source",
-                                            "buffer", input, NULL);
-  GeglNode   *blur = bench_method_node (graph, method, radius);
-  GeglNode   *sink = NULL;
-  gint64      start;
-  gdouble     ms;
-
-  gegl_node_link (source, blur);
-  if (gegl_node_has_pad (blur, "aux"))
-    gegl_node_connect_from (blur, "aux",
-                            gegl_node_new_child (graph, "operation", "gegl:buffer-source",
-                                                 "buffer", mask, NULL), "output");
-  if (route->destination == DESTINATION_SINK)
-    sink = gegl_node_new_child (graph, "operation", "gegl:buffer-sink",
-                                "buffer", &output, NULL);
-  else
-    output = gegl_buffer_new (gegl_buffer_get_extent (input), babl_format (route->format));
-  if (route->destination == DESTINATION_WRITE)
-    sink = gegl_node_new_child (graph, "operation", "gegl:write-buffer",
-                                "buffer", output, NULL);
-  if (sink != NULL)
-    gegl_node_link (blur, sink);
-
-  bench_report_begin_run ();
-  *cpu = bench_cpu_ms ();
-  start = g_get_monotonic_time ();
-  if (route->destination == DESTINATION_BLIT)
-    blit_chunks (blur, output);
-  else
-    gegl_node_process (sink);
-  ms = (g_get_monotonic_time () - start) / 1000.0;
-  *cpu = bench_cpu_ms () - *cpu;
-
-  g_clear_object (&output);
-  g_object_unref (graph);
-  return ms;
 }
 
 /* what the process held at its worst: input, output, GEGL's cache and ours */
@@ -269,20 +130,21 @@ add_split (BenchSplit       *sum,
 
 /* a timed run of one method, after idle_ms, into its timing */
 static void
-time_run (Timing      *timing,
-          gint         i,
-          GeglBuffer  *input,
-          GeglBuffer  *mask,
-          const Route *route,
-          gdouble      radius,
-          gint         idle_ms)
+time_run (Timing           *timing,
+          gint              i,
+          GeglBuffer       *input,
+          GeglBuffer       *mask,
+          const BenchRoute *route,
+          gdouble           radius,
+          gint              idle_ms)
 {
   BenchSplit   split;
   const gchar *ran_on;
 
   g_usleep (idle_ms * G_TIME_SPAN_MILLISECOND);
   bench_report_reset ();
-  timing->times[i] = run_once (input, mask, route, timing->method, radius, timing->cpu_times + i);
+  timing->times[i] = bench_run_once (input, mask, route, timing->method, radius,
+                                     timing->cpu_times + i);
   bench_report_split (&split);
   add_split (&timing->split, &split);
   ran_on = bench_report_backend ();
@@ -292,12 +154,12 @@ time_run (Timing      *timing,
 
 /* a method's row: medians of its runs, the mean of its splits */
 static void
-add_row (BenchTable   *table,
-         const Timing *timing,
-         GeglBuffer   *input,
-         const Route  *route,
-         gdouble       radius,
-         gint          runs)
+add_row (BenchTable       *table,
+         const Timing     *timing,
+         GeglBuffer       *input,
+         const BenchRoute *route,
+         gdouble           radius,
+         gint              runs)
 {
   const GeglRectangle *extent = gegl_buffer_get_extent (input);
   BenchRow             row = { extent->width, extent->height, radius, timing->method->name,
@@ -338,7 +200,7 @@ static void
 time_methods (BenchTable         *table,
               GeglBuffer         *input,
               GeglBuffer         *mask,
-              const Route        *route,
+              const BenchRoute   *route,
               const BenchMethod **methods,
               guint               n_methods,
               gdouble             radius,
@@ -356,11 +218,11 @@ time_methods (BenchTable         *table,
       timings[m].times = g_new (gdouble, runs);
       timings[m].cpu_times = g_new (gdouble, runs);
       if (choice->in_turn)
-        run_once (input, mask, route, methods[m], radius, &cpu);
+        bench_run_once (input, mask, route, methods[m], radius, &cpu);
     }
   for (m = 0; !choice->in_turn && m < n_methods; m++)
     {
-      run_once (input, mask, route, methods[m], radius, &cpu);
+      bench_run_once (input, mask, route, methods[m], radius, &cpu);
       for (i = 0; i < runs; i++)
         time_run (&timings[m], i, input, mask, route, radius, choice->idle_ms);
     }
@@ -390,24 +252,21 @@ time_size (BenchTable   *table,
   gsize                          d, m;
   gint                           r;
 
-  if (sscanf (size, "%dx%d", &width, &height) != 2 || width <= 0 || height <= 0)
-    {
-      g_printerr ("bad size '%s'\n", size);
-      return FALSE;
-    }
+  if (!bench_parse_size (size, &width, &height))
+    return FALSE;
   for (m = 0; m < bench_n_methods; m++)
     if (selected (bench_methods[m].name, choice->methods))
       methods[n_methods++] = &bench_methods[m];
-  input = random_image (width, height);
-  mask = smooth_mask (width, height);
+  input = bench_noise_image (width, height);
+  mask = bench_smooth_mask (width, height);
   for (d = 0; d < G_N_ELEMENTS (all_routes); d++)
     {
-      const Route *route = &all_routes[d];
-      GeglBuffer  *source;
+      const BenchRoute *route = &all_routes[d];
+      GeglBuffer       *source;
 
       if (!selected (route->name, choice->routes))
         continue;
-      source = converted (input, route->format);
+      source = bench_converted (input, route->format);
       for (r = 0; choice->radii[r]; r++)
         time_methods (table, source, mask, route, methods, n_methods,
                       g_ascii_strtod (choice->radii[r], NULL), choice);
@@ -514,13 +373,10 @@ time_interactive (const Interactive *choice,
   gsize                  m;
   gint                   i;
 
-  if (sscanf (choice->image_size, "%dx%d", &width, &height) != 2 || width <= 0 || height <= 0)
-    {
-      g_printerr ("bad size '%s'\n", choice->image_size);
-      return FALSE;
-    }
-  noise = random_image (width, height);
-  image = converted (noise, "R'G'B'A u8");
+  if (!bench_parse_size (choice->image_size, &width, &height))
+    return FALSE;
+  noise = bench_noise_image (width, height);
+  image = bench_converted (noise, "R'G'B'A u8");
   bench_interactive_log_frames (choice->log_frames);
   table = bench_frame_table_new ();
   for (i = 0; choice->levels[i] && selected ("drag", choice->scenarios); i++)
@@ -645,7 +501,9 @@ parse_options (gint    *argc,
   g_option_context_set_description (options, "Interactive methods: --interactive "
                                     "drag,paint,pause --view-image WxH --levels 0,1 "
                                     "--sweep FROM:TO:STEP --paint-radii R,... --dabs N "
-                                    "--pauses MS,... --frames");
+                                    "--pauses MS,... --frames.  The applies method: --applies N "
+                                    "--pause S --apply-image WxH --apply-format FORMAT "
+                                    "--apply-radius R");
   if (!g_option_context_parse (options, argc, argv, &error))
     {
       g_printerr ("%s\n", error->message);
@@ -666,12 +524,14 @@ main (gint    argc,
   g_autofree gchar *plot_path = g_strdup ("cblur-bench.png");
   Choice            choice = { NULL, NULL, NULL, 5, 0 };
   Interactive       interactive = { NULL };
+  BenchApplies      applies = { 0 };
   g_auto (GStrv)    sizes = NULL;
   BenchTable       *table;
   const gchar      *missing;
   gint              s;
 
   if (!parse_interactive (&argc, &argv, &interactive) ||
+      !bench_applies_parse (&argc, &argv, &applies) ||
       !parse_options (&argc, &argv, &choice, &sizes_arg, &plot_path))
     return 2;
   interactive.in_turn = choice.in_turn;
@@ -686,6 +546,8 @@ main (gint    argc,
       return 2;
     }
 
+  if (applies.applies > 0 && !bench_applies_time (&applies, choice.methods))
+    return 2;
   sizes = g_strsplit (sizes_arg, ",", -1);
   table = bench_table_new ();
   for (s = 0; sizes[s]; s++)
@@ -702,6 +564,7 @@ main (gint    argc,
 
   bench_table_free (table);
   interactive_clear (&interactive);
+  bench_applies_clear (&applies);
   g_strfreev (choice.radii);
   g_strfreev (choice.methods);
   g_strfreev (choice.routes);

@@ -318,6 +318,7 @@ cblur_backend_blur (CblurBand         *band,
   report->modes[CBLUR_AXIS_Y] = kernel->axes[CBLUR_AXIS_Y].mode;
   report->radii[CBLUR_AXIS_X] = kernel->axes[CBLUR_AXIS_X].radius;
   report->radii[CBLUR_AXIS_Y] = kernel->axes[CBLUR_AXIS_Y].radius;
+  report->box_as_direct = kernel->box_as_direct;
   if (stream != NULL)
     stream->read_kept = FALSE;
   blur (band, backend, kernel, src, dst, stream, report);

@@ -35,6 +35,7 @@ typedef struct
   gdouble          write_ms;        /* ... write */
   gdouble          total_ms;        /* of making the band and blurring it */
   gboolean         read_kept;       /* GEGL's pixels came as an earlier blur kept them */
+  gboolean         box_as_direct;   /* box mode blurred an axis directly (CBLUR_BOX_FROM) */
   gchar           *gl_failure;      /* why GL was left for the CPU midway, or NULL */
   const gchar     *why_cpu;         /* where it ran on the CPU, why: gl_failure, the
                                      * setting, or what auto found; NULL if unknown */

@@ -22,8 +22,12 @@ typedef struct
   GeglAbyssPolicy           abyss;
   const CblurImage         *dst;
   CblurPixel                colour;   /* the abyss's, under none, black and white */
-  /* src's rows at dst's width, then one row of the abyss's colour, in
-   * strips */
+  /* under loop, the rows of src the halo above and below repeats, each
+   * blurred along its length again with the boxes of src's edge row */
+  gint                      above;
+  gint                      below;
+  /* src's rows at dst's width, one row of the abyss's colour, then the
+   * halo's rows above and below, in strips */
   CblurPixel               *between;
 } Job;
 
@@ -60,24 +64,67 @@ box_address (const Job *job,
                                    : (const void *) (job->boxes->widths + at);
 }
 
-/* row y of strip g of the pass between: src's row y, or the colour's
- * row at src->height */
+/* the rows of each strip of the pass between */
+static gint
+between_rows (const Job *job)
+{
+  return job->src->height + 1 + job->above + job->below;
+}
+
+/* row y of strip g of the pass between: src's row y, the colour's row at
+ * src->height, then the halo's */
 static CblurPixel *
 strip_row (const Job *job,
            gint       g,
            gint       y)
 {
-  return job->between + ((gsize) g * (job->src->height + 1) + y) * GROUP_COLUMNS;
+  return job->between + ((gsize) g * between_rows (job) + y) * GROUP_COLUMNS;
 }
 
-/* the pass between's row for row y (absolute) */
+/* the pass between's row for row y (absolute): beyond src under loop, the
+ * row of the halo above or below that repeats src's row there */
 static gint
 between_row (const Job *job,
              gint64     y)
 {
-  gint own = cblur_abyss_index (job->abyss, y - job->src->y, job->src->height);
+  gint64 i = y - job->src->y;
+  gint   own = cblur_abyss_index (job->abyss, i, job->src->height);
 
-  return own < 0 ? job->src->height : own;
+  if (own < 0)
+    return job->src->height;
+  if (job->abyss != GEGL_ABYSS_LOOP || (i >= 0 && i < job->src->height))
+    return own;
+  if (i < 0)
+    return job->src->height + 1 + own - (job->src->height - job->above);
+  return job->src->height + 1 + job->above + own;
+}
+
+/* The row of src that row r of the pass between blurs, and the row of
+ * src whose boxes it takes: its own, or for a row of the halo under loop
+ * the row it repeats with the boxes of src's edge row there, as a mask
+ * clamped at src's edges gives them. */
+static void
+halo_source (const Job *job,
+             gint       r,
+             gint      *pixels,
+             gint      *boxes)
+{
+  gint height = job->src->height;
+
+  *pixels = *boxes = r;
+  if (r < height)
+    return;
+  r -= height + 1;
+  if (r < job->above)
+    {
+      *pixels = height - job->above + r;
+      *boxes = 0;
+    }
+  else
+    {
+      *pixels = r - job->above;
+      *boxes = height - 1;
+    }
 }
 
 /* n pixels of row r of src, the first at absolute column origin, into
@@ -143,9 +190,18 @@ put_row (const Job        *job,
     }
 }
 
-/* src's rows into the pass between, at dst's width: rows that hold the
- * whole line go through as they lie, the rest through a line made of them
- * and the abyss */
+/* the pass between's rows that are blurred along their length: src's,
+ * then the halo's, past the colour's row */
+static gint
+blurred_row (const Job *job,
+             gsize      i)
+{
+  return i < (gsize) job->src->height ? (gint) i : (gint) i + 1;
+}
+
+/* src's rows (and the halo's) into the pass between, at dst's width:
+ * rows that hold the whole line go through as they lie, the rest through
+ * a line made of them and the abyss */
 static void
 horizontal_rows (gsize    first,
                  gsize    count,
@@ -162,18 +218,22 @@ horizontal_rows (gsize    first,
   CblurPixel    *line = (CblurPixel *) (memory + scratch_bytes);
   CblurPixel    *result = line + n_in;
   CblurBoxWidth *boxes = (CblurBoxWidth *) (result + n_in);
-  gsize          r;
+  gsize          i;
 
-  for (r = first; r < first + count; r++)
+  for (i = first; i < first + count; i++)
     {
-      const CblurPixel    *in = whole ? (const CblurPixel *) cblur_image_row (job->src, r) : line;
-      const CblurBoxWidth *in_boxes = whole && job->boxes->widths != NULL
-                                      ? job->boxes->widths + r * n_in : boxes;
+      gint                 r = blurred_row (job, i), pixels, box_row;
+      const CblurPixel    *in;
+      const CblurBoxWidth *in_boxes;
 
+      halo_source (job, r, &pixels, &box_row);
+      in = whole ? (const CblurPixel *) cblur_image_row (job->src, pixels) : line;
+      in_boxes = whole && job->boxes->widths != NULL
+                 ? job->boxes->widths + (gsize) box_row * n_in : boxes;
       if (!whole)
-        make_line (job, r, origin, n_in, line);
+        make_line (job, pixels, origin, n_in, line);
       if (in_boxes == boxes)
-        make_boxes (job, r, origin, n_in, boxes);
+        make_boxes (job, box_row, origin, n_in, boxes);
       cblur_variable_lines (job->variable, in, n_in, 1, origin, in_boxes, result, 1, memory);
       put_row (job, r, result);
     }
@@ -302,7 +362,7 @@ cblur_cpu_variable_blur (const CblurVariable      *variable,
                          GeglAbyssPolicy           abyss,
                          const CblurImage         *dst)
 {
-  Job    job = { variable, src, boxes, abyss, dst, { 0 }, NULL };
+  Job    job = { variable, src, boxes, abyss, dst, { 0 }, 0, 0, NULL };
   gint   groups = (dst->width + GROUP_COLUMNS - 1) / GROUP_COLUMNS;
   gint   reach = variable->reach;
   gfloat colour[CBLUR_CHANNELS];
@@ -318,14 +378,20 @@ cblur_cpu_variable_blur (const CblurVariable      *variable,
 
   cblur_abyss_colour (abyss, colour);
   job.colour = (CblurPixel) { colour[0], colour[1], colour[2], colour[3] };
-  job.between = cblur_pixels_take ((gsize) groups * (src->height + 1) * GROUP_COLUMNS *
+  if (abyss == GEGL_ABYSS_LOOP)
+    {
+      job.above = MIN (src->y - (dst->y - reach), src->height);
+      job.below = MIN (dst->y + dst->height + reach - (src->y + src->height), src->height);
+    }
+  job.between = cblur_pixels_take ((gsize) groups * between_rows (&job) * GROUP_COLUMNS *
                                   sizeof (CblurPixel));
   for (x = 0; x < groups * GROUP_COLUMNS; x++)
     strip_row (&job, x / GROUP_COLUMNS, src->height)[x % GROUP_COLUMNS] = job.colour;
 
   /* a pixel costs a few dozen operations a pass: a thread is worth it
    * from a few rows or columns on */
-  cblur_parallel_distribute_range (src->height, 16384.0 / ((gsize) dst->width + 2 * reach + 1),
+  cblur_parallel_distribute_range (src->height + job.above + job.below,
+                                  16384.0 / ((gsize) dst->width + 2 * reach + 1),
                                   horizontal_rows, &job);
   cblur_parallel_distribute_range (groups,
                                   16384.0 / ((gsize) GROUP_COLUMNS * (dst->height + 2 * reach) + 1),

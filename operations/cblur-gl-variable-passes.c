@@ -18,6 +18,22 @@ enum
 };
 #define WIDTHS_BINDING 0
 
+/* Under loop, the rows of the tile's inside that its halo above and
+ * below repeats, at most its height each; 0 elsewhere. */
+static void
+loop_rows (const CblurGlTile *tile,
+           gint              *above,
+           gint              *below)
+{
+  const GeglRectangle *inside = &tile->inside;
+
+  *above = *below = 0;
+  if (tile->abyss != GEGL_ABYSS_LOOP)
+    return;
+  *above = MIN (inside->y, inside->height);
+  *below = MIN (tile->in_height - inside->y - inside->height, inside->height);
+}
+
 void
 cblur_gl_variable_texture_sizes (const CblurVariable *variable,
                                  const GArray        *tiles,
@@ -31,11 +47,16 @@ cblur_gl_variable_texture_sizes (const CblurVariable *variable,
     {
       const CblurGlTile *tile = &g_array_index (tiles, CblurGlTile, i);
       gint               out_width = tile->in_width - 2 * variable->reach;
-      CblurGlSize        tile_sizes[CBLUR_GL_VARIABLE_TEXTURES] = {
-        [CBLUR_GL_INPUT] = { tile->inside.width, tile->inside.height },
-        [CBLUR_GL_BETWEEN] = { out_width, tile->inside.height },
-        [CBLUR_GL_OUTPUT] = { out_width, tile->in_height - 2 * variable->reach },
-      };
+      gint               above, below;
+      CblurGlSize        tile_sizes[CBLUR_GL_VARIABLE_TEXTURES] = { { 0 } };
+
+      loop_rows (tile, &above, &below);
+      tile_sizes[CBLUR_GL_INPUT] = (CblurGlSize) { tile->inside.width, tile->inside.height };
+      /* under loop with the rows the halo repeats */
+      tile_sizes[CBLUR_GL_BETWEEN] = (CblurGlSize) { out_width,
+                                                     above + tile->inside.height + below };
+      tile_sizes[CBLUR_GL_OUTPUT] = (CblurGlSize) { out_width,
+                                                    tile->in_height - 2 * variable->reach };
 
       /* a row pass's lines are the input's rows inside the image, a
        * column pass's the output's columns */
@@ -123,14 +144,19 @@ set_common (const CblurGlVariablePasses *passes,
 }
 
 /* A pass's lines: `lines` lines of n_in pixels, the first pixel of the
- * first at x, y absolute, read through map. */
+ * first at x, y absolute, read through map from the source's lines
+ * src_line on (or under loop_above, as variable.comp says); the last
+ * pass writes them to the target's lines store_line on. */
 typedef struct
 {
   CblurGlMap map;
+  gint       loop_above;
   gint       n_in;
   gint       lines;
   gint       x;
   gint       y;
+  gint       src_line;
+  gint       store_line;
 } Lines;
 
 /* A pass's running sums, then its outputs into `to`. */
@@ -139,6 +165,7 @@ pass (const CblurGlVariablePasses *passes,
       gboolean                     vertical,
       const CblurGpuTexture       *from,
       const CblurGpuTexture       *to,
+      gint                         to_line,
       const Lines                 *in)
 {
   const CblurGpuProgram *scan = passes->scans[vertical];
@@ -153,9 +180,12 @@ pass (const CblurGlVariablePasses *passes,
       const CblurGpuProgram *each = i == 0 ? scan : program;
 
       cblur_gl_set_map (each, in->map);
+      cblur_gpu_set_int (each, "loop_above", in->loop_above);
+      cblur_gpu_set_int (each, "src_line", in->src_line);
       cblur_gpu_set_int (each, "n_in", in->n_in);
       cblur_gpu_set_int (each, "block_phase", phase);
     }
+  cblur_gpu_set_int (program, "store_line", to_line);
   cblur_gpu_bind_image (SRC_UNIT, from, CBLUR_GPU_READ);
   cblur_gpu_use (scan);
   cblur_gpu_dispatch (cblur_gl_groups (in->lines, GROUP),
@@ -191,15 +221,47 @@ axis_passes (const CblurGlVariablePasses *passes,
       const CblurGpuTexture *target = i == passes->variable->iterations - 1 ? to
                                                                            : &scratch[i % 2];
 
-      pass (passes, vertical, from, target, &in);
+      pass (passes, vertical, from, target, target == to ? in.store_line : 0, &in);
       from = target;
       in.n_in -= 2 * s;
       in.map = (CblurGlMap) { 0, in.n_in, GEGL_ABYSS_CLAMP };
+      in.loop_above = -1;
+      in.src_line = 0;
       if (vertical)
         in.y += s;
       else
         in.x += s;
     }
+}
+
+/* The row passes into the texture between: the rows inside the image,
+ * then under loop the rows its halo repeats above it (the inside's last)
+ * and below it (its first), each with the boxes of the edge row on its
+ * side, as a mask clamped there gives them.  The halo's rows go through
+ * passes of their own, so that the row passes' scratch holds no more
+ * lines than the inside has. */
+static void
+row_passes (const CblurGlVariablePasses *passes,
+            const CblurGlTile           *tile,
+            gint                         above,
+            gint                         below)
+{
+  const CblurGpuTexture *from = &passes->textures[CBLUR_GL_INPUT];
+  const CblurGpuTexture *to = &passes->textures[CBLUR_GL_BETWEEN];
+  const GeglRectangle   *inside = &tile->inside;
+  CblurGlMap             map = { inside->x, inside->width, tile->abyss };
+  gint                   top = tile->y + inside->y;
+
+  axis_passes (passes, FALSE, from, to,
+               (Lines) { map, -1, tile->in_width, inside->height, tile->x, top, 0, above });
+  if (above > 0)
+    axis_passes (passes, FALSE, from, to,
+                 (Lines) { map, -1, tile->in_width, above, tile->x, top - above,
+                           inside->height - above, 0 });
+  if (below > 0)
+    axis_passes (passes, FALSE, from, to,
+                 (Lines) { map, -1, tile->in_width, below, tile->x, top + inside->height, 0,
+                           above + inside->height });
 }
 
 const CblurGpuTexture *
@@ -209,16 +271,18 @@ cblur_gl_variable_passes_run (const CblurGlVariablePasses *passes,
   const CblurGpuTexture *textures = passes->textures;
   const GeglRectangle   *inside = &tile->inside;
   gint                   reach = passes->variable->reach;
+  gint                   above, below;
 
+  loop_rows (tile, &above, &below);
   cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_COMPUTE);
   cblur_gpu_bind_buffer (WIDTHS_BINDING, passes->widths, 0, 0);
-  /* the rows inside the image, then every column of the output */
-  axis_passes (passes, FALSE, &textures[CBLUR_GL_INPUT], &textures[CBLUR_GL_BETWEEN],
-               (Lines) { { inside->x, inside->width, tile->abyss }, tile->in_width,
-                         inside->height, tile->x, tile->y + inside->y });
+  /* the rows inside the image (and under loop the halo's), then every
+   * column of the output */
+  row_passes (passes, tile, above, below);
   axis_passes (passes, TRUE, &textures[CBLUR_GL_BETWEEN], &textures[CBLUR_GL_OUTPUT],
-               (Lines) { { inside->y, inside->height, tile->abyss }, tile->in_height,
-                         tile->in_width - 2 * reach, tile->x + reach, tile->y });
+               (Lines) { { inside->y, inside->height, tile->abyss },
+                         tile->abyss == GEGL_ABYSS_LOOP ? above : -1, tile->in_height,
+                         tile->in_width - 2 * reach, tile->x + reach, tile->y, 0, 0 });
   cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_COMPUTE);
   return &textures[CBLUR_GL_OUTPUT];
 }

@@ -24,6 +24,8 @@ cblur_kernel_resolve_mode (gdouble   radius,
   radius = sanitize_radius (radius);
   if (radius == 0.0)
     return CBLUR_MODE_DIRECT;
+  if (mode == CBLUR_MODE_BOX)
+    return radius < CBLUR_BOX_FROM ? CBLUR_MODE_DIRECT : CBLUR_MODE_BOX;
   if (mode != CBLUR_MODE_AUTO)
     return mode;
   return radius > CBLUR_AUTO_BOX_ABOVE ? CBLUR_MODE_BOX : CBLUR_MODE_DIRECT;
@@ -182,6 +184,7 @@ cblur_kernel_new_xy (gdouble   radius_x,
 {
   CblurKernel *kernel = g_new0 (CblurKernel, 1);
   CblurAxis    further;
+  gint         axis;
 
   axis_init (&kernel->axes[CBLUR_AXIS_X], radius_x, mode, iterations);
   axis_init (&kernel->axes[CBLUR_AXIS_Y], radius_y, mode, iterations);
@@ -189,6 +192,9 @@ cblur_kernel_new_xy (gdouble   radius_x,
             ? CBLUR_AXIS_Y : CBLUR_AXIS_X;
   kernel->reach = kernel->axes[further].reach;
   kernel->mode = kernel->axes[further].mode;
+  for (axis = 0; axis < 2; axis++)
+    kernel->box_as_direct |= mode == CBLUR_MODE_BOX && kernel->axes[axis].radius > 0.0 &&
+                             kernel->axes[axis].mode == CBLUR_MODE_DIRECT;
   return kernel;
 }
 

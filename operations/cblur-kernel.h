@@ -26,6 +26,12 @@ typedef enum
  * writes (docs/design.md, "mode=auto"). */
 #define CBLUR_AUTO_BOX_ABOVE 25.0
 
+/* Box mode blurs radii below this directly: there a few boxes of a
+ * pixel and a fraction differ from the sampled Gaussian by more than box
+ * mode's promise (docs/design.md, "Box mode at small radii"), and
+ * direct's few taps cost no more. */
+#define CBLUR_BOX_FROM 4.5
+
 /* the axes, in the order the passes run */
 typedef enum
 {
@@ -65,6 +71,9 @@ typedef struct
   CblurKernelAxis axes[2];   /* by CblurAxis */
   gint            reach;     /* the larger axis's */
   CblurMode       mode;      /* the mode of the axis that reaches further */
+  /* box mode was asked for and an axis blurs directly, below
+   * CBLUR_BOX_FROM */
+  gboolean        box_as_direct;
 } CblurKernel;
 
 gdouble      cblur_sigma_for_radius    (gdouble            radius);
@@ -76,7 +85,8 @@ void         cblur_box_geometry        (gdouble            sigma,
                                         gint              *half,
                                         gdouble           *fraction);
 /* AUTO resolves by the radius alone, so that a result never depends on
- * the machine that made it; radius 0 is DIRECT */
+ * the machine that made it; radius 0 is DIRECT, and so is BOX below
+ * CBLUR_BOX_FROM */
 CblurMode    cblur_kernel_resolve_mode (gdouble            radius,
                                         CblurMode          mode);
 /* along one axis */

@@ -146,6 +146,8 @@ format_line (const CblurRunReport *report,
     g_string_append_printf (line, "mode=%s,%s radius=%g,%g ", cblur_mode_name (report->modes[0]),
                             cblur_mode_name (report->modes[1]), report->radii[0],
                             report->radii[1]);
+  if (report->box_as_direct)
+    g_string_append_printf (line, "box=\"direct below radius %g\" ", CBLUR_BOX_FROM);
   g_string_append_printf (line, "band=%dx%d+%d+%d level=%d read=%.2fms write=%.2fms ",
                           band->width, band->height, band->x, band->y, level,
                           report->read_ms, report->write_ms);

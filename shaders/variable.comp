@@ -21,8 +21,13 @@
  *
  * The first pass of each axis reads its texture through common.glsl's
  * map; where the map points beyond the image under none, black and white
- * the pixel is `colour`.  Defines: VERTICAL for the column pass, SCAN for
- * the running sums, CODES for boxes looked up by a byte a pixel. */
+ * the pixel is `colour`.  Under loop the texture between the axes holds
+ * the image's rows and, above and below them, the rows the halo repeats,
+ * blurred along their length with the boxes of the image's edge rows
+ * there; the column pass's first pass reads a row of the halo from them
+ * (loop_above, the rows held above; -1 elsewhere).  Defines: VERTICAL for
+ * the column pass, SCAN for the running sums, CODES for boxes looked up
+ * by a byte a pixel. */
 
 layout (local_size_x = 64) in;
 
@@ -56,16 +61,30 @@ uniform int   reach;         /* the widest box's half-width plus one */
 uniform vec4  colour;
 uniform ivec2 line_origin;   /* absolute coordinates of pixel 0 of line 0 */
 uniform ivec4 table;         /* the widths table's rectangle: x, y, width, height */
+uniform int   loop_above;    /* see above */
+uniform int   src_line;      /* line l reads src's line l + src_line */
+uniform int   store_line;    /* output line l goes to dst's line l + store_line */
+
+/* where pixel i of a line of the image and its halo lies under loop:
+ * the rows held above the image's, its own, the rows held below */
+int
+looped (int i)
+{
+  int j = i - map_first;
+  int side = j < 0 ? -1 : (j >= map_len ? 1 : 0);
+
+  return loop_above + floor_mod (j, map_len) + side * map_len;
+}
 
 vec4
 pixel (int i,
        int line)
 {
-  int m = mapped (i);
+  int m = loop_above >= 0 ? looped (i) : mapped (i);
 
-  if (m == map_len)
+  if (loop_above < 0 && m == map_len)
     return colour;
-  return imageLoad (src, at (m, line));
+  return imageLoad (src, at (m, line + src_line));
 }
 
 #ifdef SCAN
@@ -150,7 +169,7 @@ main ()
   a = uintBitsToFloat (box.y);
   if (k == 0 && a == 0.0)
     {
-      imageStore (dst, at (o, line), pixel (j, line));
+      imageStore (dst, at (o, line + store_line), pixel (j, line));
       return;
     }
 
@@ -164,7 +183,7 @@ main ()
   if (block_end < r)
     sum = sum + imageLoad (sums, at (block_end, line));
   sum = sum + (pixel (l - 1, line) + pixel (r + 1, line)) * a;
-  imageStore (dst, at (o, line), sum * (1.0 / (float (2 * k + 1) + 2.0 * a)));
+  imageStore (dst, at (o, line + store_line), sum * (1.0 / (float (2 * k + 1) + 2.0 * a)));
 }
 
 #endif

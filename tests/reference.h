@@ -29,7 +29,8 @@ RefImage *ref_blur_direct        (const RefImage *src,
 RefImage *ref_blur_direct_xy     (const RefImage *src,
                                   gdouble         radius_x,
                                   gdouble         radius_y);
-/* iterations box passes whose variances add up to (radius / 3)^2 */
+/* iterations box passes whose variances add up to (radius / 3)^2; below
+ * radius 4.5, where box mode blurs directly, ref_blur_direct */
 RefImage *ref_blur_box           (const RefImage *src,
                                   gdouble         radius,
                                   gint            iterations);
@@ -49,6 +50,16 @@ RefImage *ref_blur_gaussian_xy   (const RefImage *src,
  * it, sampled out to 6 sigma; sigma 0 keeps the pixel. */
 RefImage *ref_blur_variable      (const RefImage *src,
                                   const gdouble  *sigmas);
+
+/* The variable blur as the op computes it: along rows, then columns,
+ * `iterations` passes in which every pixel takes the box of its own sigma
+ * (half-width k and end fraction a, their variances adding up to sigma^2,
+ * or below sigma 1 to the sampled Gaussian's), over the image grown by
+ * its abyss, where every pixel beyond the edge carries the sigma of the
+ * image's nearest pixel. */
+RefImage *ref_blur_variable_boxes (const RefImage *src,
+                                   const gdouble  *sigmas,
+                                   gint            iterations);
 
 /* largest and root-mean-square difference over every channel */
 void      ref_compare_floats     (const RefImage *expected,

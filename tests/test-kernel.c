@@ -72,10 +72,28 @@ test_direct_weights_continuous (void)
   g_assert_cmpfloat (fine, <, coarse / 5.0);
 }
 
+/* Box mode blurs radii below CBLUR_BOX_FROM directly, and says so; from
+ * there on it is box, on each axis on its own. */
+static void
+test_box_below_is_direct (void)
+{
+  g_autoptr (CblurKernel) small = cblur_kernel_new_xy (0.9, 30.0, CBLUR_MODE_BOX, 4);
+  g_autoptr (CblurKernel) from = cblur_kernel_new (CBLUR_BOX_FROM, CBLUR_MODE_BOX, 4);
+  g_autoptr (CblurKernel) automatic = cblur_kernel_new (0.9, CBLUR_MODE_AUTO, 4);
+
+  g_assert_cmpint (small->axes[CBLUR_AXIS_X].mode, ==, CBLUR_MODE_DIRECT);
+  g_assert_cmpint (small->axes[CBLUR_AXIS_Y].mode, ==, CBLUR_MODE_BOX);
+  g_assert_true (small->box_as_direct);
+  g_assert_cmpint (from->axes[CBLUR_AXIS_X].mode, ==, CBLUR_MODE_BOX);
+  g_assert_false (from->box_as_direct);
+  g_assert_cmpint (automatic->axes[CBLUR_AXIS_X].mode, ==, CBLUR_MODE_DIRECT);
+  g_assert_false (automatic->box_as_direct);
+}
+
 static void
 test_box_variance_exact (void)
 {
-  static const gdouble sigmas[] = { 0.5, 2.0, 7.3, 50.0, 1000.0 };
+  static const gdouble sigmas[] = { 1.5, 2.0, 7.3, 50.0, 1000.0 };
   gsize s;
   gint  n;
 
@@ -513,6 +531,7 @@ main (gint    argc,
   g_test_add_func ("/kernel/direct/normalized", test_direct_weights_normalized);
   g_test_add_func ("/kernel/direct/continuous-in-radius", test_direct_weights_continuous);
   g_test_add_func ("/kernel/box/variance-exact", test_box_variance_exact);
+  g_test_add_func ("/kernel/box/below-is-direct", test_box_below_is_direct);
   g_test_add_func ("/kernel/auto-mode-and-identity", test_auto_mode_and_identity);
   g_test_add_func ("/kernel/axes", test_axes);
   g_test_add_func ("/kernel/tiny-radii", test_tiny_radii);
