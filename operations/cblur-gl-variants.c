@@ -142,9 +142,10 @@ rehearse_expected (CblurGl *gl)
 }
 
 /* The first uses' blurs: a few pixels each, radius FIRST_USE_RADIUS,
- * which take the programs any other blur takes */
+ * which take the programs any other blur takes; box mode runs its boxes
+ * from CBLUR_BOX_FROM */
 #define FIRST_USE_SIZE   16
-#define FIRST_USE_RADIUS 4.0
+#define FIRST_USE_RADIUS (CBLUR_BOX_FROM + 2.0)
 
 /* Together they dispatch every program cblur_gl_prepare_all() queues:
  * direct.comp and box-fused.comp along both axes, premultiplying a
