@@ -7,6 +7,7 @@
 
 #include "cblur-cpu.h"
 #include "cblur-gl.h"
+#include "cblur-machine.h"
 #include "cblur-memory.h"
 #include "cblur-settings.h"
 
@@ -17,71 +18,11 @@ struct _CblurBand
   gdouble            made_ms;   /* time it took to make */
 };
 
-/* CBLUR_BACKEND=gl in a build without GL: said once, and the CPU blurs */
-static void
-warn_no_gl (void)
-{
-  static gsize warned = 0;
-
-  if (g_once_init_enter (&warned))
-    {
-      g_warning (_("cblur:gaussian-blur: CBLUR_BACKEND=gl, but this build has "
-                   "no GL (meson -Dgl=disabled); blurring on the CPU"));
-      g_once_init_leave (&warned, 1);
-    }
-}
-
 gboolean
 cblur_backend_does_nothing (const CblurKernel *kernel,
                             const CblurImage  *dst)
 {
   return cblur_kernel_is_identity (kernel) || dst->width <= 0 || dst->height <= 0;
-}
-
-/* Ski rental: a context costs its making (a second of a core, and the
- * driver's memory) once, and pays back only over blurs to come.  Under
- * auto it is made, in the background, once the CPU has spent that long
- * blurring in this process: the gegl CLI on a photo never pays for one,
- * and a live preview or a large image starts it within its first blurs.
- * Until it is ready the CPU serves. */
-#define START_AFTER_CPU_MS 250
-
-static gint64 cpu_blur_us;   /* under auto, in this process */
-
-static gboolean
-worth_a_context (void)
-{
-  gint64 rent_us = cblur_setting_or (cblur_settings ()->gl_start_ms, START_AFTER_CPU_MS) * 1000;
-
-  return (gint64) g_atomic_pointer_get (&cpu_blur_us) >= rent_us;
-}
-
-CblurBackendKind
-cblur_backend_preferred (void)
-{
-  CblurBackendChoice choice = cblur_settings ()->backend;
-  gboolean           is_software = FALSE;
-
-  if (choice == CBLUR_BACKEND_CHOICE_CPU)
-    return CBLUR_BACKEND_CPU;
-  if (choice == CBLUR_BACKEND_CHOICE_GL && CBLUR_HAVE_GL)
-    return CBLUR_BACKEND_GL;
-  if (choice == CBLUR_BACKEND_CHOICE_GL)
-    {
-      warn_no_gl ();
-      return CBLUR_BACKEND_CPU;
-    }
-
-  /* A software rasterizer is slower than the CPU path it would replace,
-   * but where the tests take it for a GPU (CBLUR_GL_NO_WAIT).  The GPU
-   * takes blurs once every program it may need is linked, so that a region
-   * sized for it never falls back to the CPU whole. */
-  cblur_gpu_on_made (cblur_gl_prepare_all);
-  cblur_gpu_on_linked (cblur_gl_first_use);
-  if (cblur_gpu_state (worth_a_context (), &is_software, NULL) == CBLUR_GPU_READY &&
-      (!is_software || cblur_settings ()->gl_no_wait) && cblur_gpu_prepared ())
-    return CBLUR_BACKEND_GL;
-  return CBLUR_BACKEND_CPU;
 }
 
 void
@@ -93,21 +34,6 @@ cblur_backend_keep_gpu (gboolean keep)
     cblur_gpu_unhold ();
 }
 
-/* a GPU's device node: NVIDIA's, or a DRM render node */
-static gboolean
-has_gpu_device (void)
-{
-  g_autoptr (GDir) dri = g_dir_open ("/dev/dri", 0, NULL);
-  const gchar     *name;
-
-  if (g_file_test ("/dev/nvidiactl", G_FILE_TEST_EXISTS))
-    return TRUE;
-  while (dri != NULL && (name = g_dir_read_name (dri)) != NULL)
-    if (g_str_has_prefix (name, "renderD"))
-      return TRUE;
-  return FALSE;
-}
-
 CblurBackendKind
 cblur_backend_likely (void)
 {
@@ -115,7 +41,7 @@ cblur_backend_likely (void)
 
   if (choice == CBLUR_BACKEND_CHOICE_CPU || !CBLUR_HAVE_GL)
     return CBLUR_BACKEND_CPU;
-  if (choice == CBLUR_BACKEND_CHOICE_GL || has_gpu_device ())
+  if (choice == CBLUR_BACKEND_CHOICE_GL || cblur_machine_has_gpu ())
     return CBLUR_BACKEND_GL;
   return CBLUR_BACKEND_CPU;
 }
@@ -231,30 +157,6 @@ blur_on_gl (const CblurBand   *band,
   return ok;
 }
 
-/* Why CBLUR_BACKEND=auto chose the CPU, asked without waiting for GL. */
-static const gchar *
-why_auto_chose_cpu (void)
-{
-  g_autoptr (GError) error = NULL;
-  gboolean           is_software = FALSE;
-
-  switch (cblur_gpu_state (FALSE, &is_software, &error))
-    {
-    case CBLUR_GPU_NOT_STARTED:
-      return _("too little blurring yet to be worth an OpenGL context (CBLUR_GL_START_MS)");
-    case CBLUR_GPU_STARTING:
-      return _("the OpenGL context is being made; the CPU blurs meanwhile");
-    case CBLUR_GPU_FAILED:
-      return g_intern_string (error->message);
-    case CBLUR_GPU_READY:
-    default:
-      return is_software ? _("the only OpenGL is a software renderer, slower than "
-                             "the CPU (CBLUR_BACKEND=gl uses it)")
-                         : _("the GPU's programs for this blur are being compiled; the CPU "
-                             "blurs meanwhile");
-    }
-}
-
 const gchar *
 cblur_backend_why_cpu (CblurBackendKind      backend,
                        const CblurRunReport *report)
@@ -263,7 +165,9 @@ cblur_backend_why_cpu (CblurBackendKind      backend,
     return report->gl_failure;
   if (cblur_settings ()->backend == CBLUR_BACKEND_CHOICE_CPU)
     return "CBLUR_BACKEND=cpu";
-  return backend == CBLUR_BACKEND_CPU ? why_auto_chose_cpu () : NULL;
+  return backend == CBLUR_BACKEND_GL ? _("the GPU's programs for this blur are being "
+                                         "compiled; the CPU blurs meanwhile")
+                                     : NULL;
 }
 
 /* A blur that changes nothing is a copy, on the CPU's threads, converted
@@ -325,9 +229,6 @@ cblur_backend_blur (CblurBand         *band,
   report->read_kept = stream != NULL && stream->read_kept;
   if (report->ran_on == CBLUR_BACKEND_CPU)
     report->why_cpu = cblur_backend_why_cpu (backend, report);
-  if (report->ran_on == CBLUR_BACKEND_CPU &&
-      cblur_settings ()->backend == CBLUR_BACKEND_CHOICE_AUTO)
-    g_atomic_pointer_add (&cpu_blur_us, g_get_monotonic_time () - started);
   report->read_ms = stream != NULL ? stream->read_ms - read_before : 0;
   report->write_ms = stream != NULL ? stream->write_ms - write_before : 0;
   report->total_ms = (band != NULL ? band->made_ms : 0) +

@@ -1,5 +1,6 @@
-/* Which backend blurs a region, the band's pixels, GEGL's reads and
- * writes, and the fallback from GL to the CPU.  Any of GEGL's threads may
+/* A band's blur on the backend the choice gave it (cblur-choice.h): its
+ * pixels, GEGL's reads and writes, and the fallback from GL to the CPU,
+ * and what the machine likely offers before any blur.  Any of GEGL's threads may
  * call these at once, each with bands of its own: the GPU's work is
  * serialized below (cblur-gl.h). */
 #ifndef CBLUR_BACKEND_H
@@ -38,20 +39,16 @@ typedef struct
   gboolean         box_as_direct;   /* box mode blurred an axis directly (CBLUR_BOX_FROM) */
   gchar           *gl_failure;      /* why GL was left for the CPU midway, or NULL */
   const gchar     *why_cpu;         /* where it ran on the CPU, why: gl_failure, the
-                                     * setting, or what auto found; NULL if unknown */
+                                     * setting, or the choice's prediction
+                                     * (cblur-choice.h); NULL if unknown */
+  gdouble          predicted_cpu_ms;   /* the choice's; 0 where not predicted */
+  gdouble          predicted_gl_ms;
 } CblurRunReport;
 
 /* Where a band's source and output pixels live: the GL backend's pinned
  * staging memory, which the GPU copies from and into without a copy on
  * the CPU, or the heap. */
 typedef struct _CblurBand CblurBand;
-
-/* From CBLUR_BACKEND (auto|gl|cpu): the backend this process should try.
- * Under auto it never waits for GL: the CPU until a context is ready,
- * which it has made in the background once the CPU has blurred long
- * enough in this process (CBLUR_GL_START_MS).  Under gl it makes the
- * context where there is none, and waits for it. */
-CblurBackendKind cblur_backend_preferred (void);
 
 /* Thread-safe: a live op that has blurred on GL keeps the context (and
  * its programs and textures) through a user's pauses, until it lets go. */
@@ -103,8 +100,9 @@ void             cblur_backend_blur      (CblurBand         *band,
 void             cblur_run_report_clear  (CblurRunReport    *report);
 
 /* Why a band that backend was chosen for ran on the CPU, for its
- * report: its gl_failure, the setting, or what auto found; NULL if
- * unknown. */
+ * report: its gl_failure, the setting, or the GPU's programs still
+ * compiling; NULL where the CPU was chosen under auto, which the
+ * choice's prediction tells (cblur_choice_report). */
 const gchar     *cblur_backend_why_cpu   (CblurBackendKind      backend,
                                           const CblurRunReport *report);
 

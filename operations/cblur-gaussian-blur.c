@@ -102,6 +102,7 @@ property_boolean (clip_extent, _("Clip to the input extent"), TRUE)
 #include "gegl-op.h"
 
 #include "cblur-backend.h"
+#include "cblur-choice.h"
 #include "cblur-format.h"
 #include "cblur-op.h"
 #include "cblur-log.h"
@@ -240,6 +241,22 @@ output_format (GeglOperation *operation)
                                   gegl_operation_get_source_space (operation, "input"));
 }
 
+/* a width × height region's blur at level, in the op's format, as the
+ * backend choice weighs it */
+static CblurWork
+work_of (GeglProperties *o,
+         const Babl     *format,
+         gdouble         width,
+         gdouble         height,
+         gint            level)
+{
+  gint      reach = reach_at_level (o, level);
+  CblurMode mode = mode_at_level (o, level);
+
+  return cblur_work_of_region ("gaussian-blur", cblur_mode_name (mode), babl_get_name (format),
+                               mode == CBLUR_MODE_DIRECT ? reach : 0, reach, width, height);
+}
+
 static Values
 values_of (GeglProperties *o)
 {
@@ -279,6 +296,9 @@ prepare (GeglOperation *operation)
   GeglProperties          *o = GEGL_PROPERTIES (operation);
   const Babl              *format = output_format (operation);
   State                   *state = o->user_data;
+  CblurWork                work;
+  CblurPrediction          prediction;
+  gdouble                  width, height;
   gint                     reach;
 
   if (state == NULL)
@@ -287,7 +307,9 @@ prepare (GeglOperation *operation)
       g_mutex_init (&state->lock);
       state->kept = cblur_kept_new ();
     }
-  state->backend = cblur_backend_preferred ();
+  cblur_input_size (operation, &width, &height);
+  work = work_of (o, format, width, height, 0);
+  state->backend = cblur_choice_make (&work, &prediction);
   state->whole_image_pixels = cblur_backend_whole_image_pixels (state->backend);
   g_atomic_pointer_set (&state->halo_pixels, 0);
   keep_level_for_slider (o, state);
@@ -736,6 +758,41 @@ band_height (CblurBackendKind   backend,
   return (gint) MAX ((height + bands - 1) / bands, least);
 }
 
+/* The backend for the region's rows from y on: the CPU hands them to the
+ * GPU between bands once that is ready and predicted to finish them
+ * first. */
+static CblurBackendKind
+choose_rest (GeglProperties      *o,
+             const Babl          *format,
+             const GeglRectangle *roi,
+             gint                 y,
+             gint                 level,
+             CblurPrediction     *prediction)
+{
+  CblurWork rest = work_of (o, format, roi->width, roi->y + roi->height - y, level);
+
+  return cblur_choice_make (&rest, prediction);
+}
+
+/* what the band took on the backend that ran it, learned, and its line */
+static void
+report_band (GeglProperties        *o,
+             const Babl            *format,
+             const GeglRectangle   *band,
+             gint                   level,
+             const CblurPrediction *prediction,
+             CblurRunReport        *report)
+{
+  CblurWork work = work_of (o, format, band->width, band->height, level);
+
+  cblur_choice_learn (&work, report->ran_on, report->total_ms);
+  cblur_choice_report (prediction, report);
+  /* one line a band, each with only its own figures, so that the
+   * benchmark's sums over the lines are a region's */
+  cblur_log_band (report, band, level);
+  cblur_run_report_clear (report);
+}
+
 static gboolean
 process (GeglOperation       *operation,
          GeglBuffer          *input,
@@ -755,6 +812,9 @@ process (GeglOperation       *operation,
                                  level, o->abyss_policy };
   CblurStream             stream = { read_part, write_part, &io, .kept = state->kept,
                                      .write_in_place = write_in_place };
+  CblurWork               work = work_of (o, format, roi.width, roi.height, level);
+  CblurPrediction         prediction;
+  CblurBackendKind        backend;
   gint                    rows;
   gint                    y;
 
@@ -786,13 +846,21 @@ process (GeglOperation       *operation,
   io.read_native = cblur_format_get (gegl_buffer_get_format (input));
   cblur_kept_source (state->kept, input, level);
   stream.straight_alpha = io.read_native != NULL;
-  rows = band_height (state->backend, kernel, level, roi.width, roi.height);
+  backend = cblur_choice_make (&work, &prediction);
+  rows = band_height (backend, kernel, level, roi.width, roi.height);
 
   for (y = roi.y; y < roi.y + roi.height; y += rows)
     {
-      GeglRectangle band = { roi.x, y, roi.width, MIN (rows, roi.y + roi.height - y) };
+      GeglRectangle band;
 
-      if (!blur_band (kernel, state->backend, &band, &report, &stream))
+      if (y > roi.y && backend == CBLUR_BACKEND_CPU &&
+          choose_rest (o, format, &roi, y, level, &prediction) == CBLUR_BACKEND_GL)
+        {
+          backend = CBLUR_BACKEND_GL;
+          rows = band_height (backend, kernel, level, roi.width, roi.y + roi.height - y);
+        }
+      band = (GeglRectangle) { roi.x, y, roi.width, MIN (rows, roi.y + roi.height - y) };
+      if (!blur_band (kernel, backend, &band, &report, &stream))
         {
           g_warning (_("cblur:gaussian-blur: out of memory for a %d×%d region"),
                      band.width, band.height);
@@ -803,18 +871,14 @@ process (GeglOperation       *operation,
       if (report.ran_on == CBLUR_BACKEND_GL &&
           g_atomic_int_compare_and_exchange (&state->keeps_gpu, FALSE, TRUE))
         cblur_backend_keep_gpu (TRUE);
-
-      /* one line a band, each with only its own figures, so that the
-       * benchmark's sums over the lines are a region's */
-      cblur_log_band (&report, &band, level);
-      cblur_run_report_clear (&report);
+      report_band (o, format, &band, level, &prediction, &report);
 
       if (roi.height > rows)
         gegl_operation_progress (operation,
                                  (gdouble) (y + band.height - roi.y) / roi.height,
                                  (gchar *) _("Blurring"));
     }
-
+  cblur_choice_region_done (&work);
   return TRUE;
 }
 

@@ -5,11 +5,21 @@
 
 #include <string.h>
 
+/* with the context current, when it lets go of its memory or goes */
 static void
 textures_free (gpointer data)
 {
-  /* the textures and buffers go with the context */
-  g_free (data);
+  CblurGlTextures *res = data;
+  gint             i;
+
+  for (i = 0; i < CBLUR_GL_N_TEXTURES; i++)
+    cblur_gpu_texture_clear (&res->textures[i]);
+  for (i = 0; i < (gint) G_N_ELEMENTS (res->native); i++)
+    {
+      cblur_gpu_buffer_free (&res->native[i].buffer);
+      cblur_gpu_buffer_free (&res->native[i].tables);
+    }
+  g_free (res);
 }
 
 void

@@ -122,11 +122,14 @@ cblur_gl_variable_memory_free (CblurGlVariableMemory *memory)
   g_free (memory);
 }
 
+/* with the context current, when it lets go of its memory or goes */
 static void
 widths_free (gpointer data)
 {
-  /* the buffer goes with the context */
-  g_free (data);
+  Widths *widths = data;
+
+  cblur_gpu_buffer_free (&widths->buffer);
+  g_free (widths);
 }
 
 /* the boxes copied into video memory, where every pass reads them */

@@ -142,10 +142,10 @@ rehearse_expected (CblurGl *gl)
 }
 
 /* The first uses' blurs: a few pixels each, radius FIRST_USE_RADIUS,
- * which take the programs any other blur takes; box mode runs its boxes
- * from CBLUR_BOX_FROM */
+ * which take the programs any other blur takes; box mode runs boxes
+ * from CBLUR_BOX_FROM on */
 #define FIRST_USE_SIZE   16
-#define FIRST_USE_RADIUS (CBLUR_BOX_FROM + 2.0)
+#define FIRST_USE_RADIUS (CBLUR_BOX_FROM + 1.5)
 
 /* Together they dispatch every program cblur_gl_prepare_all() queues:
  * direct.comp and box-fused.comp along both axes, premultiplying a

@@ -129,6 +129,19 @@ cblur_log_watch (CblurReportFunc func,
   g_mutex_unlock (&watcher.lock);
 }
 
+/* a backend's predicted time, "?" where nothing predicts it (not
+ * measured yet, or no GPU, which the CPU's reason then says) */
+static void
+append_prediction (GString     *line,
+                   const gchar *backend,
+                   gdouble      ms)
+{
+  if (ms > 0)
+    g_string_append_printf (line, " %s=%.1fms", backend, ms);
+  else
+    g_string_append_printf (line, " %s=?", backend);
+}
+
 static gchar *
 format_line (const CblurRunReport *report,
              const GeglRectangle  *band,
@@ -155,6 +168,10 @@ format_line (const CblurRunReport *report,
     g_string_append_printf (line, "renderer=\"%s\" tiles=%d upload=%.2fms compute=%.2fms "
                             "download=%.2fms ", report->renderer, report->tiles,
                             report->upload_ms, report->compute_ms, report->download_ms);
+  g_string_append (line, "predicted");
+  append_prediction (line, "cpu", report->predicted_cpu_ms);
+  append_prediction (line, "gl", report->predicted_gl_ms);
+  g_string_append_c (line, ' ');
   g_string_append_printf (line, "total=%.1fms", report->total_ms);
   if (report->read_kept)
     g_string_append (line, " source=kept");

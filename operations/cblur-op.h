@@ -32,6 +32,20 @@ cblur_rectangle_at_level (const GeglRectangle *rect,
  * outlives gegl_exit(), where GEGL reports it as a leaked buffer.  So the
  * ops' classes keep none, and a node gets its cache at its first whole
  * image, unless the host has set the node's policy itself. */
+/* the input's width and height; a megapixel's square for a plane
+ * without bounds, which the backend choice weighs as a host's view */
+static inline void
+cblur_input_size (GeglOperation *operation,
+                  gdouble       *width,
+                  gdouble       *height)
+{
+  const GeglRectangle *in_rect = gegl_operation_source_get_bounding_box (operation, "input");
+  gboolean             bounded = in_rect != NULL && !gegl_rectangle_is_infinite_plane (in_rect);
+
+  *width = bounded ? in_rect->width : 1024;
+  *height = bounded ? in_rect->height : 1024;
+}
+
 static inline void
 cblur_cache_on_node (GeglOperation *operation)
 {

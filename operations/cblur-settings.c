@@ -71,7 +71,6 @@ read_settings (void)
                  CBLUR_BACKEND_CHOICE_AUTO,
                  _("CBLUR_BACKEND=%s is not one of auto, gl or cpu; using auto"));
   settings->gl_idle_ms = read_number ("CBLUR_GL_IDLE_MS");
-  settings->gl_start_ms = read_number ("CBLUR_GL_START_MS");
   settings->band_pixels = read_number ("CBLUR_BAND_PIXELS");
   settings->whole_image_pixels = read_number ("CBLUR_WHOLE_IMAGE_PIXELS");
   settings->gl_max_tile = read_number ("CBLUR_GL_MAX_TILE");
@@ -79,6 +78,7 @@ read_settings (void)
   settings->gl_shared_memory = read_number ("CBLUR_GL_SHARED_MEMORY");
   settings->gl_debug = read_number ("CBLUR_GL_DEBUG") > 0;
   settings->gl_no_wait = read_number ("CBLUR_GL_NO_WAIT") > 0;
+  settings->gl_let_go = read_number ("CBLUR_GL_LET_GO") > 0;
   settings->gl_fault =
     read_choice ("CBLUR_GL_FAULT", faults, G_N_ELEMENTS (faults), CBLUR_GL_FAULT_NONE,
                  _("CBLUR_GL_FAULT=%s is not one of context, compile, alloc, dispatch, "

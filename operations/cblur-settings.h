@@ -4,11 +4,11 @@
  *   CBLUR_BACKEND=auto|gl|cpu  the backend to blur on; auto (the default)
  *                              takes GL where a GPU that is not a software
  *                              rasterizer offers OpenGL 4.3, else the CPU
- *   CBLUR_GL_IDLE_MS=N         let the GL context (its GPU and pinned host
- *                              memory) go after N ms unused; 20000
- *   CBLUR_GL_START_MS=N        under auto, make the GL context (in the
- *                              background) once blurs on the CPU have
- *                              taken N ms in this process; 250
+ *   CBLUR_GL_IDLE_MS=N         let the GL context's textures and pinned
+ *                              host memory go after N ms unused; 60000
+ *   CBLUR_GL_LET_GO=1          let the context itself go then too, with
+ *                              its programs, rather than keep it for the
+ *                              next blur
  *   CBLUR_GL_DEBUG=1           log the GL driver's debug messages (GLib's
  *                              debug log, domain cblur), at a cost on
  *                              every GL call
@@ -23,10 +23,12 @@
  *   CBLUR_GL_TEXTURE_BUDGET=B  at most B bytes of textures for a GL tile
  *   CBLUR_GL_SHARED_MEMORY=B   at most B bytes of a GL work group's shared
  *                              memory, for the shaders' smaller variants
- *   CBLUR_GL_NO_WAIT=1         auto takes a software rasterizer for a GPU:
- *                              its programs compile on the runtime's
- *                              thread, and GL blurs fall back to the CPU
- *                              until they are linked, as on a GPU
+ *   CBLUR_GL_NO_WAIT=1         auto takes a software rasterizer for a GPU
+ *                              that finishes every blur first, even on a
+ *                              machine without a GPU's device node: its
+ *                              programs compile on the runtime's thread,
+ *                              and GL blurs fall back to the CPU until
+ *                              they are linked, as on a GPU
  *   CBLUR_GL_FAULT=context|compile|alloc|dispatch|lost|slow
  *                              that point of the GL backend fails (slow:
  *                              the context takes 3 s longer to make)
@@ -68,7 +70,6 @@ typedef struct
 {
   CblurBackendChoice backend;
   gint64             gl_idle_ms;
-  gint64             gl_start_ms;
   gint64             band_pixels;
   gint64             whole_image_pixels;
   gint64             gl_max_tile;
@@ -77,6 +78,7 @@ typedef struct
   CblurGlFault       gl_fault;
   gboolean           gl_debug;
   gboolean           gl_no_wait;
+  gboolean           gl_let_go;
 } CblurSettings;
 
 const CblurSettings *cblur_settings        (void);

@@ -49,6 +49,7 @@ property_enum (abyss_policy, _("Abyss policy"), GeglAbyssPolicy,
 #include "gegl-op.h"
 
 #include "cblur-backend-variable.h"
+#include "cblur-choice.h"
 #include "cblur-format.h"
 #include "cblur-log.h"
 #include "cblur-memory.h"
@@ -59,8 +60,7 @@ property_enum (abyss_policy, _("Abyss policy"), GeglAbyssPolicy,
 
 typedef struct
 {
-  CblurBackendKind backend;
-  gsize            whole_image_pixels;  /* cblur_backend_whole_image_pixels */
+  gsize whole_image_pixels;  /* cblur_backend_whole_image_pixels */
 } State;
 
 static gint
@@ -68,6 +68,18 @@ reach_at_level (GeglProperties *o,
                 gint            level)
 {
   return cblur_variable_reach (o->radius / (1 << level), o->iterations);
+}
+
+/* a region's blur at level, as the backend choice weighs it: its pixels
+ * with their halo, in the op's format */
+static CblurWork
+work_of (GeglProperties      *o,
+         const Babl          *format,
+         const GeglRectangle *region,
+         gint                 level)
+{
+  return cblur_work_of_region ("variable-blur", "variable", babl_get_name (format), 0,
+                               reach_at_level (o, level), region->width, region->height);
 }
 
 static void
@@ -78,10 +90,16 @@ prepare (GeglOperation *operation)
     cblur_format_for_source (gegl_operation_get_source_format (operation, "input"),
                              gegl_operation_get_source_space (operation, "input"));
   State          *state = o->user_data;
+  CblurWork       work;
+  CblurPrediction prediction;
+  gdouble         width, height;
 
   if (state == NULL)
     o->user_data = state = g_new0 (State, 1);
-  state->backend = cblur_backend_preferred ();
+  /* the GPU starts as soon as the graph says it will pay */
+  cblur_input_size (operation, &width, &height);
+  work = work_of (o, format, GEGL_RECTANGLE (0, 0, width, height), 0);
+  cblur_choice_make (&work, &prediction);
   /* the whole image for any region as far as the CPU's memory allows:
    * the boxes of a region's halo cost what its own pixels do */
   state->whole_image_pixels = cblur_backend_whole_image_pixels (CBLUR_BACKEND_CPU);
@@ -316,16 +334,22 @@ io_groups (Io               *io,
 
 /* A band of the region with its halo holds at most this many pixels:
  * source, boxes, the pass between and the result take about 56 bytes a
- * pixel, and a 4K image at radius 100 is one band. */
-#define BAND_PIXELS (16 * 1024 * 1024)
+ * pixel, and a 4K image at radius 100 is one band.  While the CPU serves
+ * until the GPU is ready, bands of a few hundred rows of a 4K image, so
+ * that the GPU takes the rest soon after. */
+#define BAND_PIXELS           (16 * 1024 * 1024)
+#define HANDING_OVER_PIXELS   (2 * 1024 * 1024)
 
 /* rows of a band of the region, whose halo is at most two thirds of it */
 static gint
-band_rows (const CblurVariable *variable,
-           const GeglRectangle *roi)
+band_rows (const CblurVariable   *variable,
+           const GeglRectangle   *roi,
+           const CblurPrediction *prediction)
 {
   gint   reach = variable->reach;
-  gint64 budget = cblur_setting_or (cblur_settings ()->band_pixels, BAND_PIXELS);
+  gint64 budget = cblur_setting_or (cblur_settings ()->band_pixels,
+                                    prediction->hands_over ? HANDING_OVER_PIXELS
+                                                           : BAND_PIXELS);
   gint64 rows = budget / ((gint64) roi->width + 2 * reach) - 2 * reach;
 
   return (gint) CLAMP (rows, MIN (roi->height, MAX (64, 2 * reach)), roi->height);
@@ -385,12 +409,14 @@ byte_widths (const CblurVariable *variable,
 }
 
 /* the band's source read, with the boxes of its pixels, blurred through
- * the backend, and its rows out */
+ * the backend, and its rows out; what it took learned as work's */
 static void
-blur_band (CblurBackendKind     backend,
-           Io                  *io,
-           const GeglRectangle *band,
-           const GeglRectangle *inside)
+blur_band (CblurBackendKind       backend,
+           const CblurPrediction *prediction,
+           const CblurWork       *work,
+           Io                    *io,
+           const GeglRectangle   *band,
+           const GeglRectangle   *inside)
 {
   gint           reach = io->variable->reach;
   GeglRectangle  grown = { band->x - reach, band->y - reach,
@@ -426,6 +452,8 @@ blur_band (CblurBackendKind     backend,
   report.read_ms = (read - started) / 1000.0;
   report.write_ms = (g_get_monotonic_time () - blurred) / 1000.0;
   report.total_ms = (g_get_monotonic_time () - started) / 1000.0;
+  cblur_choice_learn (work, report.ran_on, report.total_ms);
+  cblur_choice_report (prediction, &report);
   cblur_log_band (&report, band, io->level);
   cblur_run_report_clear (&report);
 }
@@ -439,7 +467,6 @@ process (GeglOperation       *operation,
          gint                 level)
 {
   GeglProperties        *o = GEGL_PROPERTIES (operation);
-  State                 *state = o->user_data;
   const GeglRectangle   *in_rect = gegl_operation_source_get_bounding_box (operation, "input");
   g_autoptr (GeglBuffer) bounded = gegl_buffer_create_sub_buffer (input, in_rect);
   /* Beyond the input's edges the halo's pixels take the boxes of the
@@ -461,6 +488,9 @@ process (GeglOperation       *operation,
                                 o->abyss_policy, &variable, NULL, 0, 0, { NULL } };
   GeglRectangle          inside = cblur_rectangle_at_level (in_rect, level);
   CblurBoxWidth          table[256];
+  CblurWork              work = work_of (o, format, &roi, level);
+  CblurPrediction        prediction;
+  CblurBackendKind       backend;
   gint                   rows, y;
 
   if (roi.width <= 0 || roi.height <= 0)
@@ -469,16 +499,32 @@ process (GeglOperation       *operation,
   cblur_variable_init (&variable, o->radius / (1 << level), o->iterations);
   if (byte_widths (&variable, mask, io.mask_format, level, table))
     io.boxes.table = table;
-  rows = band_rows (&variable, &roi);
+  backend = cblur_choice_make (&work, &prediction);
+  rows = band_rows (&variable, &roi, &prediction);
   for (y = roi.y; y < roi.y + roi.height; y += rows)
     {
-      GeglRectangle band = { roi.x, y, roi.width, MIN (rows, roi.y + roi.height - y) };
+      GeglRectangle band;
+      CblurWork     band_work;
 
-      blur_band (state->backend, &io, &band, &inside);
+      /* the CPU hands the rest to the GPU once that is ready and
+       * predicted to finish it first */
+      if (y > roi.y && backend == CBLUR_BACKEND_CPU)
+        {
+          GeglRectangle rest = { roi.x, y, roi.width, roi.y + roi.height - y };
+          CblurWork     rest_work = work_of (o, format, &rest, level);
+
+          backend = cblur_choice_make (&rest_work, &prediction);
+          if (backend == CBLUR_BACKEND_GL)
+            rows = band_rows (&variable, &rest, &prediction);
+        }
+      band = (GeglRectangle) { roi.x, y, roi.width, MIN (rows, roi.y + roi.height - y) };
+      band_work = work_of (o, format, &band, level);
+      blur_band (backend, &prediction, &band_work, &io, &band, &inside);
       if (roi.height > rows)
         gegl_operation_progress (operation, (gdouble) (y + band.height - roi.y) / roi.height,
                                  (gchar *) _("Blurring"));
     }
+  cblur_choice_region_done (&work);
   return TRUE;
 }
 

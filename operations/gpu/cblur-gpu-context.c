@@ -294,6 +294,24 @@ cblur_gpu_set_data (CblurGpu       *gpu,
   g_array_append_val (gpu->data, slot);
 }
 
+void
+cblur_gpu_context_trim (CblurGpu *gpu)
+{
+  guint i;
+
+  for (i = 0; i < gpu->data->len; i++)
+    data_clear (&g_array_index (gpu->data, Data, i));
+  g_array_set_size (gpu->data, 0);
+  cblur_gpu_pinned_trim (gpu);
+}
+
+gboolean
+cblur_gpu_context_holds_memory (const CblurGpu *gpu)
+{
+  return gpu->context != EGL_NO_CONTEXT &&
+         (gpu->data->len > 0 || (gpu->pinned_idle != NULL && gpu->pinned_idle->len > 0));
+}
+
 const CblurGpuLimits *
 cblur_gpu_limits (const CblurGpu *gpu)
 {
@@ -305,13 +323,12 @@ cblur_gpu_limits (const CblurGpu *gpu)
 void
 cblur_gpu_context_destroy (CblurGpu *gl)
 {
-  guint i;
-
   if (gl->context == EGL_NO_CONTEXT)
     return;
 
-  for (i = 0; i < gl->data->len; i++)
-    data_clear (&g_array_index (gl->data, Data, i));
+  /* the users' data deletes its objects with the context current */
+  eglMakeCurrent (gl->display, EGL_NO_SURFACE, EGL_NO_SURFACE, gl->context);
+  cblur_gpu_context_trim (gl);
   g_clear_pointer (&gl->data, g_array_unref);
   gl->framebuffer = 0;
   gl->failed = FALSE;

@@ -40,6 +40,11 @@ gboolean cblur_gpu_context_alive   (const CblurGpu *gpu);
 EGLContext cblur_gpu_context_share (const CblurGpu *gpu);
 /* everything in it goes: its programs and users' data */
 void     cblur_gpu_context_destroy (CblurGpu  *gpu);
+/* with it current: its users' data goes, and the idle pinned buffers;
+ * its programs stay */
+void     cblur_gpu_context_trim    (CblurGpu  *gpu);
+/* whether it holds users' data or idle pinned buffers */
+gboolean cblur_gpu_context_holds_memory (const CblurGpu *gpu);
 
 /* cblur-gpu-program.c: the cache's value destructor */
 void     cblur_gpu_program_free    (gpointer   program);
@@ -112,6 +117,8 @@ gboolean cblur_gpu_lifetime_made   (gboolean  *is_software);
 
 /* cblur-gpu-pinned.c: the context goes, and the idle buffers with it */
 void     cblur_gpu_pinned_forget   (CblurGpu  *gpu);
+/* with the context current: the idle buffers are deleted */
+void     cblur_gpu_pinned_trim     (CblurGpu  *gpu);
 
 /* cblur-gpu-check.c: the debug callback, where CBLUR_GL_DEBUG is set */
 void     cblur_gpu_debug_enable    (void);

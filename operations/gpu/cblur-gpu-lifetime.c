@@ -18,9 +18,14 @@
 
 /* A host such as GIMP runs on after a blur, and the context holds its
  * users' textures and pinned buffers: over a gigabyte of each for an 8K
- * image.  The runtime's thread lets the context go once it has been idle
- * this long (CBLUR_GL_IDLE_MS); the next blur makes a new one. */
-#define IDLE_MS 20000
+ * image.  The runtime's thread lets go of them once the context has been
+ * idle this long (CBLUR_GL_IDLE_MS), and keeps the context and its
+ * programs, whose making the next blur would otherwise wait for or leave
+ * to the CPU; the context goes too where CBLUR_GL_LET_GO is set.  Making
+ * a 4K image's textures and pinned buffers again costs a blur about twice
+ * its own time: a user's pause between applies, mostly under a minute,
+ * keeps them. */
+#define IDLE_MS 60000
 
 /* While a user holds the context (a live preview's op that has blurred on
  * the GPU), a pause of the user's must not cost the next preview a new
@@ -107,6 +112,21 @@ idle_after_us (void)
                                             : self.idle_after_us;
 }
 
+/* With the lock held: the users' memory goes, the context and its
+ * programs stay.  A context that cannot be made current has failed, and
+ * goes. */
+static void
+trim (void)
+{
+  if (!cblur_gpu_context_make (&self.gl, NULL))
+    {
+      context_destroy ();
+      return;
+    }
+  cblur_gpu_context_trim (&self.gl);
+  cblur_gpu_context_release (&self.gl);
+}
+
 gint64
 cblur_gpu_lifetime_reap (void)
 {
@@ -114,14 +134,18 @@ cblur_gpu_lifetime_reap (void)
   gint64                   now = g_get_monotonic_time ();
   gint64                   due = self.last_use + idle_after_us ();
 
-  if (self.exiting || self.forked || !cblur_gpu_context_alive (&self.gl))
+  if (self.exiting || self.forked || !cblur_gpu_context_alive (&self.gl) ||
+      (!cblur_settings ()->gl_let_go && !cblur_gpu_context_holds_memory (&self.gl)))
     return G_MAXINT64;
   if (now < due)
     return due;
   /* a user's pixels may still be out in pinned buffers */
   if (self.gl.pinned_out > 0)
     return now + idle_after_us ();
-  context_destroy ();
+  if (cblur_settings ()->gl_let_go || self.gl.failed)
+    context_destroy ();
+  else
+    trim ();
   return G_MAXINT64;
 }
 
@@ -485,6 +509,14 @@ cblur_gpu_holds_context (void)
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
 
   return cblur_gpu_context_alive (&self.gl);
+}
+
+gboolean
+cblur_gpu_holds_memory (void)
+{
+  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
+
+  return cblur_gpu_context_holds_memory (&self.gl);
 }
 
 /* GEGL unloads a module whose operations are not in use and loads it again

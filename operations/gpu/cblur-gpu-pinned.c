@@ -124,3 +124,10 @@ cblur_gpu_pinned_forget (CblurGpu *gpu)
   if (gpu->pinned_idle != NULL)
     g_ptr_array_set_size (gpu->pinned_idle, 0);
 }
+
+void
+cblur_gpu_pinned_trim (CblurGpu *gpu)
+{
+  while (gpu->pinned_idle != NULL && gpu->pinned_idle->len > 0)
+    delete (g_ptr_array_steal_index_fast (gpu->pinned_idle, gpu->pinned_idle->len - 1));
+}

@@ -10,10 +10,12 @@
  * its first dispatch from each thread, on that thread's CPU), so the
  * warm-ups that thread runs before the GPU takes blurs spare every user
  * that cost.  The context is made on first use, or ahead of it where the
- * caller would rather not wait (cblur_gpu_state); it goes when idle a
- * while (CBLUR_GL_IDLE_MS, longer while a user holds it) or at
- * gegl_exit(), and is never used in a child forked after it existed, nor
- * once the process has begun to exit.
+ * caller would rather not wait (cblur_gpu_state).  Idle a while
+ * (CBLUR_GL_IDLE_MS, longer while a user holds it), it lets go of its
+ * users' memory (their data, pinned buffers) and keeps its programs,
+ * so that the next blur pays no start; it goes only at gegl_exit(), or
+ * when idle where CBLUR_GL_LET_GO is set, and is never used in a child
+ * forked after it existed, nor once the process has begun to exit.
  *
  * Threads: the functions marked "thread-safe" may be called from any
  * thread at any time, but not from a task.  All others take a CblurGpu
@@ -79,14 +81,17 @@ gboolean  cblur_gpu_run            (CblurGpuTask   task,
  * runtime's thread (a task, waited for). */
 gboolean  cblur_gpu_available      (gboolean *is_software,
                                     GError  **error);
-/* Thread-safe, for tests: whether a context exists now. */
+/* Thread-safe, for tests: whether a context exists now, and whether it
+ * holds users' memory (data or idle pinned buffers). */
 gboolean  cblur_gpu_holds_context  (void);
+gboolean  cblur_gpu_holds_memory   (void);
 
 const CblurGpuLimits *cblur_gpu_limits (const CblurGpu *gpu);
 
 /* A user's objects kept with the context under `key` (a static string's
- * address): destroy runs when the context goes, its GL objects going with
- * it, and frees host memory only. */
+ * address): destroy runs, with the context current, when the context lets
+ * go of its memory after an idle time or goes, and deletes the data's GL
+ * objects and frees its host memory; the next user makes them again. */
 gpointer  cblur_gpu_get_data (CblurGpu       *gpu,
                               gconstpointer   key);
 void      cblur_gpu_set_data (CblurGpu       *gpu,

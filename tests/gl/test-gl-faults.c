@@ -369,9 +369,24 @@ context_outlives_a_second (void)
   return !gl_test_comes_to (holds_context, NULL, FALSE, G_USEC_PER_SEC);
 }
 
+static gboolean
+holds_memory (gconstpointer unused)
+{
+  return cblur_gpu_holds_memory ();
+}
+
+/* whether the context still holds its users' memory after up to a second */
+static gboolean
+memory_outlives_a_second (void)
+{
+  return !gl_test_comes_to (holds_memory, NULL, FALSE, G_USEC_PER_SEC);
+}
+
 /* A host that runs on after a blur gets the GPU's and the pinned memory
  * back once the context has been idle a while, never while a band's
- * pixels are out in its staging; the next blur makes a new context. */
+ * pixels are out in its staging, and the context stays with its
+ * programs; with CBLUR_GL_LET_GO the context goes too, and the next blur
+ * makes a new one. */
 static void
 test_idle_release (void)
 {
@@ -386,15 +401,21 @@ test_idle_release (void)
   check_recovers (kernel);
   tests_thread = g_thread_self ();
   g_atomic_int_set (&watching, TRUE);
-  g_assert_false (context_outlives_a_second ());
+  g_assert_false (memory_outlives_a_second ());
   g_atomic_int_set (&watching, FALSE);
   g_assert_cmpint (g_atomic_int_get (&foreign_reads), ==, 0);
+  g_assert_true (cblur_gpu_holds_context ());
 
   band = cblur_band_new (CBLUR_BACKEND_GL, kernel, NULL, &src, &dst);
-  g_assert_true (cblur_gpu_holds_context ());
-  g_assert_true (context_outlives_a_second ());
+  g_assert_true (memory_outlives_a_second ());
   cblur_band_free (band);
+  g_assert_false (memory_outlives_a_second ());
+  g_assert_true (cblur_gpu_holds_context ());
+
+  gl_test_set ("CBLUR_GL_LET_GO", "1");
+  check_recovers (kernel);
   g_assert_false (context_outlives_a_second ());
+  gl_test_set ("CBLUR_GL_LET_GO", NULL);
 
   /* before the next blur, whose context then outlives the setenvs to come */
   if (idle_ms != NULL)

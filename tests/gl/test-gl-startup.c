@@ -11,6 +11,7 @@
  * process's. */
 #include "gl-test.h"
 
+#include "cblur-choice.h"
 #include "cblur-log.h"
 
 #include <stdlib.h>
@@ -74,23 +75,32 @@ blur_as_op (CblurBackendKind   backend,
   return report.ran_on;
 }
 
-/* CPU blurring enough under auto (CBLUR_GL_START_MS=1) that the next
- * choice starts the context, which CBLUR_GL_FAULT=slow makes slow */
-static void
-spend_on_cpu (void)
+/* a blur the CPU was measured to take longer over than any GPU's start */
+static const CblurWork slow_on_cpu = { "test", "box", "RGBA float", 0, 4.0e6 };
+#define SLOW_ON_CPU_MS 1.0e6
+
+/* the backend auto chooses for slow_on_cpu, and why */
+static CblurBackendKind
+choose (CblurPrediction *prediction)
 {
-  g_autoptr (CblurKernel) kernel = cblur_kernel_new (20.0, CBLUR_MODE_AUTO, 3);
-  CblurImage             *src = gl_test_random_input (kernel, 0, 0, 1024, 1024, 3);
-  CblurImage             *dst = gl_test_blank_image (0, 0, 1024, 1024);
-  CblurRunReport          report;
+  return cblur_choice_make (&slow_on_cpu, prediction);
+}
+
+/* Under auto, with llvmpipe taken for a GPU that finishes every blur
+ * first (CBLUR_GL_NO_WAIT), a blur that the CPU takes longer over than the
+ * GPU's start starts the context in the background, which
+ * CBLUR_GL_FAULT=slow makes slow, and the CPU blurs it meanwhile. */
+static void
+start_as_auto (void)
+{
+  CblurPrediction prediction;
 
   gl_test_set ("CBLUR_BACKEND", NULL);
-  gl_test_set ("CBLUR_GL_START_MS", "1");
-  g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_CPU);
-  cblur_backend_blur (NULL, CBLUR_BACKEND_CPU, kernel, src, dst, NULL, &report);
-  cblur_run_report_clear (&report);
-  gl_test_image_free (src);
-  gl_test_image_free (dst);
+  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
+  cblur_choice_learn (&slow_on_cpu, CBLUR_BACKEND_CPU, SLOW_ON_CPU_MS);
+  g_assert_cmpint (choose (&prediction), ==, CBLUR_BACKEND_CPU);
+  g_assert_cmpint (prediction.start, ==, CBLUR_START_NOW);
+  g_assert_nonnull (prediction.why_cpu);
 }
 
 /* A drag over the whole range of radii at a level, from direct into the
@@ -111,8 +121,8 @@ sweep (gpointer data)
 
       if (cblur_kernel_is_identity (kernel))
         continue;
-      g_assert_cmpint (blur_as_op (CBLUR_BACKEND_GL, kernel, sizes[level][0], sizes[level][1], &diff), ==,
-                       CBLUR_BACKEND_GL);
+      g_assert_cmpint (blur_as_op (CBLUR_BACKEND_GL, kernel, sizes[level][0], sizes[level][1],
+                                   &diff), ==, CBLUR_BACKEND_GL);
       g_assert_cmpfloat (diff, <=, BOX_TOLERANCE);
     }
   return NULL;
@@ -132,9 +142,7 @@ sweep_compiles_nothing (void)
     return;
   /* fewer lengths: this machine's GPU may be a slow compiler */
   gl_test_set ("CBLUR_GL_SHARED_MEMORY", "16384");
-  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
-  spend_on_cpu ();
-  cblur_backend_preferred ();
+  start_as_auto ();
   cblur_gpu_wait_prepared ();
   g_assert_cmpint (cblur_gpu_state (FALSE, NULL, NULL), ==, CBLUR_GPU_READY);
   g_assert_true (cblur_gpu_prepared ());
@@ -156,6 +164,7 @@ static void
 choice_waits_for_programs (void)
 {
   static const gdouble radii[] = { 400.0, 2.0, 120.0, 6.0, 40.0, 1.0 };
+  CblurPrediction      prediction;
   gdouble              diff;
   guint                i;
 
@@ -163,21 +172,19 @@ choice_waits_for_programs (void)
     return;
   /* three fused lengths, of which the blurs take the longest */
   gl_test_set ("CBLUR_GL_SHARED_MEMORY", "32768");
-  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
-  spend_on_cpu ();
-  g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_CPU);
+  start_as_auto ();
   while (cblur_gpu_state (FALSE, NULL, NULL) == CBLUR_GPU_STARTING)
     {
-      g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_CPU);
+      g_assert_cmpint (choose (&prediction), ==, CBLUR_BACKEND_CPU);
       g_usleep (POLL_US);
     }
   while (!cblur_gpu_prepared ())
     {
-      if (cblur_backend_preferred () == CBLUR_BACKEND_GL)
+      if (choose (&prediction) == CBLUR_BACKEND_GL)
         g_assert_true (cblur_gpu_prepared ());
       g_usleep (POLL_US);
     }
-  g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_GL);
+  g_assert_cmpint (choose (&prediction), ==, CBLUR_BACKEND_GL);
 
   for (i = 0; i < G_N_ELEMENTS (radii); i++)
     {
@@ -200,22 +207,24 @@ count_variable_bands (const CblurRunReport *report,
   g_atomic_int_inc (&on[report->ran_on == CBLUR_BACKEND_GL]);
 }
 
-/* a ramp of blur across a random image through the variable blur's op,
- * the mask stored in mask_format */
-static void
-blur_variable_op (const gchar *mask_format)
+/* a ramp of blur across a random width × height image through the
+ * variable blur's op, the mask stored in mask_format: its pixels */
+static gfloat *
+blur_variable_sized (const gchar *mask_format,
+                     gint         width,
+                     gint         height)
 {
-  g_autoptr (GeglBuffer) image = test_random_buffer (96, 64, 11);
-  g_autoptr (GeglBuffer) mask = gegl_buffer_new (GEGL_RECTANGLE (0, 0, 96, 64),
+  g_autoptr (GeglBuffer) image = test_random_buffer (width, height, 11);
+  g_autoptr (GeglBuffer) mask = gegl_buffer_new (GEGL_RECTANGLE (0, 0, width, height),
                                                  babl_format (mask_format));
-  g_autofree gfloat     *ramp = g_new (gfloat, 96 * 64);
-  g_autofree gfloat     *out = g_new (gfloat, 96 * 64 * 4);
+  g_autofree gfloat     *ramp = g_new (gfloat, width * height);
+  gfloat                *out = g_new (gfloat, width * height * 4);
   GeglNode              *graph = gegl_node_new ();
   GeglNode              *source, *masks, *blur;
   gint                   i;
 
-  for (i = 0; i < 96 * 64; i++)
-    ramp[i] = (i % 96) / 95.0f;
+  for (i = 0; i < width * height; i++)
+    ramp[i] = (i % width) / (gfloat) (width - 1);
   gegl_buffer_set (mask, NULL, 0, babl_format ("Y float"), ramp, GEGL_AUTO_ROWSTRIDE);
   source = gegl_node_new_child (graph, "operation", "gegl:buffer-source", "buffer", image,
                                 NULL);
@@ -225,9 +234,16 @@ blur_variable_op (const gchar *mask_format)
                               NULL);
   gegl_node_link (source, blur);
   gegl_node_connect_to (masks, "output", blur, "aux");
-  gegl_node_blit (blur, 1.0, GEGL_RECTANGLE (0, 0, 96, 64), babl_format ("RaGaBaA float"),
-                  out, GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
+  gegl_node_blit (blur, 1.0, GEGL_RECTANGLE (0, 0, width, height),
+                  babl_format ("RaGaBaA float"), out, GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
   g_object_unref (graph);
+  return out;
+}
+
+static void
+blur_variable_op (const gchar *mask_format)
+{
+  g_free (blur_variable_sized (mask_format, 96, 64));
 }
 
 /* The warm-up queues the variable blur's programs too: once the GPU is
@@ -240,9 +256,7 @@ variable_compiles_nothing (void)
 
   if (!in_own_process ())
     return;
-  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
-  spend_on_cpu ();
-  cblur_backend_preferred ();
+  start_as_auto ();
   cblur_gpu_wait_prepared ();
   cblur_log_watch (count_variable_bands, on);
   blur_variable_op ("Y' u8");
@@ -268,18 +282,81 @@ first_frame_pins_nothing (void)
     return;
   gl_test_set ("CBLUR_GL_NO_WAIT", "1");
   gl_test_set ("CBLUR_BACKEND", NULL);
-  gl_test_set ("CBLUR_GL_START_MS", "1");
   g_assert_cmpint (blur_as_op (CBLUR_BACKEND_CPU, kernel, 160, 96, &diff), ==,
                    CBLUR_BACKEND_CPU);
-  g_usleep (2000);
-  cblur_backend_preferred ();
+  start_as_auto ();
   cblur_gpu_wait_prepared ();
-  g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_GL);
+  g_assert_true (cblur_gpu_prepared ());
   reserved = cblur_gpu_pinned_reserved ();
   g_assert_cmpint (blur_as_op (CBLUR_BACKEND_GL, kernel, 160, 96, &diff), ==,
                    CBLUR_BACKEND_GL);
   g_assert_cmpfloat (diff, <=, BOX_TOLERANCE);
   g_assert_cmpuint (cblur_gpu_pinned_reserved (), ==, reserved);
+}
+
+/* tall enough for several bands of CBLUR_BAND_PIXELS */
+#define HAND_OVER_WIDTH  64
+#define HAND_OVER_HEIGHT 600
+
+/* One step of an 8-bit image: a band the GPU takes over blurs as the CPU
+ * would have, to within that. */
+#define ONE_STEP (1.0 / 255)
+
+/* counts each band by where it ran, and once the first is done, lets the
+ * GPU come: the rest of the region is handed over */
+static void
+hand_over_after_first (const CblurRunReport *report,
+                       const GeglRectangle  *band,
+                       gpointer              user_data)
+{
+  gint *on = user_data;
+
+  g_atomic_int_inc (&on[report->ran_on == CBLUR_BACKEND_GL]);
+  cblur_gpu_wait_prepared ();
+}
+
+static gfloat *
+render (gconstpointer op)
+{
+  g_autoptr (GeglBuffer) image = NULL;
+
+  if (g_strcmp0 (op, "variable") == 0)
+    return blur_variable_sized ("Y' u8", HAND_OVER_WIDTH, HAND_OVER_HEIGHT);
+  image = test_random_buffer (HAND_OVER_WIDTH, HAND_OVER_HEIGHT, 5);
+  return test_blur (image, GEGL_RECTANGLE (0, 0, HAND_OVER_WIDTH, HAND_OVER_HEIGHT),
+                    "radius", 12.0, NULL);
+}
+
+/* A region whose first band the CPU blurs while the GPU starts hands its
+ * remaining bands to the GPU once it is ready, and comes out as a fresh
+ * render on the CPU alone and on the GPU alone do, to within a step of
+ * 8 bits: for each op. */
+static void
+hand_over_mid_region (gconstpointer op)
+{
+  gsize              n = HAND_OVER_WIDTH * HAND_OVER_HEIGHT * 4;
+  gint               on[2] = { 0, 0 };
+  g_autofree gfloat *handed = NULL;
+  g_autofree gfloat *on_cpu = NULL;
+  g_autofree gfloat *on_gl = NULL;
+
+  if (!in_own_process ())
+    return;
+  gl_test_set ("CBLUR_BAND_PIXELS", "8192");
+  gl_test_set ("CBLUR_GL_FAULT", "slow");
+  start_as_auto ();
+  cblur_log_watch (hand_over_after_first, on);
+  handed = render (op);
+  cblur_log_watch (NULL, NULL);
+  g_assert_cmpint (on[FALSE], ==, 1);
+  g_assert_cmpint (on[TRUE], >=, 2);
+
+  gl_test_set ("CBLUR_BACKEND", "cpu");
+  on_cpu = render (op);
+  gl_test_set ("CBLUR_BACKEND", "gl");
+  on_gl = render (op);
+  g_assert_cmpfloat (test_max_abs_diff (handed, on_cpu, n), <=, ONE_STEP);
+  g_assert_cmpfloat (test_max_abs_diff (handed, on_gl, n), <=, ONE_STEP);
 }
 
 /* The choice that starts the context comes back at once, with the CPU,
@@ -294,19 +371,20 @@ auto_does_not_wait (void)
   CblurRunReport          report;
   gint64                  started;
   CblurBackendKind        chosen;
+  CblurPrediction         prediction;
 
   if (!in_own_process ())
     return;
   gl_test_set ("CBLUR_GL_FAULT", "slow");
-  spend_on_cpu ();
+  start_as_auto ();
   g_assert_false (cblur_gpu_holds_context ());
 
   started = g_get_monotonic_time ();
-  chosen = cblur_backend_preferred ();
+  chosen = choose (&prediction);
   cblur_backend_blur (NULL, chosen, kernel, src, dst, NULL, &report);
   g_assert_cmpint (g_get_monotonic_time () - started, <, NO_WAIT_US);
   g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_CPU);
-  g_assert_nonnull (report.why_cpu);
+  g_assert_nonnull (prediction.why_cpu);
   g_assert_cmpint (cblur_gpu_state (FALSE, NULL, NULL), ==, CBLUR_GPU_STARTING);
   cblur_run_report_clear (&report);
   cblur_cpu_blur (kernel, src, NULL, GEGL_ABYSS_NONE, FALSE, expected);
@@ -332,8 +410,7 @@ exit_while_starting (gconstpointer data)
     return;
   if (strstr (how, "slow") != NULL)
     gl_test_set ("CBLUR_GL_FAULT", "slow");
-  spend_on_cpu ();
-  g_assert_cmpint (cblur_backend_preferred (), ==, CBLUR_BACKEND_CPU);
+  start_as_auto ();
   g_assert_cmpint (cblur_gpu_state (FALSE, NULL, NULL), ==, CBLUR_GPU_STARTING);
   if (strstr (how, "gegl-exit") != NULL)
     gegl_exit ();
@@ -355,5 +432,7 @@ main (int    argc,
   g_test_add_func ("/gl/startup/choice-waits-for-programs", choice_waits_for_programs);
   g_test_add_func ("/gl/startup/variable-compiles-nothing", variable_compiles_nothing);
   g_test_add_func ("/gl/startup/first-frame-pins-nothing", first_frame_pins_nothing);
+  g_test_add_data_func ("/gl/startup/hand-over/gaussian", "gaussian", hand_over_mid_region);
+  g_test_add_data_func ("/gl/startup/hand-over/variable", "variable", hand_over_mid_region);
   return gl_test_run ();
 }

@@ -1,0 +1,119 @@
+/* The backend choice as a function of what was measured: for each row of
+ * figures, the backend a 4K blur goes to, whether and when the GPU
+ * starts, and what the prediction says. */
+#include "cblur-test.h"
+
+#include <math.h>
+
+#include "cblur-choice.h"
+
+/* a 3840×2160 image with a halo of 30 */
+#define PIXELS (3900.0 * 2220.0)
+
+/* the rate that blurs PIXELS in ms, 0 for not measured */
+static gdouble
+rate (gdouble ms)
+{
+  return ms > 0 ? PIXELS / ms : 0;
+}
+
+typedef struct
+{
+  const gchar     *what;
+  CblurChoiceGpu   gpu;
+  gdouble          cpu_ms;      /* as measured, 0: not yet */
+  gdouble          gl_ms;       /* ... once started */
+  gdouble          start_ms;    /* what of the start is left */
+  CblurBackendKind backend;
+  CblurStart       start;
+  gboolean         hands_over;
+} Row;
+
+static const Row rows[] = {
+  { "no GPU",                       CBLUR_CHOICE_NO_GPU,       30, 10, 500,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE },
+  { "ready, the CPU not measured",  CBLUR_CHOICE_GPU_READY,     0, 10,   0,
+    CBLUR_BACKEND_GL, CBLUR_START_NONE, FALSE },
+  { "ready and faster",             CBLUR_CHOICE_GPU_READY,    30, 10,   0,
+    CBLUR_BACKEND_GL, CBLUR_START_NONE, FALSE },
+  { "ready and slower",             CBLUR_CHOICE_GPU_READY,     5, 10,   0,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE },
+  { "starting, faster once ready",  CBLUR_CHOICE_GPU_STARTING, 300, 18, 100,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, TRUE },
+  { "starting, slower once ready",  CBLUR_CHOICE_GPU_STARTING,  5, 10, 100,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE },
+  { "cold, the CPU not measured",   CBLUR_CHOICE_GPU_COLD,      0, 10, 500,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE },
+  { "cold, wins with its start",    CBLUR_CHOICE_GPU_COLD,    1000, 10, 500,
+    CBLUR_BACKEND_CPU, CBLUR_START_NOW, TRUE },
+  { "cold, a warm driver's start",  CBLUR_CHOICE_GPU_COLD,    300, 18, 150,
+    CBLUR_BACKEND_CPU, CBLUR_START_NOW, TRUE },
+  { "cold, pays back later",        CBLUR_CHOICE_GPU_COLD,     40, 10, 500,
+    CBLUR_BACKEND_CPU, CBLUR_START_AFTER, FALSE },
+  { "cold, never pays back",        CBLUR_CHOICE_GPU_COLD,      3, 2.5, 500,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE },
+  { "cold, slower even once ready", CBLUR_CHOICE_GPU_COLD,      5, 10, 500,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE },
+};
+
+static void
+test_rows (void)
+{
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (rows); i++)
+    {
+      const Row      *row = &rows[i];
+      CblurFigures    figures = { row->gpu, "no GPU here", rate (row->cpu_ms),
+                                  rate (row->gl_ms), 0, row->start_ms };
+      CblurPrediction prediction;
+
+      g_test_message ("%s", row->what);
+      cblur_choice_decide (&figures, PIXELS, &prediction);
+      g_assert_cmpint (prediction.backend, ==, row->backend);
+      g_assert_cmpint (prediction.start, ==, row->start);
+      g_assert_cmpint (prediction.hands_over, ==, row->hands_over);
+      g_assert_cmpfloat_with_epsilon (prediction.cpu_ms, row->cpu_ms, 1e-6);
+      if (row->gpu == CBLUR_CHOICE_NO_GPU)
+        g_assert_cmpfloat (prediction.gl_ms, ==, 0);
+      else
+        g_assert_cmpfloat_with_epsilon (prediction.gl_ms, row->gl_ms +
+                                        (row->gpu == CBLUR_CHOICE_GPU_READY ? 0 : row->start_ms),
+                                        1e-6);
+      /* the CPU always says why */
+      g_assert_true ((prediction.backend == CBLUR_BACKEND_CPU) == (prediction.why_cpu != NULL));
+    }
+}
+
+/* A GPU taken to finish every blur first (infinite rate, no call cost)
+ * takes every blur once ready, and starts at once wherever the CPU takes
+ * longer than its start. */
+static void
+test_instant_gpu (void)
+{
+  CblurFigures    figures = { CBLUR_CHOICE_GPU_READY, NULL, rate (0.5), INFINITY, 0, 0 };
+  CblurPrediction prediction;
+
+  cblur_choice_decide (&figures, PIXELS, &prediction);
+  g_assert_cmpint (prediction.backend, ==, CBLUR_BACKEND_GL);
+  g_assert_cmpfloat (prediction.gl_ms, ==, 0);
+
+  figures.gpu = CBLUR_CHOICE_GPU_COLD;
+  figures.start_left_ms = 400;
+  figures.cpu_rate = rate (401);
+  cblur_choice_decide (&figures, PIXELS, &prediction);
+  g_assert_cmpint (prediction.start, ==, CBLUR_START_NOW);
+  figures.cpu_rate = rate (399);
+  cblur_choice_decide (&figures, PIXELS, &prediction);
+  g_assert_cmpint (prediction.start, ==, CBLUR_START_AFTER);
+}
+
+int
+main (int    argc,
+      char **argv)
+{
+  g_test_init (&argc, &argv, NULL);
+  g_test_add_func ("/choice/rows", test_rows);
+  g_test_add_func ("/choice/instant-gpu", test_instant_gpu);
+  return g_test_run ();
+}
