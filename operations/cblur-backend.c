@@ -273,6 +273,27 @@ reads_inside (const CblurKernel *kernel,
          cblur_stream_inside_rect (stream, &all, inside);
 }
 
+/* Under auto, where the GPU would blur the CPU's band's input whole, its
+ * first uses rehearse that blur (cblur_gl_expect). */
+static void
+expect_on_gl (const CblurKernel *kernel,
+              const CblurStream *stream,
+              const CblurImage  *src,
+              const CblurImage  *dst)
+{
+  const GeglRectangle *inside;
+  gint64               whole;
+
+  if (!CBLUR_HAVE_GL || stream == NULL ||
+      cblur_settings ()->backend != CBLUR_BACKEND_CHOICE_AUTO)
+    return;
+  inside = &stream->inside;
+  whole = cblur_setting_or (cblur_settings ()->whole_image_pixels, GPU_WHOLE_IMAGE_PIXELS);
+  if (((gdouble) inside->width + 2.0 * kernel->reach) *
+      ((gdouble) inside->height + 2.0 * kernel->reach) <= (gdouble) whole)
+    cblur_gl_expect (kernel, stream, src, dst);
+}
+
 CblurBand *
 cblur_band_new (CblurBackendKind   backend,
                 const CblurKernel *kernel,
@@ -287,7 +308,10 @@ cblur_band_new (CblurBackendKind   backend,
 
   /* the CPU reads rows and writes columns as its passes go */
   if (backend == CBLUR_BACKEND_CPU && !cblur_backend_does_nothing (kernel, dst))
-    return g_steal_pointer (&band);
+    {
+      expect_on_gl (kernel, stream, src, dst);
+      return g_steal_pointer (&band);
+    }
 
   /* where staging fails, so will the blur, which reports why */
   if (backend == CBLUR_BACKEND_GL)

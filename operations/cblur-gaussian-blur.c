@@ -32,9 +32,9 @@ enum_end (CblurOpMode)
  * chained while they are equal, and not radius. */
 property_double (radius, _("Radius"), RADIUS_DEFAULT)
   description (_("Half-width of the blur in pixels along each axis whose "
-                 "own radius is at its default, 10; the Gaussian's standard "
-                 "deviation is a third of it, so radius 30 blurs as GIMP's "
-                 "Gaussian Blur at Size 10"))
+                 "own radius is at its default, 10: three standard deviations "
+                 "(3σ), so radius 30 blurs as GIMP's Gaussian Blur at Size 10 "
+                 "and Variable Blur (GPU or CPU) at radius 10"))
   value_range (0.0, CBLUR_RADIUS_MAX)
   ui_range    (0.0, 300.0)
   ui_gamma    (2.0)
@@ -44,10 +44,10 @@ property_double (radius, _("Radius"), RADIUS_DEFAULT)
   ui_meta     ("visible", "0")
 
 property_double (radius_x, _("Radius X (3 × Size X)"), RADIUS_DEFAULT)
-  description (_("Half-width of the blur along x in pixels; the Gaussian's "
-                 "standard deviation is a third of it, so radius 30 blurs as "
-                 "GIMP's Gaussian Blur at Size 10; 0 blurs along y only; at "
-                 "the default, 10, it follows Radius"))
+  description (_("Half-width of the blur along x in pixels: three standard "
+                 "deviations (3σ), so radius 30 blurs as GIMP's Gaussian Blur "
+                 "at Size 10 and Variable Blur (GPU or CPU) at radius 10; 0 "
+                 "blurs along y only"))
   value_range (0.0, CBLUR_RADIUS_MAX)
   ui_range    (0.0, 300.0)
   ui_gamma    (2.0)
@@ -57,10 +57,10 @@ property_double (radius_x, _("Radius X (3 × Size X)"), RADIUS_DEFAULT)
   ui_meta     ("axis", "x")
 
 property_double (radius_y, _("Radius Y (3 × Size Y)"), RADIUS_DEFAULT)
-  description (_("Half-width of the blur along y in pixels; the Gaussian's "
-                 "standard deviation is a third of it, so radius 30 blurs as "
-                 "GIMP's Gaussian Blur at Size 10; 0 blurs along x only; at "
-                 "the default, 10, it follows Radius"))
+  description (_("Half-width of the blur along y in pixels: three standard "
+                 "deviations (3σ), so radius 30 blurs as GIMP's Gaussian Blur "
+                 "at Size 10 and Variable Blur (GPU or CPU) at radius 10; 0 "
+                 "blurs along x only"))
   value_range (0.0, CBLUR_RADIUS_MAX)
   ui_range    (0.0, 300.0)
   ui_gamma    (2.0)
@@ -82,7 +82,7 @@ property_int (iterations, _("Box passes"), 4)
   value_range (CBLUR_ITERATIONS_MIN, CBLUR_ITERATIONS_MAX)
   ui_meta     ("sensitive", "mode {auto, box}")
   ui_meta     ("label", "[mode {auto} : auto-label, mode {direct, box} : box-label]")
-  ui_meta     ("auto-label", _("Box passes (along an axis of radius above 25)"))
+  ui_meta     ("auto-label", _("Box passes above radius 25"))
   ui_meta     ("box-label", _("Box passes"))
 
 property_enum (abyss_policy, _("Abyss policy"), GeglAbyssPolicy,
@@ -949,13 +949,8 @@ gegl_op_class_init (GeglOpClass *klass)
       "  <param name='color2'>rgb(1.0, 0.85, 0.3)</param></params>"
       "</node>"
       "</gegl>",
-    "description", _("Blurs the image with a Gaussian of standard deviation "
-                     "radius / 3 along each axis (radius 3N blurs as GIMP's "
-                     "Gaussian Blur at Size N), on the GPU through OpenGL "
-                     "compute shaders or on the CPU where no GPU is "
-                     "available. Direct mode convolves with the exact "
-                     "sampled kernel; box mode repeats box filters and costs "
-                     "the same at any radius."),
+    /* the menu's tooltip: one line */
+    "description", _("Gaussian blur: radius 30 blurs as Size 10 in GIMP's own"),
     NULL);
 }
 

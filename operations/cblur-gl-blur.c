@@ -296,6 +296,27 @@ cblur_gl_blur_copied (CblurGl             *gl,
   return ok;
 }
 
+/* the pinned memory goes back to wait for the next band of its size */
+gboolean
+cblur_gl_rehearse (CblurGl           *gl,
+                   const CblurKernel *kernel,
+                   const CblurStream *stream,
+                   CblurImage        *source,
+                   CblurImage        *output,
+                   GError           **error)
+{
+  BandMemoryNew call = { kernel, stream, source, output, NULL };
+  CblurGlSource held = { stream->abyss, stream->straight_alpha, NULL, NULL, TRUE };
+  CblurGlReport report = { 0 };
+  gboolean      ok;
+
+  if (!band_memory_new (gl->gpu, &call, error))
+    return FALSE;
+  ok = blur_held (gl, kernel, call.memory, &held, source, output, &report, error);
+  memory_give_back (gl->gpu, call.memory);
+  return ok;
+}
+
 /* cblur_gl_blur()'s arguments, for its task */
 typedef struct
 {

@@ -78,6 +78,14 @@ cblur_gl_first_use (CblurGpu *gpu)
 }
 
 void
+cblur_gl_expect (const CblurKernel *kernel,
+                 const CblurStream *stream,
+                 const CblurImage  *src,
+                 const CblurImage  *dst)
+{
+}
+
+void
 cblur_gpu_unhold (void)
 {
 }

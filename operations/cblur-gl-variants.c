@@ -18,6 +18,22 @@
 
 #include <gegl.h>
 
+/* The input the CPU has blurred whole or in bands while the GPU may yet
+ * take blurs, the largest with its halo (cblur_gl_expect): the first
+ * uses rehearse its blur, and forget it. */
+static struct
+{
+  GMutex             lock;
+  gdouble            pixels;       /* with the halo; 0 where there is none */
+  gdouble            radii[2];     /* by CblurAxis */
+  CblurMode          mode;         /* the axes', or auto where they differ */
+  gint               iterations;
+  GeglRectangle      inside;
+  GeglAbyssPolicy    abyss;
+  gboolean           straight;
+  const CblurFormat *formats[2];   /* src's and dst's */
+} expected;
+
 /* an axis's direct and fused programs in its variant */
 static void
 queue_axis (CblurGl        *gl,
@@ -57,6 +73,72 @@ cblur_gl_prepare_all (CblurGpu *gpu)
   cblur_gl_program_prepare (&gl, CBLUR_GL_SHADER_DECODE, 0, 0);
   cblur_gl_program_prepare (&gl, CBLUR_GL_SHADER_ENCODE, 0, 0);
   cblur_gl_variable_prepare (&gl);
+}
+
+void
+cblur_gl_expect (const CblurKernel *kernel,
+                 const CblurStream *stream,
+                 const CblurImage  *src,
+                 const CblurImage  *dst)
+{
+  const CblurKernelAxis *x = &kernel->axes[CBLUR_AXIS_X];
+  const CblurKernelAxis *y = &kernel->axes[CBLUR_AXIS_Y];
+  const GeglRectangle   *inside = &stream->inside;
+  gdouble                pixels = ((gdouble) inside->width + 2.0 * kernel->reach) *
+                                  ((gdouble) inside->height + 2.0 * kernel->reach);
+
+  g_mutex_lock (&expected.lock);
+  if (pixels > expected.pixels)
+    {
+      expected.pixels = pixels;
+      expected.radii[CBLUR_AXIS_X] = x->radius;
+      expected.radii[CBLUR_AXIS_Y] = y->radius;
+      expected.mode = x->mode == y->mode ? x->mode : CBLUR_MODE_AUTO;
+      expected.iterations = CLAMP (MAX (x->iterations, y->iterations), CBLUR_ITERATIONS_MIN,
+                                   CBLUR_ITERATIONS_MAX);
+      expected.inside = *inside;
+      expected.abyss = stream->abyss;
+      expected.straight = stream->straight_alpha;
+      expected.formats[0] = src->format;
+      expected.formats[1] = dst->format;
+    }
+  g_mutex_unlock (&expected.lock);
+}
+
+/* The expected input's blur, whose first on the GPU would otherwise pin
+ * its memory and make its textures in a user's frame (tens of
+ * milliseconds) */
+static void
+rehearse_expected (CblurGl *gl)
+{
+  g_autoptr (CblurKernel) kernel = NULL;
+  g_autoptr (GError)      error = NULL;
+  CblurStream             stream = { 0 };
+  CblurImage              src, dst;
+
+  g_mutex_lock (&expected.lock);
+  if (expected.pixels > 0)
+    {
+      kernel = cblur_kernel_new_xy (expected.radii[CBLUR_AXIS_X], expected.radii[CBLUR_AXIS_Y],
+                                    expected.mode, expected.iterations);
+      stream.inside = expected.inside;
+      stream.abyss = expected.abyss;
+      stream.straight_alpha = expected.straight;
+      src = (CblurImage) { NULL, stream.inside.x - kernel->reach,
+                           stream.inside.y - kernel->reach,
+                           stream.inside.width + 2 * kernel->reach,
+                           stream.inside.height + 2 * kernel->reach, 0, expected.formats[0] };
+      dst = (CblurImage) { NULL, stream.inside.x, stream.inside.y, stream.inside.width,
+                           stream.inside.height, 0, expected.formats[1] };
+    }
+  expected.pixels = 0;
+  g_mutex_unlock (&expected.lock);
+
+  if (kernel == NULL || cblur_kernel_is_identity (kernel))
+    return;
+  gl->two_shader = FALSE;
+  if (!cblur_gl_rehearse (gl, kernel, &stream, &src, &dst, &error))
+    g_debug ("a rehearsal of the GPU's first blur failed: %s", error->message);
 }
 
 /* The first uses' blurs: a few pixels each, radius FIRST_USE_RADIUS,
@@ -132,4 +214,5 @@ cblur_gl_first_use (CblurGpu *gpu)
       gl.two_shader = first_uses[i].two_shader;
       blur_once (&gl, first_uses[i].mode, first_uses[i].straight);
     }
+  rehearse_expected (&gl);
 }

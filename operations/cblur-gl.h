@@ -86,6 +86,16 @@ void               cblur_gl_prepare_all      (CblurGpu           *gpu);
  * dispatch each program cblur_gl_prepare_all() queued, once. */
 void               cblur_gl_first_use        (CblurGpu           *gpu);
 
+/* Thread-safe: a band the CPU blurs while the GPU may yet take blurs,
+ * whose input (stream->inside) the GPU would blur whole.  The first
+ * uses rehearse the largest such input's blur, src and dst in their
+ * formats, so that its first blur on the GPU, a live preview's next
+ * frame, finds its pinned memory, textures and programs made. */
+void               cblur_gl_expect           (const CblurKernel  *kernel,
+                                              const CblurStream  *stream,
+                                              const CblurImage   *src,
+                                              const CblurImage   *dst);
+
 G_END_DECLS
 
 #endif

@@ -17,8 +17,10 @@
 #ifdef GEGL_PROPERTIES
 
 property_double (radius, _("Radius"), 10.0)
-  description (_("Standard deviation of the blur where the mask is white; "
-                 "where it is grey, that much of it"))
+  description (_("Standard deviation (σ) of the blur where the mask is white, "
+                 "that share of it where grey: radius 10 blurs as GIMP's "
+                 "Variable Blur at radius 10 and Gaussian Blur (GPU or CPU) "
+                 "at radius 30, whose radius is 3σ"))
   value_range (0.0, CBLUR_VARIABLE_RADIUS_MAX)
   ui_range    (0.0, 100.0)
   ui_gamma    (2.0)
@@ -546,6 +548,11 @@ gegl_op_class_init (GeglOpClass *klass)
   /* cblur_cache_on_node gives a node its cache where it pays */
   operation_class->cache_policy = GEGL_CACHE_POLICY_NEVER;
   composer_class->process = process;
+  /* GIMP shows the aux pad's label beside the drawable it takes */
+  composer_class->aux_label = _("Mask");
+  composer_class->aux_description = _("The layer or channel whose grey sets each "
+                                      "pixel's blur: white the full radius, black "
+                                      "none (the Input of GIMP's Variable Blur)");
 
   /* the title and the menu say where the blur runs, as far as is known
    * without opening GL, as the Gaussian blur's do */
@@ -580,9 +587,8 @@ gegl_op_class_init (GeglOpClass *klass)
       "  <param name='color2'>rgb(1.0, 0.85, 0.3)</param></params>"
       "</node>"
       "</gegl>",
-    "description", _("Blurs each pixel by a Gaussian of its own standard "
-                     "deviation: the radius times the mask's grey there "
-                     "(aux input), through box filters of a width per pixel"),
+    /* the menu's tooltip: one line */
+    "description", _("Blurs each pixel by its own amount, read from a mask"),
     NULL);
 }
 

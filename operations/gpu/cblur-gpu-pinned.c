@@ -8,6 +8,8 @@
 /* enough for a source and an output */
 #define MAX_IDLE 2
 
+static guint reserved;   /* cblur_gpu_pinned_reserved */
+
 /* The buffer stays mapped for its lifetime, readable and writable: the
  * user writes and reads it in place, and its CPU fallback reads and
  * writes it too.  CLIENT_STORAGE keeps it in cached system memory, which
@@ -26,6 +28,7 @@ reserve (CblurGpuPinned *pinned,
     glDeleteBuffers (1, &pinned->buffer);
 
   /* GL refuses empty storage */
+  g_atomic_int_inc (&reserved);
   pinned->size = MAX (size, 1);
   glGenBuffers (1, &pinned->buffer);
   glBindBuffer (GL_COPY_WRITE_BUFFER, pinned->buffer);
@@ -107,6 +110,12 @@ cblur_gpu_pinned_give_back (CblurGpu       *gpu,
     g_ptr_array_add (gpu->pinned_idle, pinned);
   else
     delete (pinned);
+}
+
+guint
+cblur_gpu_pinned_reserved (void)
+{
+  return g_atomic_int_get (&reserved);
 }
 
 void

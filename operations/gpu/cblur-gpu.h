@@ -175,6 +175,10 @@ void            cblur_gpu_pinned_give_back (CblurGpu        *gpu,
  * context cannot be made current there, frees only its host part. */
 void            cblur_gpu_pinned_free      (CblurGpuPinned  *pinned);
 
+/* Thread-safe, for tests: how often pinned memory has been made or grown
+ * in this process. */
+guint           cblur_gpu_pinned_reserved  (void);
+
 /* ---- textures and buffers (cblur-gpu-texture.c) ---- */
 
 /* An RGBA float texture, the compute shaders' image. */

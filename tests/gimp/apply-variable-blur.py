@@ -7,7 +7,9 @@
 # merge_filter.  Writes into CBLUR_OUT, as RGBA float: input.raw (the
 # layer before), channel-mask.raw and layer-mask.raw (the masks as the
 # filter got them), channel-output.raw and layer-output.raw (the layers
-# after); last size, which holds "WIDTH HEIGHT".
+# after); mask-pad, the aux pad's label and description on two lines, as
+# GIMP's dialog shows them beside the drawable chooser; last size, which
+# holds "WIDTH HEIGHT".
 import math
 import os
 import struct
@@ -66,6 +68,14 @@ mask_layer = Gimp.Layer.new(image, 'mask', width, height, Gimp.ImageType.RGB_IMA
                             100.0, Gimp.LayerMode.NORMAL)
 image.insert_layer(mask_layer, None, 1)
 fill_mask(mask_layer)
+
+# GIMP's dialog labels the chooser as GEGL labels the op's aux pad; the
+# plug-in's own GEGL loads the operations first
+Gegl.init(None)
+node = Gegl.Node.new()
+node.set_property('operation', 'cblur:variable-blur')
+with open(os.path.join(out, 'mask-pad'), 'w') as f:
+    f.write('%s\n%s\n' % (node.get_pad_label('aux'), node.get_pad_description('aux')))
 
 save_pixels(photo, 'input.raw')
 blur_with(channel, 'channel')

@@ -6,7 +6,8 @@
 # CBLUR_BACKEND=BACKEND.  Each result must match the op's outside GIMP on
 # the same pixels and mask (check-gimp-variable, which finds the op
 # through GEGL_PATH), and CBLUR_LOG must show that every band ran on
-# BACKEND, the variable blur's, at radius 10.
+# BACKEND, the variable blur's, at radius 10.  The dialog labels the
+# mask's chooser "Mask", from the op's aux pad, not GEGL's "Aux".
 #   check-gimp3-variable.sh BUILD_DIR CHECK_VARIABLE cpu|gl
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -22,6 +23,12 @@ trap 'rm -rf "$tmp"' EXIT
 gimp_batch "$root" "$build" "$tmp" "$here/apply-variable-blur.py" \
   CBLUR_BACKEND="$backend" CBLUR_IMAGE="$root/tests/data/coffee.png" CBLUR_RADIUS=$radius
 
+label=$(sed -n 1p "$tmp/out/mask-pad")
+tooltip=$(sed -n 2p "$tmp/out/mask-pad")
+if [ "$label" != Mask ] || [ -z "$tooltip" ] || [ "$tooltip" = "Auxiliary image buffer input pad." ]; then
+  echo "GIMP labels the mask \"$label\", its tooltip \"$tooltip\"" >&2
+  exit 1
+fi
 ran_on "$tmp/log" "$backend"
 if grep -v "^cblur: backend=$backend mode=variable radius=$radius " "$tmp/log" >&2; then
   echo "^ not all bands blurred by the variable blur at radius $radius" >&2

@@ -167,7 +167,8 @@ gl_test_stream (GlTestGegl *gegl)
 }
 
 void
-gl_test_blur_streamed (const CblurKernel *kernel,
+gl_test_blur_streamed (CblurBackendKind   backend,
+                       const CblurKernel *kernel,
                        CblurStream       *stream,
                        CblurRunReport    *report)
 {
@@ -176,10 +177,10 @@ gl_test_blur_streamed (const CblurKernel *kernel,
   CblurImage        src = { NULL, dst.x - kernel->reach, dst.y - kernel->reach,
                             dst.width + 2 * kernel->reach, dst.height + 2 * kernel->reach, 0,
                             gegl->from->format };
-  CblurBand        *band = cblur_band_new (CBLUR_BACKEND_GL, kernel, stream, &src, &dst);
+  CblurBand        *band = cblur_band_new (backend, kernel, stream, &src, &dst);
 
   g_assert_nonnull (band);
-  cblur_backend_blur (band, CBLUR_BACKEND_GL, kernel, &src, &dst, stream, report);
+  cblur_backend_blur (band, backend, kernel, &src, &dst, stream, report);
   cblur_band_free (band);
 }
 

@@ -62,11 +62,12 @@ typedef struct
 /* a stream over gegl, in pieces of small tiles (32 × 16) */
 CblurStream gl_test_stream       (GlTestGegl        *gegl);
 
-/* The op's streamed path without GEGL: a band staged in GL's buffers for
- * the stream's GlTestGegl's `to` (its input that grown by the reach),
+/* The op's streamed path without GEGL: a band (on GL staged in its
+ * buffers) for the stream's GlTestGegl's `to` (its input that grown by the reach),
  * filled from its `from`, which need hold only what is read, blurred by
- * the GL backend (falling back as the op does) and handed on into `to`. */
-void        gl_test_blur_streamed (const CblurKernel *kernel,
+ * backend (GL falling back as the op does) and handed on into `to`. */
+void        gl_test_blur_streamed (CblurBackendKind   backend,
+                                   const CblurKernel *kernel,
                                    CblurStream       *stream,
                                    CblurRunReport    *report);
 

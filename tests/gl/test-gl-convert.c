@@ -154,7 +154,7 @@ blur_streamed (Path               path,
     }
   if (path == TILES_INSIDE)
     gl_test_set ("CBLUR_GL_MAX_TILE", TILE_CAP);
-  gl_test_blur_streamed (kernel, &stream, &report);
+  gl_test_blur_streamed (CBLUR_BACKEND_GL, kernel, &stream, &report);
   gl_test_set ("CBLUR_GL_MAX_TILE", NULL);
   ran_on = report.ran_on;
   if (path == TILES_INSIDE)

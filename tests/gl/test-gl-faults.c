@@ -197,7 +197,7 @@ blur_streamed (const CblurKernel *kernel,
   CblurRunReport   report;
   CblurBackendKind ran_on;
 
-  gl_test_blur_streamed (kernel, stream, &report);
+  gl_test_blur_streamed (CBLUR_BACKEND_GL, kernel, stream, &report);
   ran_on = report.ran_on;
   cblur_run_report_clear (&report);
   return ran_on;

@@ -69,7 +69,7 @@ blur_streamed_and_on_cpu (const CblurKernel *kernel,
   CblurImage     halo = halo_of (kernel, on_cpu);
   CblurRunReport report;
 
-  gl_test_blur_streamed (kernel, &stream, &report);
+  gl_test_blur_streamed (CBLUR_BACKEND_GL, kernel, &stream, &report);
   g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
   cblur_run_report_clear (&report);
   cblur_cpu_blur (kernel, &halo, image, policy, FALSE, on_cpu);

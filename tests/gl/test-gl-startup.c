@@ -43,11 +43,12 @@ in_own_process (void)
   return FALSE;
 }
 
-/* kernel's blur of a random width × height image through the backend,
- * streamed as the op runs it on GL; where it ran, and its largest
- * difference from the CPU's blur */
+/* kernel's blur of a random width × height image through backend,
+ * streamed as the op runs it; where it ran, and its largest difference
+ * from the CPU's blur */
 static CblurBackendKind
-blur_as_op (const CblurKernel *kernel,
+blur_as_op (CblurBackendKind   backend,
+            const CblurKernel *kernel,
             gint               width,
             gint               height,
             gdouble           *diff)
@@ -63,7 +64,7 @@ blur_as_op (const CblurKernel *kernel,
 
   stream.inside = (GeglRectangle) { 0, 0, width, height };
   stream.abyss = GEGL_ABYSS_CLAMP;
-  gl_test_blur_streamed (kernel, &stream, &report);
+  gl_test_blur_streamed (backend, kernel, &stream, &report);
   g_assert_null (report.gl_failure);
   cblur_cpu_blur (kernel, &halo, image, GEGL_ABYSS_CLAMP, FALSE, on_cpu);
   *diff = gl_test_max_diff (on_gl, on_cpu);
@@ -120,8 +121,8 @@ sweep (gpointer data)
 
       if (cblur_kernel_is_identity (kernel))
         continue;
-      g_assert_cmpint (blur_as_op (kernel, sizes[level][0], sizes[level][1], &diff), ==,
-                       CBLUR_BACKEND_GL);
+      g_assert_cmpint (blur_as_op (CBLUR_BACKEND_GL, kernel, sizes[level][0], sizes[level][1],
+                                   &diff), ==, CBLUR_BACKEND_GL);
       g_assert_cmpfloat (diff, <=, BOX_TOLERANCE);
     }
   return NULL;
@@ -189,7 +190,7 @@ choice_waits_for_programs (void)
     {
       g_autoptr (CblurKernel) kernel = cblur_kernel_new (radii[i], CBLUR_MODE_AUTO, 3);
 
-      g_assert_cmpint (blur_as_op (kernel, 96, 64, &diff), ==, CBLUR_BACKEND_GL);
+      g_assert_cmpint (blur_as_op (CBLUR_BACKEND_GL, kernel, 96, 64, &diff), ==, CBLUR_BACKEND_GL);
       g_assert_cmpfloat (diff, <=, BOX_TOLERANCE);
     }
   g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, 0);
@@ -264,6 +265,33 @@ variable_compiles_nothing (void)
   g_assert_cmpint (on[TRUE], >, 0);
   g_assert_cmpint (on[FALSE], ==, 0);
   g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, 0);
+}
+
+/* Under auto, the CPU's blur of an input as the op reads it has the
+ * first uses rehearse the GPU's blur of that input whole: the GPU's first
+ * blur of it, a live preview's first frame there after the CPU's, finds
+ * its pinned memory made, and blurs as the CPU does. */
+static void
+first_frame_pins_nothing (void)
+{
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (120.0, CBLUR_MODE_AUTO, 3);
+  gdouble                 diff;
+  guint                   reserved;
+
+  if (!in_own_process ())
+    return;
+  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
+  gl_test_set ("CBLUR_BACKEND", NULL);
+  g_assert_cmpint (blur_as_op (CBLUR_BACKEND_CPU, kernel, 160, 96, &diff), ==,
+                   CBLUR_BACKEND_CPU);
+  start_as_auto ();
+  cblur_gpu_wait_prepared ();
+  g_assert_true (cblur_gpu_prepared ());
+  reserved = cblur_gpu_pinned_reserved ();
+  g_assert_cmpint (blur_as_op (CBLUR_BACKEND_GL, kernel, 160, 96, &diff), ==,
+                   CBLUR_BACKEND_GL);
+  g_assert_cmpfloat (diff, <=, BOX_TOLERANCE);
+  g_assert_cmpuint (cblur_gpu_pinned_reserved (), ==, reserved);
 }
 
 /* tall enough for several bands of CBLUR_BAND_PIXELS */
@@ -403,6 +431,7 @@ main (int    argc,
   g_test_add_func ("/gl/startup/sweep-compiles-nothing", sweep_compiles_nothing);
   g_test_add_func ("/gl/startup/choice-waits-for-programs", choice_waits_for_programs);
   g_test_add_func ("/gl/startup/variable-compiles-nothing", variable_compiles_nothing);
+  g_test_add_func ("/gl/startup/first-frame-pins-nothing", first_frame_pins_nothing);
   g_test_add_data_func ("/gl/startup/hand-over/gaussian", "gaussian", hand_over_mid_region);
   g_test_add_data_func ("/gl/startup/hand-over/variable", "variable", hand_over_mid_region);
   return gl_test_run ();

@@ -236,7 +236,7 @@ check_streamed (CblurMode mode,
     }
   cblur_cpu_blur (kernel, random, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
 
-  gl_test_blur_streamed (kernel, &stream, &report);
+  gl_test_blur_streamed (CBLUR_BACKEND_GL, kernel, &stream, &report);
   g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
   diff = gl_test_max_diff (handed_on, on_cpu);
   g_test_message ("%s radius %g%s: %d tiles; max |GL - CPU| %g", cblur_mode_name (mode),
