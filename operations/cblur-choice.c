@@ -24,6 +24,12 @@
  * live preview's frames, a user's run of applies. */
 #define PAYBACK_BLURS    64.0
 
+/* Where the CPU is predicted to win while the GPU is ready, one blur in
+ * this many goes to the GPU all the same if it is predicted to take at
+ * most RECHECK_WITHIN times the CPU's time: its figure is measured again. */
+#define RECHECK_EVERY    16
+#define RECHECK_WITHIN   2.0
+
 /* Below this many pixels a blur's time is mostly its start-up, whose
  * noise would tell nothing of a rate. */
 #define LEAST_LEARNED_PIXELS (64.0 * 1024)
@@ -235,7 +241,8 @@ cblur_choice_decide (const CblurFigures *figures,
   switch (figures->gpu)
     {
     case CBLUR_CHOICE_GPU_READY:
-      if (!cpu_known || warm < prediction->cpu_ms)
+      if (!cpu_known || warm < prediction->cpu_ms ||
+          (figures->gl_due && warm < RECHECK_WITHIN * prediction->cpu_ms))
         prediction->backend = CBLUR_BACKEND_GL;
       else
         prediction->why_cpu = _("the CPU is predicted to finish first");
@@ -414,6 +421,15 @@ read_gpu (CblurFigures *figures)
     }
 }
 
+/* every RECHECK_EVERY-th choice with the GPU ready, in this process */
+static gboolean
+recheck_due (void)
+{
+  static gint choices;
+
+  return (guint) g_atomic_int_add (&choices, 1) % RECHECK_EVERY == RECHECK_EVERY - 1;
+}
+
 static void
 read_figures (const CblurWork *work,
               CblurFigures    *figures)
@@ -431,6 +447,7 @@ read_figures (const CblurWork *work,
     }
   else if (figures->gl_rate > 0)
     figures->gl_call_ms = 0;
+  figures->gl_due = figures->gpu == CBLUR_CHOICE_GPU_READY && recheck_due ();
 }
 
 /* The warm-ups the GPU's blurs need before it takes any, and the

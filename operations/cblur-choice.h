@@ -58,6 +58,8 @@ typedef struct
                                   * finish every blur first */
   gdouble        gl_call_ms;     /* a GL blur's cost beside its pixels */
   gdouble        start_left_ms;  /* of the GPU's start, still to pay */
+  gboolean       gl_due;         /* the GPU's figure is due to be measured
+                                  * again, where it loses by little */
 } CblurFigures;
 
 typedef enum
@@ -81,7 +83,10 @@ typedef struct
 
 /* The choice for a blur of `pixels` from figures, and nothing else: the
  * rule itself.  Under it the GPU, once ready, takes a blur it is
- * predicted to finish first, or any while the CPU is not measured. */
+ * predicted to finish first, or any while the CPU is not measured, or
+ * one it is predicted to take at most twice the CPU's time for where its
+ * figure is due to be measured again: a figure only the backend's own
+ * blurs correct would otherwise keep a slow first measure for good. */
 void             cblur_choice_decide (const CblurFigures *figures,
                                       gdouble             pixels,
                                       CblurPrediction    *prediction);

@@ -108,6 +108,24 @@ test_instant_gpu (void)
   g_assert_cmpint (prediction.start, ==, CBLUR_START_AFTER);
 }
 
+/* A ready GPU predicted slower takes the blur where its figure is due to
+ * be measured again, unless it loses by more than twice the CPU's time. */
+static void
+test_recheck (void)
+{
+  CblurFigures    figures = { CBLUR_CHOICE_GPU_READY, NULL, rate (10), rate (15), 0, 0 };
+  CblurPrediction prediction;
+
+  cblur_choice_decide (&figures, PIXELS, &prediction);
+  g_assert_cmpint (prediction.backend, ==, CBLUR_BACKEND_CPU);
+  figures.gl_due = TRUE;
+  cblur_choice_decide (&figures, PIXELS, &prediction);
+  g_assert_cmpint (prediction.backend, ==, CBLUR_BACKEND_GL);
+  figures.gl_rate = rate (25);
+  cblur_choice_decide (&figures, PIXELS, &prediction);
+  g_assert_cmpint (prediction.backend, ==, CBLUR_BACKEND_CPU);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -115,5 +133,6 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/choice/rows", test_rows);
   g_test_add_func ("/choice/instant-gpu", test_instant_gpu);
+  g_test_add_func ("/choice/recheck", test_recheck);
   return g_test_run ();
 }
