@@ -1,5 +1,5 @@
 /* An independent double-precision blur, written from the definition in
- * README.md and sharing no code with operations/: the yardstick for the
+ * docs/design.md and sharing no code with operations/: the yardstick for the
  * operation's output. Beyond the edges lies what the image's abyss policy
  * says (GEGL_ABYSS_CLAMP unless set). */
 #ifndef CBLUR_TEST_REFERENCE_H
