@@ -387,7 +387,12 @@ read_gpu (CblurFigures *figures)
 
   figures->gpu = CBLUR_CHOICE_NO_GPU;
   figures->start_left_ms = start_left_ms ();
-  if (!CBLUR_HAVE_GL || (!cblur_machine_has_gpu () && !no_wait))
+  if (!CBLUR_HAVE_GL)
+    {
+      figures->why_no_gpu = _("this build has no GL (meson -Dgl=disabled)");
+      return;
+    }
+  if (!cblur_machine_has_gpu () && !no_wait)
     {
       figures->why_no_gpu = _("this machine shows no GPU (no /dev/nvidiactl or "
                               "/dev/dri/renderD*)");
