@@ -14,8 +14,8 @@ cblur_machine_cores (void)
   return (gint) g_get_num_processors ();
 }
 
-gboolean
-cblur_machine_has_gpu (void)
+static gboolean
+shows_gpu_node (void)
 {
   g_autoptr (GDir) dri = g_dir_open ("/dev/dri", 0, NULL);
   const gchar     *name;
@@ -26,6 +26,18 @@ cblur_machine_has_gpu (void)
     if (g_str_has_prefix (name, "renderD"))
       return TRUE;
   return FALSE;
+}
+
+/* Looked at once: every blur's choice asks, and the GPU's group in the
+ * figures (cblur_machine_gpu) is named once a process too. */
+gboolean
+cblur_machine_has_gpu (void)
+{
+  static gsize shows = 0;
+
+  if (g_once_init_enter (&shows))
+    g_once_init_leave (&shows, shows_gpu_node () ? 2 : 1);
+  return shows == 2;
 }
 
 /* the value after `key` on its line of text, trimmed, or NULL */

@@ -12,7 +12,8 @@ G_BEGIN_DECLS
 gint         cblur_machine_cores   (void);
 
 /* Whether the machine shows a GPU's device node: NVIDIA's, or a DRM
- * render node.  Without one the only OpenGL is a software renderer. */
+ * render node, as it did when first asked in this process.  Without one
+ * the only OpenGL is a software renderer. */
 gboolean     cblur_machine_has_gpu (void);
 
 /* The GPU's model and driver as the kernel tells them (NVIDIA's
