@@ -5,7 +5,7 @@
 #ifndef CBLUR_GL_H
 #define CBLUR_GL_H
 
-#include "gpu/cblur-gpu.h"
+#include "cblur-gpu.h"
 #include "cblur-image.h"
 #include "cblur-kernel.h"
 #include "cblur-stream.h"

@@ -20,7 +20,7 @@
 #define CBLUR_GL_INTERNAL_H
 
 #include "cblur-gl.h"
-#include "gpu/cblur-gpu.h"
+#include "cblur-gpu.h"
 #include "cblur-pixel.h"
 #include "cblur-settings.h"
 
