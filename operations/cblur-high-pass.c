@@ -1,0 +1,74 @@
+/* cblur:high-pass — GEGL's High Pass Filter with its blur on the GPU
+ * (OpenGL compute shaders) or the CPU, the arithmetic joined to the blur
+ * in each band: the same properties as gegl:high-pass, so that a script
+ * or a saved filter switches by the operation's name alone.
+ *
+ * This program is free software: you can redistribute it and/or modify it
+ * under the terms of the GNU Lesser General Public License as published by
+ * the Free Software Foundation; either version 3 of the License, or (at your
+ * option) any later version.
+ */
+
+#include "config.h"
+#include <glib/gi18n-lib.h>
+#include "cblur-i18n.h"
+
+#ifdef GEGL_PROPERTIES
+
+property_double (std_dev, _("Standard deviation"), 4.0)
+  description (_("The blur's standard deviation in pixels: details finer "
+                 "than it pass"))
+  value_range (0.0, 10000.0)
+  ui_range    (0.0, 1000.0)
+  ui_gamma    (1.5)
+
+property_double (contrast, _("Contrast"), 1.0)
+  description (_("How far the details spread from mid-grey"))
+  value_range (0.0, 5.0)
+  ui_range    (0.0, 5.0)
+
+#else
+
+#define GEGL_OP_AREA_FILTER
+#define GEGL_OP_BUNDLE
+#define GEGL_OP_NAME     cblur_high_pass
+#define GEGL_OP_C_SOURCE cblur-high-pass.c
+
+#include "gegl-op.h"
+
+#include "cblur-combine-op.h"
+
+static CblurCombine
+combine_of (GeglOperation *operation)
+{
+  GeglProperties *o = GEGL_PROPERTIES (operation);
+  CblurCombine    combine = { CBLUR_COMBINE_HIGH_PASS, { cblur_combine_radius (o->std_dev),
+                                                         0.0 } };
+
+  combine.contrast = o->contrast;
+  return combine;
+}
+
+CBLUR_COMBINE_OP_WIRING ("high-pass")
+
+static void
+gegl_op_class_init (GeglOpClass *klass)
+{
+  GeglOperationClass *operation_class = GEGL_OPERATION_CLASS (klass);
+  /* where the blur runs, as far as is known without opening GL */
+  gboolean            gpu = cblur_backend_likely () == CBLUR_BACKEND_GL;
+
+  set_wiring (klass);
+
+  gegl_operation_class_set_keys (operation_class,
+    "name",        "cblur:high-pass",
+    "title",       gpu ? _("High Pass (GPU)") : _("High Pass (CPU)"),
+    "categories",  "frequency",
+    "gimp:menu-path",  "<Image>/Filters/Enhance",
+    "gimp:menu-label", gpu ? _("High Pass (GPU)...") : _("High Pass (CPU)..."),
+    "description", _("Keeps the details finer than a Gaussian blur about "
+                     "mid-grey, as GEGL's High Pass Filter"),
+    NULL);
+}
+
+#endif
