@@ -126,6 +126,133 @@ test_eight_bits (void)
   g_assert_cmpint (worst, <=, 2);
 }
 
+/* GEGL's graphs of its own ops, their blurs FIR rather than IIR */
+static GeglNode *
+child (GeglNode    *graph,
+       const gchar *op,
+       const gchar *first_property,
+       ...)
+{
+  GeglNode *node = gegl_node_new_child (graph, "operation", op, NULL);
+  va_list   args;
+
+  va_start (args, first_property);
+  if (first_property != NULL)
+    gegl_node_set_valist (node, first_property, args);
+  va_end (args);
+  return node;
+}
+
+static GeglNode *
+fir_blur (GeglNode *graph,
+          GeglNode *input,
+          gdouble   std_dev)
+{
+  GeglNode *blur = child (graph, "gegl:gaussian-blur", "std-dev-x", std_dev,
+                          "std-dev-y", std_dev, NULL);
+  GParamSpec           *spec = gegl_node_find_property (blur, "filter");
+  g_autoptr (GEnumClass) enums = g_type_class_ref (G_PARAM_SPEC_VALUE_TYPE (spec));
+
+  gegl_node_set (blur, "filter", g_enum_get_value_by_nick (enums, "fir")->value, NULL);
+  gegl_node_link (input, blur);
+  return blur;
+}
+
+/* gegl:high-pass's graph at std-dev 4, contrast 1.5 */
+static GeglNode *
+gegl_high_pass (GeglNode *graph,
+                GeglNode *input)
+{
+  GeglNode *invert = child (graph, "gegl:invert-gamma", NULL);
+  GeglNode *opacity = child (graph, "gegl:opacity", "value", 0.5, NULL);
+  GeglNode *over = child (graph, "gegl:over", "srgb", TRUE, NULL);
+  GeglNode *last = child (graph, "gegl:gamma", "value", 2.2, NULL);
+
+  gegl_node_link_many (fir_blur (graph, input, 4.0), invert, opacity, NULL);
+  gegl_node_connect_from (over, "aux", opacity, "output");
+  gegl_node_link_many (input, over, child (graph, "gegl:gamma", "value", 0.4545, NULL),
+                       child (graph, "gegl:add", "value", -0.5, NULL),
+                       child (graph, "gegl:multiply", "value", 1.5, NULL),
+                       child (graph, "gegl:add", "value", 0.5, NULL), last, NULL);
+  return last;
+}
+
+/* gegl:difference-of-gaussians's at 1.5 and 4 */
+static GeglNode *
+gegl_difference (GeglNode *graph,
+                 GeglNode *input)
+{
+  GeglNode *subtract = child (graph, "gegl:subtract", NULL);
+
+  gegl_node_link (fir_blur (graph, input, 1.5), subtract);
+  gegl_node_connect_from (subtract, "aux", fir_blur (graph, input, 4.0), "output");
+  return subtract;
+}
+
+/* gegl:unsharp-mask's at std-dev 3, scale 1.5, threshold 0 */
+static GeglNode *
+gegl_unsharp (GeglNode *graph,
+              GeglNode *input)
+{
+  GeglNode *subtract = child (graph, "gegl:subtract", NULL);
+  GeglNode *add = child (graph, "gegl:add", NULL);
+
+  gegl_node_connect_from (subtract, "aux", fir_blur (graph, input, 3.0), "output");
+  gegl_node_link_many (input, subtract, child (graph, "gegl:multiply", "value", 1.5, NULL),
+                       add, NULL);
+  gegl_node_connect_from (add, "aux", input, "output");
+  return add;
+}
+
+/* the photo in 8 bits through graph and through op, at most `steps`
+ * apart */
+static void
+assert_near_gegl (GeglNode *(*gegl_graph) (GeglNode *, GeglNode *),
+                  const gchar *op,
+                  gint         steps,
+                  const gchar *first_property,
+                  ...)
+{
+  g_autoptr (GeglBuffer) photo = test_load_image (g_test_get_filename (G_TEST_DIST, "data",
+                                                                       "chelsea.png", NULL));
+  const Babl            *u8 = babl_format ("R'G'B'A u8");
+  GeglRectangle          rect = *gegl_buffer_get_extent (photo);
+  g_autoptr (GeglBuffer) input = gegl_buffer_new (&rect, u8);
+  g_autoptr (GeglNode)   graph = gegl_node_new ();
+  GeglNode              *source = NULL;
+  GeglNode              *ours = child (graph, op, NULL);
+  gsize                  i, n = (gsize) rect.width * rect.height * 4;
+  g_autofree guint8     *want = g_malloc (n);
+  g_autofree guint8     *got = g_malloc (n);
+  gint                   worst = 0;
+  va_list                args;
+
+  gegl_buffer_copy (photo, NULL, GEGL_ABYSS_NONE, input, NULL);
+  source = child (graph, "gegl:buffer-source", "buffer", input, NULL);
+  va_start (args, first_property);
+  gegl_node_set_valist (ours, first_property, args);
+  va_end (args);
+  gegl_node_link (source, ours);
+  gegl_node_blit (gegl_graph (graph, source), 1.0, &rect, u8, want, GEGL_AUTO_ROWSTRIDE,
+                  GEGL_BLIT_DEFAULT);
+  gegl_node_blit (ours, 1.0, &rect, u8, got, GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
+  for (i = 0; i < n; i++)
+    worst = MAX (worst, ABS ((gint) want[i] - (gint) got[i]));
+  g_test_message ("%s: %d steps from GEGL's graph with a FIR blur", op, worst);
+  g_assert_cmpint (worst, <=, steps);
+}
+
+static void
+test_gegl_graphs (void)
+{
+  assert_near_gegl (gegl_unsharp, "cblur:unsharp-mask", 3, "std-dev", 3.0, "scale", 1.5,
+                    NULL);
+  assert_near_gegl (gegl_high_pass, "cblur:high-pass", 3, "std-dev", 4.0, "contrast", 1.5,
+                    NULL);
+  assert_near_gegl (gegl_difference, "cblur:difference-of-gaussians", 3, "radius1", 1.5,
+                    "radius2", 4.0, NULL);
+}
+
 /* a region of its own, with its halo, as the whole image has it */
 static void
 test_region (void)
@@ -185,6 +312,7 @@ main (gint    argc,
   g_test_add_func ("/combine/high-pass", test_high_pass);
   g_test_add_func ("/combine/difference", test_difference);
   g_test_add_func ("/combine/eight-bits", test_eight_bits);
+  g_test_add_func ("/combine/gegl-graphs", test_gegl_graphs);
   g_test_add_func ("/combine/region", test_region);
   g_test_add_data_func ("/combine/region-alone", (gconstpointer) test_region,
                         test_run_without_whole_images);
