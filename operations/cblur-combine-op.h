@@ -49,8 +49,8 @@ void            cblur_combine_op_threshold (const Babl         *space,
 
 /* An op's GEGL wiring, after gegl-op.h, for the op's own
  * `static CblurCombine combine_of (GeglOperation *operation)`: prepare,
- * the region GEGL caches, process and finalize, the state in user_data;
- * set_wiring (klass) sets them and the class keys the joined blurs share. */
+ * the bounding box, the region GEGL caches, process and finalize, the
+ * state in user_data; set_wiring (klass) sets them. */
 #define CBLUR_COMBINE_OP_WIRING(op_name)                                              \
 static void                                                                         \
 prepare (GeglOperation *operation)                                                  \
@@ -86,6 +86,16 @@ process (GeglOperation       *operation,                                        
                                    &combine, input, output, result, level);         \
 }                                                                                   \
                                                                                     \
+/* the input's extent, as GEGL's blur inside these ops keeps it */                \
+static GeglRectangle                                                                \
+get_bounding_box (GeglOperation *operation)                                         \
+{                                                                                   \
+  const GeglRectangle *in_rect = gegl_operation_source_get_bounding_box (operation, \
+                                                                         "input");  \
+                                                                                    \
+  return in_rect != NULL ? *in_rect : *GEGL_RECTANGLE (0, 0, 0, 0);                 \
+}                                                                                   \
+                                                                                    \
 static void                                                                         \
 finalize (GObject *object)                                                          \
 {                                                                                   \
@@ -102,6 +112,7 @@ set_wiring (GeglOpClass *klass)                                                 
   G_OBJECT_CLASS (klass)->finalize = finalize;                                      \
   GEGL_OPERATION_CLASS (klass)->prepare = prepare;                                  \
   GEGL_OPERATION_CLASS (klass)->get_cached_region = get_cached_region;              \
+  GEGL_OPERATION_CLASS (klass)->get_bounding_box = get_bounding_box;                \
   GEGL_OPERATION_CLASS (klass)->threaded = FALSE;                                   \
   GEGL_OPERATION_CLASS (klass)->cache_policy = GEGL_CACHE_POLICY_NEVER;             \
   GEGL_OPERATION_FILTER_CLASS (klass)->process = process;                           \

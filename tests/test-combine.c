@@ -274,6 +274,24 @@ test_region (void)
                                           4 * (gsize) part.width), <=, 1e-6);
 }
 
+/* the result keeps the input's extent, as GEGL's ops do (GIMP's layer
+ * would grow by the halo) */
+static void
+test_extent (void)
+{
+  g_autoptr (GeglBuffer) input = test_random_buffer (WIDTH, HEIGHT, 51);
+  g_autoptr (GeglNode)   graph = gegl_node_new ();
+  GeglNode              *source = gegl_node_new_child (graph, "operation", "gegl:buffer-source",
+                                                       "buffer", input, NULL);
+  GeglNode              *node = gegl_node_new_child (graph, "operation", "cblur:unsharp-mask",
+                                                     "std-dev", 5.0, NULL);
+  GeglRectangle          box;
+
+  gegl_node_link (source, node);
+  box = gegl_node_get_bounding_box (node);
+  g_assert_true (gegl_rectangle_equal (&box, &whole));
+}
+
 /* GEGL's properties, so that a script switches by the op's name */
 static void
 test_properties (void)
@@ -318,5 +336,6 @@ main (gint    argc,
   g_test_add_data_func ("/combine/region-alone", (gconstpointer) test_region,
                         test_run_without_whole_images);
   g_test_add_func ("/combine/properties", test_properties);
+  g_test_add_func ("/combine/extent", test_extent);
   return g_test_run ();
 }
