@@ -1,92 +1,57 @@
-/* What the ops that join a blur with their source share of GEGL's side
- * (cblur:unsharp-mask, cblur:high-pass, cblur:difference-of-gaussians):
- * the backend choice, the region GEGL caches, and their bands, read and
- * written on GEGL's threads.  From the op's own thread (GEGL's); included
- * after gi18n-lib.h. */
+/* The GEGL wiring the blurs with arithmetic share (cblur:unsharp-mask,
+ * cblur:high-pass, cblur:difference-of-gaussians), on the plan's band
+ * loop (plan/cblur-band-combine.h).  Included after gegl-op.h, by an op
+ * that defines `static void combine_of (GeglOperation *operation,
+ * CblurCombine *combine)` (its properties at level 0, the rest 0). */
 #ifndef CBLUR_COMBINE_OP_H
 #define CBLUR_COMBINE_OP_H
 
-#include <gegl-plugin.h>
+#include "cblur-backend-offer.h"
+#include "cblur-band-combine.h"
+#include "cblur-band-loop.h"
+#include "cblur-bands.h"
+#include "cblur-op.h"
+#include "cblur-op-vfuncs.h"
 
-#include "cblur-combine-band.h"
-
-G_BEGIN_DECLS
-
-typedef struct _CblurCombineOp CblurCombineOp;
-
-/* op: the name for the choice's rates and the messages ("unsharp-mask") */
-CblurCombineOp *cblur_combine_op_new      (const gchar         *op);
-void            cblur_combine_op_free     (CblurCombineOp      *state);
-
-/* The choice for the whole input, the halo and the formats: the source's
- * own in and out where the op reads and writes it as it is. */
-void            cblur_combine_op_prepare  (CblurCombineOp      *state,
-                                           GeglOperation       *operation,
-                                           const CblurCombine  *combine);
-
-/* Where the GPU or the image's size makes the whole image cheaper than
- * GEGL's chunks one by one, the whole input, which GEGL's cache on the
- * node then serves; else roi. */
-GeglRectangle   cblur_combine_op_region   (CblurCombineOp      *state,
-                                           GeglOperation       *operation,
-                                           const GeglRectangle *roi);
-
-/* result (at level 0) of input joined with its blurs into output at
- * level; combine's radii are level 0's. */
-gboolean        cblur_combine_op_process  (CblurCombineOp      *state,
-                                           GeglOperation       *operation,
-                                           const CblurCombine  *combine,
-                                           GeglBuffer          *input,
-                                           GeglBuffer          *output,
-                                           const GeglRectangle *result,
-                                           gint                 level);
-
-/* GEGL's threshold (Y' in space) as linear luminance, with space's
- * weights */
-void            cblur_combine_op_threshold (const Babl         *space,
-                                            gdouble             threshold,
-                                            CblurThreshold     *out);
-
-/* An op's GEGL wiring, after gegl-op.h, for the op's own
- * `static CblurCombine combine_of (GeglOperation *operation)`: prepare,
- * the bounding box, the region GEGL caches, process and finalize, the
- * state in user_data; set_wiring (klass) sets them. */
-#define CBLUR_COMBINE_OP_WIRING(op_name)                                              \
+/* describe, the op's CblurOpBlur `op_blur`, prepare, the bounding box
+ * (the input's extent, as GEGL's blur inside these ops keeps it) and
+ * process; set_wiring (klass) sets them with the plan's shared vfuncs and
+ * says whether the blur likely runs on the GPU, for the title and menu,
+ * as far as is known without opening GL.  The backends thread (CPU) or
+ * serialize (GL) the work themselves. */
+#define CBLUR_COMBINE_OP_WIRING(op_name, work_op)                                     \
+static void                                                                         \
+describe (GeglOperation *operation,                                                 \
+          gint           level,                                                     \
+          CblurBlur     *blur)                                                      \
+{                                                                                   \
+  CblurCombine combine;                                                             \
+                                                                                    \
+  memset (&combine, 0, sizeof combine);                                             \
+  combine_of (operation, &combine);                                                 \
+  cblur_blur_describe_combine (blur, &combine, level);                              \
+}                                                                                   \
+                                                                                    \
+static const CblurOpBlur op_blur =                                                  \
+{                                                                                   \
+  op_name, work_op, CBLUR_REGIONS_PLANNED, cblur_band_rows_kernel,                  \
+  cblur_blur_band_combine, describe                                                 \
+};                                                                                  \
+                                                                                    \
 static void                                                                         \
 prepare (GeglOperation *operation)                                                  \
 {                                                                                   \
-  GeglProperties *o = GEGL_PROPERTIES (operation);                                  \
-  CblurCombine    combine = combine_of (operation);                                 \
+  GeglOperationAreaFilter *area = GEGL_OPERATION_AREA_FILTER (operation);           \
+  const Babl              *format = cblur_op_format (operation);                    \
+  g_auto (CblurBlur)       blur = { 0 };                                            \
                                                                                     \
-  if (o->user_data == NULL)                                                         \
-    o->user_data = cblur_combine_op_new (op_name);                                  \
-  cblur_combine_op_prepare (o->user_data, operation, &combine);                     \
+  describe (operation, 0, &blur);                                                   \
+  area->left = area->right = area->top = area->bottom = blur.reach;                 \
+  gegl_operation_set_format (operation, "input", format);                           \
+  gegl_operation_set_format (operation, "output", format);                          \
+  cblur_plan_prepare (&op_blur, operation);                                         \
 }                                                                                   \
                                                                                     \
-static GeglRectangle                                                                \
-get_cached_region (GeglOperation       *operation,                                  \
-                   const GeglRectangle *roi)                                        \
-{                                                                                   \
-  GeglProperties *o = GEGL_PROPERTIES (operation);                                  \
-                                                                                    \
-  return o->user_data != NULL ? cblur_combine_op_region (o->user_data, operation, roi) \
-                              : *roi;                                               \
-}                                                                                   \
-                                                                                    \
-static gboolean                                                                     \
-process (GeglOperation       *operation,                                            \
-         GeglBuffer          *input,                                                \
-         GeglBuffer          *output,                                               \
-         const GeglRectangle *result,                                               \
-         gint                 level)                                                \
-{                                                                                   \
-  CblurCombine combine = combine_of (operation);                                    \
-                                                                                    \
-  return cblur_combine_op_process (GEGL_PROPERTIES (operation)->user_data, operation, \
-                                   &combine, input, output, result, level);         \
-}                                                                                   \
-                                                                                    \
-/* the input's extent, as GEGL's blur inside these ops keeps it */                \
 static GeglRectangle                                                                \
 get_bounding_box (GeglOperation *operation)                                         \
 {                                                                                   \
@@ -96,28 +61,39 @@ get_bounding_box (GeglOperation *operation)                                     
   return in_rect != NULL ? *in_rect : *GEGL_RECTANGLE (0, 0, 0, 0);                 \
 }                                                                                   \
                                                                                     \
-static void                                                                         \
-finalize (GObject *object)                                                          \
+static gboolean                                                                     \
+process (GeglOperation       *operation,                                            \
+         GeglBuffer          *input,                                                \
+         GeglBuffer          *output,                                               \
+         const GeglRectangle *result,                                               \
+         gint                 level)                                                \
 {                                                                                   \
-  GeglProperties *o = GEGL_PROPERTIES (object);                                     \
+  g_auto (CblurBlur) blur = { 0 };                                                  \
+  CblurCombine       combine;                                                       \
                                                                                     \
-  g_clear_pointer (&o->user_data, cblur_combine_op_free);                           \
-  G_OBJECT_CLASS (gegl_op_parent_class)->finalize (object);                         \
+  memset (&combine, 0, sizeof combine);                                             \
+  combine_of (operation, &combine);                                                 \
+  describe (operation, level, &blur);                                               \
+  combine = cblur_combine_at_level (&combine, level);                               \
+  blur.data = &combine;                                                             \
+  return cblur_plan_blur_region (&blur, operation, input, NULL, output, result,     \
+                                 level);                                            \
 }                                                                                   \
                                                                                     \
-/* the backends thread (CPU) or serialize (GL) the work themselves */               \
-static void                                                                         \
+static gboolean                                                                     \
 set_wiring (GeglOpClass *klass)                                                     \
 {                                                                                   \
-  G_OBJECT_CLASS (klass)->finalize = finalize;                                      \
-  GEGL_OPERATION_CLASS (klass)->prepare = prepare;                                  \
-  GEGL_OPERATION_CLASS (klass)->get_cached_region = get_cached_region;              \
-  GEGL_OPERATION_CLASS (klass)->get_bounding_box = get_bounding_box;                \
-  GEGL_OPERATION_CLASS (klass)->threaded = FALSE;                                   \
-  GEGL_OPERATION_CLASS (klass)->cache_policy = GEGL_CACHE_POLICY_NEVER;             \
+  GeglOperationClass *operation_class = GEGL_OPERATION_CLASS (klass);               \
+                                                                                    \
+  operation_class->prepare = prepare;                                               \
+  operation_class->process = cblur_op_process;                                      \
+  operation_class->get_bounding_box = get_bounding_box;                             \
+  operation_class->get_cached_region = cblur_plan_get_cached_region;                \
+  operation_class->get_invalidated_by_change = cblur_op_get_invalidated_by_change;  \
+  operation_class->threaded = FALSE;                                                \
+  operation_class->cache_policy = GEGL_CACHE_POLICY_NEVER;                          \
   GEGL_OPERATION_FILTER_CLASS (klass)->process = process;                           \
+  return cblur_backend_likely () == CBLUR_BACKEND_GL;                               \
 }
-
-G_END_DECLS
 
 #endif

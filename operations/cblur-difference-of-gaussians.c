@@ -38,29 +38,29 @@ property_double (radius2, _("Radius 2"), 2.0)
 
 #include "gegl-op.h"
 
+#include <string.h>
+
 #include "cblur-combine-op.h"
 
-static CblurCombine
-combine_of (GeglOperation *operation)
+static void
+combine_of (GeglOperation *operation,
+            CblurCombine  *combine)
 {
   GeglProperties *o = GEGL_PROPERTIES (operation);
 
-  return (CblurCombine) { CBLUR_COMBINE_DIFFERENCE, { cblur_combine_radius (o->radius1),
-                                                      cblur_combine_radius (o->radius2) } };
+  combine->kind = CBLUR_COMBINE_DIFFERENCE;
+  combine->radii[0] = cblur_combine_radius (o->radius1);
+  combine->radii[1] = cblur_combine_radius (o->radius2);
 }
 
-CBLUR_COMBINE_OP_WIRING ("difference-of-gaussians")
+CBLUR_COMBINE_OP_WIRING ("cblur:difference-of-gaussians", "difference-of-gaussians")
 
 static void
 gegl_op_class_init (GeglOpClass *klass)
 {
-  GeglOperationClass *operation_class = GEGL_OPERATION_CLASS (klass);
-  /* where the blur runs, as far as is known without opening GL */
-  gboolean            gpu = cblur_backend_likely () == CBLUR_BACKEND_GL;
+  gboolean gpu = set_wiring (klass);
 
-  set_wiring (klass);
-
-  gegl_operation_class_set_keys (operation_class,
+  gegl_operation_class_set_keys (GEGL_OPERATION_CLASS (klass),
     "name",        "cblur:difference-of-gaussians",
     "title",       gpu ? _("Difference of Gaussians (GPU)")
                        : _("Difference of Gaussians (CPU)"),

@@ -36,31 +36,29 @@ property_double (contrast, _("Contrast"), 1.0)
 
 #include "gegl-op.h"
 
+#include <string.h>
+
 #include "cblur-combine-op.h"
 
-static CblurCombine
-combine_of (GeglOperation *operation)
+static void
+combine_of (GeglOperation *operation,
+            CblurCombine  *combine)
 {
   GeglProperties *o = GEGL_PROPERTIES (operation);
-  CblurCombine    combine = { CBLUR_COMBINE_HIGH_PASS, { cblur_combine_radius (o->std_dev),
-                                                         0.0 } };
 
-  combine.contrast = o->contrast;
-  return combine;
+  combine->kind = CBLUR_COMBINE_HIGH_PASS;
+  combine->radii[0] = cblur_combine_radius (o->std_dev);
+  combine->contrast = o->contrast;
 }
 
-CBLUR_COMBINE_OP_WIRING ("high-pass")
+CBLUR_COMBINE_OP_WIRING ("cblur:high-pass", "high-pass")
 
 static void
 gegl_op_class_init (GeglOpClass *klass)
 {
-  GeglOperationClass *operation_class = GEGL_OPERATION_CLASS (klass);
-  /* where the blur runs, as far as is known without opening GL */
-  gboolean            gpu = cblur_backend_likely () == CBLUR_BACKEND_GL;
+  gboolean gpu = set_wiring (klass);
 
-  set_wiring (klass);
-
-  gegl_operation_class_set_keys (operation_class,
+  gegl_operation_class_set_keys (GEGL_OPERATION_CLASS (klass),
     "name",        "cblur:high-pass",
     "title",       gpu ? _("High Pass (GPU)") : _("High Pass (CPU)"),
     "categories",  "frequency",

@@ -45,37 +45,36 @@ property_double (threshold, _("Threshold"), 0.0)
 
 #include "gegl-op.h"
 
+#include <string.h>
+
 #include "cblur-combine-op.h"
 
 /* GEGL's meta-op applies its threshold mask from this threshold on */
 #define THRESHOLD_FROM 0.0001
 
-static CblurCombine
-combine_of (GeglOperation *operation)
+static void
+combine_of (GeglOperation *operation,
+            CblurCombine  *combine)
 {
   GeglProperties *o = GEGL_PROPERTIES (operation);
-  CblurCombine    combine = { CBLUR_COMBINE_UNSHARP, { cblur_combine_radius (o->std_dev), 0.0 } };
 
-  combine.amount = o->scale;
-  combine.thresholded = o->threshold > THRESHOLD_FROM;
-  if (combine.thresholded)
-    cblur_combine_op_threshold (gegl_operation_get_source_space (operation, "input"),
-                                o->threshold, &combine.threshold);
-  return combine;
+  combine->kind = CBLUR_COMBINE_UNSHARP;
+  combine->radii[0] = cblur_combine_radius (o->std_dev);
+  combine->amount = o->scale;
+  combine->thresholded = o->threshold > THRESHOLD_FROM;
+  if (combine->thresholded)
+    cblur_combine_threshold_in (gegl_operation_get_source_space (operation, "input"),
+                                o->threshold, &combine->threshold);
 }
 
-CBLUR_COMBINE_OP_WIRING ("unsharp-mask")
+CBLUR_COMBINE_OP_WIRING ("cblur:unsharp-mask", "unsharp-mask")
 
 static void
 gegl_op_class_init (GeglOpClass *klass)
 {
-  GeglOperationClass *operation_class = GEGL_OPERATION_CLASS (klass);
-  /* where the blur runs, as far as is known without opening GL */
-  gboolean            gpu = cblur_backend_likely () == CBLUR_BACKEND_GL;
+  gboolean gpu = set_wiring (klass);
 
-  set_wiring (klass);
-
-  gegl_operation_class_set_keys (operation_class,
+  gegl_operation_class_set_keys (GEGL_OPERATION_CLASS (klass),
     "name",        "cblur:unsharp-mask",
     "title",       gpu ? _("Sharpen (Unsharp Mask) (GPU)") : _("Sharpen (Unsharp Mask) (CPU)"),
     "categories",  "enhance:sharpen",

@@ -6,6 +6,7 @@
 #include <glib/gi18n-lib.h>
 #include "cblur-i18n.h"
 
+#include "cblur-backend.h"
 #include "cblur-cpu-variable.h"
 #include "cblur-gl-variable.h"
 #include "cblur-memory.h"
@@ -13,7 +14,7 @@
 
 struct _CblurVariableBand
 {
-  CblurBackendKind       backend;
+  CblurBackendKind       backend;  /* the one chosen */
   CblurGlVariableMemory *memory;   /* GL's, or NULL */
   gpointer               heap[3];  /* src, dst and boxes where not in GL's */
   CblurVariableBoxes     boxes;
@@ -93,11 +94,7 @@ cblur_backend_variable_blur (CblurVariableBand   *band,
   if (band->memory != NULL &&
       cblur_gl_variable_blur (band->memory, variable, src, abyss, dst, &gl, &error))
     {
-      g_strlcpy (report->renderer, gl.renderer, sizeof report->renderer);
-      report->tiles = gl.tiles;
-      report->upload_ms = gl.upload_ms;
-      report->compute_ms = gl.compute_ms;
-      report->download_ms = gl.download_ms;
+      cblur_run_report_gl (report, &gl);
       return;
     }
   if (band->no_memory != NULL)

@@ -5,7 +5,8 @@
 #ifndef CBLUR_BACKEND_VARIABLE_H
 #define CBLUR_BACKEND_VARIABLE_H
 
-#include "cblur-backend.h"
+#include "cblur-image.h"
+#include "cblur-report.h"
 #include "cblur-variable.h"
 
 G_BEGIN_DECLS
@@ -32,8 +33,9 @@ void               cblur_variable_band_free (CblurVariableBand *band);
 
 /* Blurs the band's src into its dst with its boxes, the rest made under
  * abyss (cblur_cpu_variable_blur says what each holds), on the backend
- * the band was made for, or on the CPU where GL fails; report says where
- * it ran, and why not on GL (cblur_run_report_clear frees it).  Call from
+ * the band was made for, or on the CPU where GL fails; fills report's
+ * ran_on, the GPU's figures, gl_failure and why_cpu
+ * (cblur_run_report_clear frees it).  Call from
  * one thread at a time per band. */
 void cblur_backend_variable_blur (CblurVariableBand   *band,
                                   const CblurVariable *variable,

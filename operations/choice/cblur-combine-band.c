@@ -36,11 +36,15 @@ blur_reach (const CblurCombine *combine,
   return reach;
 }
 
+/* High pass and difference change the image even where their blurs do
+ * nothing: a reach of at least 1 keeps GEGL from handing the input on. */
 gint
 cblur_combine_reach (const CblurCombine *combine,
                      CblurMode           mode)
 {
-  return blur_reach (combine, mode) + mask_reach (combine);
+  gint reach = blur_reach (combine, mode) + mask_reach (combine);
+
+  return combine->kind == CBLUR_COMBINE_UNSHARP ? reach : MAX (reach, 1);
 }
 
 /* the part of image that rect covers, its pixels shared */
@@ -72,45 +76,46 @@ image_new (const CblurImage *rect,
   return image->data != NULL;
 }
 
-/* report's figures added to sum's */
+/* a later blur's report into the band's: the GPU's figures added, the
+ * first failure kept, the CPU where any blur ran there */
 static void
 add_report (CblurRunReport *sum,
             CblurRunReport *report)
 {
-  gchar *failure = sum->gl_failure;
-
-  if (sum->total_ms == 0.0)
-    *sum = *report;
-  else
+  sum->tiles += report->tiles;
+  sum->upload_ms += report->upload_ms;
+  sum->compute_ms += report->compute_ms;
+  sum->download_ms += report->download_ms;
+  if (report->ran_on == CBLUR_BACKEND_CPU)
     {
-      sum->ran_on = report->ran_on;
-      sum->upload_ms += report->upload_ms;
-      sum->compute_ms += report->compute_ms;
-      sum->download_ms += report->download_ms;
-      sum->total_ms += report->total_ms;
-      sum->gl_failure = failure != NULL ? failure : report->gl_failure;
-      if (failure != NULL)
-        g_clear_pointer (&report->gl_failure, g_free);
-      if (report->ran_on == CBLUR_BACKEND_CPU)
-        sum->why_cpu = report->why_cpu;
+      sum->ran_on = CBLUR_BACKEND_CPU;
+      sum->why_cpu = report->why_cpu;
     }
-  report->gl_failure = NULL;
+  if (sum->gl_failure == NULL)
+    sum->gl_failure = g_steal_pointer (&report->gl_failure);
+  g_clear_pointer (&report->gl_failure, g_free);
 }
 
 /* src's blur at radius into out, whose rectangle src covers with the
- * kernel's reach */
+ * kernel's reach; the band's first blur fills sum, a later one adds to it */
 static void
 blur_into (gdouble           radius,
            CblurMode         mode,
            CblurBackendKind  backend,
            const CblurImage *src,
            const CblurImage *out,
+           gboolean          first,
            CblurRunReport   *sum)
 {
   g_autoptr (CblurKernel) kernel = cblur_kernel_new_xy (radius, radius, mode, BOX_ITERATIONS);
   CblurImage              from = part_of (src, kernel->reach, out);
   CblurRunReport          report = { 0 };
 
+  if (first)
+    {
+      cblur_backend_blur (NULL, backend, kernel, &from, out, NULL, sum);
+      return;
+    }
   cblur_backend_blur (NULL, backend, kernel, &from, out, NULL, &report);
   add_report (sum, &report);
 }
@@ -206,15 +211,14 @@ cblur_combine_band (const CblurCombine  *combine,
   Rows       rows = { combine, STEP_RESULT };
   gboolean   ok = FALSE;
 
-  memset (report, 0, sizeof *report);
   if (!image_new (dst, grow, &first))
     return FALSE;
-  blur_into (combine->radii[0], mode, backend, src, &first, report);
+  blur_into (combine->radii[0], mode, backend, src, &first, TRUE, report);
   if (combine->kind == CBLUR_COMBINE_DIFFERENCE)
     {
       if (!image_new (dst, 0, &second))
         goto out;
-      blur_into (combine->radii[1], mode, backend, src, &second, report);
+      blur_into (combine->radii[1], mode, backend, src, &second, FALSE, report);
     }
   else if (grow > 0)
     {
@@ -226,7 +230,7 @@ cblur_combine_band (const CblurCombine  *combine,
       threshold.image = *image;
       run_rows (&threshold);
       blur_into (CBLUR_COMBINE_MASK_RADIUS, CBLUR_MODE_DIRECT, backend, &mask_source,
-                 &second, report);
+                 &second, FALSE, report);
     }
   rows.source = part_of (src, 0, dst);
   rows.first = part_of (&first, 0, dst);
