@@ -208,8 +208,8 @@ cblur_blur_band_variable (const CblurBlur     *blur,
                                                                       : NULL } };
   gint64                   started = g_get_monotonic_time ();
   gint64                   blurred;
-  g_autoptr (CblurVariableBand) memory = cblur_variable_band_new (backend, &src, &dst,
-                                                                  &rows.boxes);
+  g_autoptr (CblurVariableBandMemory) memory =
+    cblur_variable_band_memory_new (backend, &src, &dst, &rows.boxes);
 
   cblur_parallel_distribute_range (io_groups (&rows, &src, 0, part.height), 1.0, read_rows,
                                    &rows);
