@@ -60,7 +60,8 @@ void         cblur_choice_start_after_region (void);
 gboolean     cblur_choice_take_after_region  (void);
 
 /* Waits up to ms for a starting GPU to be ready for blurs; whether it
- * is.  Returns at once where its start failed. */
+ * is.  Returns at once where it is not starting (its start failed, or
+ * it let go of its context). */
 gboolean     cblur_choice_wait_ready    (gdouble          ms);
 
 G_END_DECLS

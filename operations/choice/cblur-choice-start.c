@@ -153,7 +153,8 @@ cblur_choice_wait_ready (gdouble ms)
 
       if (ready (state))
         return TRUE;
-      if (state == CBLUR_GPU_FAILED || g_get_monotonic_time () >= deadline)
+      if ((state != CBLUR_GPU_STARTING && state != CBLUR_GPU_READY) ||
+          g_get_monotonic_time () >= deadline)
         return FALSE;
       g_usleep (WAIT_POLL_US);
     }
