@@ -11,9 +11,9 @@
 #define CPU_WHOLE_IMAGE_PIXELS (16 * 1024 * 1024)
 
 void
-cblur_backend_keep_gpu (gboolean keep)
+cblur_backend_hold_gpu (gboolean hold)
 {
-  if (keep)
+  if (hold)
     cblur_gpu_hold ();
   else
     cblur_gpu_unhold ();

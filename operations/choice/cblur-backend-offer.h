@@ -1,5 +1,5 @@
 /* What each backend offers an op before and between its blurs: which one
- * likely runs, the GPU's context kept through a user's pauses, and the
+ * likely runs, the GPU's context staying through a user's pauses, and the
  * sizes of image it blurs whole.  Every function is thread-safe. */
 #ifndef CBLUR_BACKEND_OFFER_H
 #define CBLUR_BACKEND_OFFER_H
@@ -8,9 +8,9 @@
 
 G_BEGIN_DECLS
 
-/* A live op that has blurred on GL keeps the context (and its programs
+/* A live op that has blurred on GL holds the context (and its programs
  * and textures) through a user's pauses, until it lets go. */
-void             cblur_backend_keep_gpu  (gboolean keep);
+void             cblur_backend_hold_gpu  (gboolean hold);
 
 /* The backend cblur_choice_make() likely picks, told without opening
  * GL, for words shown before any blur: under auto, GL where the machine

@@ -12,7 +12,7 @@
 #include "cblur-memory.h"
 #include "cblur-pixel.h"
 
-struct _CblurVariableBand
+struct _CblurVariableBandMemory
 {
   CblurBackendKind       backend;  /* the one chosen */
   CblurGlVariableMemory *memory;   /* GL's, or NULL */
@@ -32,13 +32,13 @@ heap_image (CblurImage *image)
   return image->data;
 }
 
-CblurVariableBand *
-cblur_variable_band_new (CblurBackendKind    backend,
-                         CblurImage         *src,
-                         CblurImage         *dst,
-                         CblurVariableBoxes *boxes)
+CblurVariableBandMemory *
+cblur_variable_band_memory_new (CblurBackendKind    backend,
+                                CblurImage         *src,
+                                CblurImage         *dst,
+                                CblurVariableBoxes *boxes)
 {
-  CblurVariableBand *band = g_new0 (CblurVariableBand, 1);
+  CblurVariableBandMemory *band = g_new0 (CblurVariableBandMemory, 1);
 
   band->backend = backend;
   /* where staging fails, the band goes on the heap, and the blur on the
@@ -67,7 +67,7 @@ cblur_variable_band_new (CblurBackendKind    backend,
 }
 
 void
-cblur_variable_band_free (CblurVariableBand *band)
+cblur_variable_band_memory_free (CblurVariableBandMemory *band)
 {
   gint i;
 
@@ -79,12 +79,12 @@ cblur_variable_band_free (CblurVariableBand *band)
 }
 
 void
-cblur_backend_variable_blur (CblurVariableBand   *band,
-                             const CblurVariable *variable,
-                             const CblurImage    *src,
-                             GeglAbyssPolicy      abyss,
-                             const CblurImage    *dst,
-                             CblurRunReport      *report)
+cblur_backend_variable_blur (CblurVariableBandMemory *band,
+                             const CblurVariable     *variable,
+                             const CblurImage        *src,
+                             GeglAbyssPolicy          abyss,
+                             const CblurImage        *dst,
+                             CblurRunReport          *report)
 {
   g_autoptr (GError) error = NULL;
   CblurGlReport      gl;

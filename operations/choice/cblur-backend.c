@@ -53,19 +53,19 @@ no_wait (void)
  * one tile streams, its rows going up as GEGL reads them; any other is
  * read whole first. */
 static gboolean
-blur_on_gl (const CblurBand   *band,
-            const CblurKernel *kernel,
-            const CblurImage  *src,
-            const CblurImage  *dst,
-            CblurStream       *stream,
-            const Source      *from,
-            CblurRunReport    *report)
+blur_on_gl (const CblurBandMemory *band,
+            const CblurKernel     *kernel,
+            const CblurImage      *src,
+            const CblurImage      *dst,
+            CblurStream           *stream,
+            const Source          *from,
+            CblurRunReport        *report)
 {
   g_autoptr (GError) error = NULL;
   CblurGlReport      gl = { 0 };
   CblurGlSource      source = { stream != NULL ? stream->abyss : GEGL_ABYSS_NONE,
                                 from->straight, NULL, from->read, no_wait () };
-  CblurGlBandMemory *memory = cblur_band_gl_memory (band);
+  CblurGlBandMemory *memory = cblur_band_memory_gl (band);
   gboolean           streams = memory != NULL && stream != NULL &&
                                cblur_gl_band_memory_streams (memory);
   gboolean           ok;
@@ -105,7 +105,7 @@ cblur_backend_why_cpu (CblurBackendKind      backend,
 /* A blur that changes nothing is a copy, on the CPU's threads, converted
  * as the CPU converts, whichever backend was chosen. */
 static void
-blur (CblurBand         *band,
+blur (CblurBandMemory   *band,
       CblurBackendKind   backend,
       const CblurKernel *kernel,
       const CblurImage  *src,
@@ -137,7 +137,7 @@ blur (CblurBand         *band,
 }
 
 void
-cblur_backend_blur (CblurBand         *band,
+cblur_backend_blur (CblurBandMemory   *band,
                     CblurBackendKind   backend,
                     const CblurKernel *kernel,
                     const CblurImage  *src,

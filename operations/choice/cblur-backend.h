@@ -16,13 +16,13 @@ G_BEGIN_DECLS
 
 /* Blurs src into dst on the backend, falling back to the CPU on any GL
  * failure; fills report's ran_on, the GPU's figures, why_cpu and
- * gl_failure, which says why GL failed, for the caller's one warning.  stream, if any, fills src from
- * GEGL (all of it, streamed on the GPU, or as the CPU's passes need its
- * rows) and takes dst back, whatever backend ran.  band:
- * cblur_band_new()'s for src and dst, or NULL where they hold no pixels
- * (the CPU then streams).  src: dst grown by the kernel's reach, or
- * cblur_band_new()'s part of it. */
-void             cblur_backend_blur      (CblurBand         *band,
+ * gl_failure, which says why GL failed, for the caller's one warning.
+ * stream, if any, fills src from GEGL (all of it, streamed on the GPU,
+ * or as the CPU's passes need its rows) and takes dst back, whatever
+ * backend ran.  band: cblur_band_memory_new()'s for src and dst, or NULL
+ * where they hold no pixels (the CPU then streams).  src: dst grown by
+ * the kernel's reach, or cblur_band_memory_new()'s part of it. */
+void             cblur_backend_blur      (CblurBandMemory   *band,
                                           CblurBackendKind   backend,
                                           const CblurKernel *kernel,
                                           const CblurImage  *src,

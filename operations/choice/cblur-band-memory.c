@@ -6,7 +6,7 @@
 #include "cblur-memory.h"
 #include "cblur-settings.h"
 
-struct _CblurBand
+struct _CblurBandMemory
 {
   CblurGlBandMemory *memory;
   CblurImage         heap[2];   /* src and dst where not in the GPU's memory */
@@ -71,16 +71,16 @@ expect_on_gl (const CblurKernel *kernel,
     cblur_gl_expect (kernel, stream, src, dst);
 }
 
-CblurBand *
-cblur_band_new (CblurBackendKind   backend,
-                const CblurKernel *kernel,
-                const CblurStream *stream,
-                CblurImage        *src,
-                CblurImage        *dst)
+CblurBandMemory *
+cblur_band_memory_new (CblurBackendKind   backend,
+                       const CblurKernel *kernel,
+                       const CblurStream *stream,
+                       CblurImage        *src,
+                       CblurImage        *dst)
 {
-  g_autoptr (CblurBand) band = g_new0 (CblurBand, 1);
-  GeglRectangle         inside;
-  gboolean              makes_abyss = reads_inside (kernel, stream, src, dst, &inside);
+  g_autoptr (CblurBandMemory) band = g_new0 (CblurBandMemory, 1);
+  GeglRectangle               inside;
+  gboolean                    makes_abyss = reads_inside (kernel, stream, src, dst, &inside);
 
   /* the CPU reads rows and writes columns as its passes go */
   if (backend == CBLUR_BACKEND_CPU && !cblur_backend_does_nothing (kernel, dst))
@@ -102,13 +102,13 @@ cblur_band_new (CblurBackendKind   backend,
 }
 
 CblurGlBandMemory *
-cblur_band_gl_memory (const CblurBand *band)
+cblur_band_memory_gl (const CblurBandMemory *band)
 {
   return band != NULL ? band->memory : NULL;
 }
 
 void
-cblur_band_free (CblurBand *band)
+cblur_band_memory_free (CblurBandMemory *band)
 {
   g_clear_pointer (&band->memory, cblur_gl_band_memory_free);
   cblur_pixels_free (band->heap[0].data);

@@ -12,7 +12,7 @@
 
 G_BEGIN_DECLS
 
-typedef struct _CblurBand CblurBand;
+typedef struct _CblurBandMemory CblurBandMemory;
 
 /* The band's pixels for src and dst: fills their data and stride for
  * their rectangles and formats, src being dst's grown by kernel's reach.
@@ -21,22 +21,22 @@ typedef struct _CblurBand CblurBand;
  * rest is never held.  On the CPU, which reads rows and writes columns
  * as its passes go, a blur holds no pixels and src and dst stay without.
  * NULL when even the heap has no room. */
-CblurBand          *cblur_band_new        (CblurBackendKind   backend,
-                                           const CblurKernel *kernel,
-                                           const CblurStream *stream,
-                                           CblurImage        *src,
-                                           CblurImage        *dst);
-void                cblur_band_free       (CblurBand         *band);
+CblurBandMemory   *cblur_band_memory_new      (CblurBackendKind       backend,
+                                               const CblurKernel     *kernel,
+                                               const CblurStream     *stream,
+                                               CblurImage            *src,
+                                               CblurImage            *dst);
+void               cblur_band_memory_free     (CblurBandMemory       *band);
 
 /* The GPU's staging memory of the band, or NULL where it is on the heap
  * or holds no pixels. */
-CblurGlBandMemory  *cblur_band_gl_memory  (const CblurBand   *band);
+CblurGlBandMemory *cblur_band_memory_gl       (const CblurBandMemory *band);
 
 /* Whether blurring dst with kernel changes nothing: a copy. */
-gboolean            cblur_backend_does_nothing (const CblurKernel *kernel,
-                                                const CblurImage  *dst);
+gboolean           cblur_backend_does_nothing (const CblurKernel     *kernel,
+                                               const CblurImage      *dst);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (CblurBand, cblur_band_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CblurBandMemory, cblur_band_memory_free)
 
 G_END_DECLS
 

@@ -57,7 +57,8 @@ cblur_blur_band_kernel (const CblurBlur     *blur,
                                   ? NULL : io->read_native };
   CblurImage            dst = { NULL, band->x, band->y, band->width, band->height, 0,
                                 io->write_native };
-  g_autoptr (CblurBand) memory = cblur_band_new (backend, kernel, &io->stream, &src, &dst);
+  g_autoptr (CblurBandMemory) memory = cblur_band_memory_new (backend, kernel, &io->stream,
+                                                              &src, &dst);
 
   if (memory == NULL)
     return FALSE;

@@ -4,7 +4,7 @@
  * of blur it is (CblurOpBlur, one constant a class), and its blur at a
  * mipmap level (CblurBlur, made by its describe function).  The plan
  * calls the op's functions on GEGL's thread that runs the op's vfunc;
- * they must not keep the pointers they are given.  A CblurBlur belongs
+ * they must not hold on to the pointers they are given.  A CblurBlur belongs
  * to the one thread that made it. */
 #ifndef CBLUR_BLUR_H
 #define CBLUR_BLUR_H

@@ -49,14 +49,14 @@ cblur_input_size (GeglOperation *operation,
   *height = bounded ? in_rect->height : 1024;
 }
 
-/* GEGL keeps an op's output in a cache on its node where the op's class
+/* GEGL holds an op's output in a cache on its node where the op's class
  * asks for one, which get_cached_region alone does.  An op needs it only
  * once it has blurred more than a region, so that GEGL's cache serves the
  * rest of the whole image to the chunks that follow; a host asking for the
  * whole image at once, as the gegl command line does, needs none.  That
  * command never frees the nodes it chains after "--", and a cache there
  * outlives gegl_exit(), where GEGL reports it as a leaked buffer.  So the
- * ops' classes keep none, and a node gets its cache at its first whole
+ * ops' classes ask for none, and a node gets its cache at its first whole
  * image, unless the host has set the node's policy itself. */
 static inline void
 cblur_cache_on_node (GeglOperation *operation)

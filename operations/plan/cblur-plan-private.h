@@ -31,7 +31,7 @@ struct _CblurPlan
   GeglRectangle    frame;
   GeglRectangle    last_frame;
   gboolean         input_changed;       /* since the frame began */
-  gint             keeps_gpu;           /* has blurred on GL: the context stays */
+  gint             holds_gpu;           /* has blurred on GL: the context stays */
   CblurKept       *kept;                /* the source's pixels between frames */
 };
 

@@ -11,8 +11,8 @@ plan_free (gpointer data)
 {
   CblurPlan *plan = data;
 
-  if (g_atomic_int_get (&plan->keeps_gpu))
-    cblur_backend_keep_gpu (FALSE);
+  if (g_atomic_int_get (&plan->holds_gpu))
+    cblur_backend_hold_gpu (FALSE);
   g_mutex_clear (&plan->lock);
   g_clear_pointer (&plan->kept, cblur_kept_free);
   g_clear_pointer (&plan->values, g_bytes_unref);
@@ -55,11 +55,11 @@ cblur_plan_work (const CblurOpBlur *op_blur,
 
 /* A change of the graph that leaves the properties as the last region
  * was blurred with (a host's apply, a brush's dab) may come at another
- * level than that region's, which only a slider's frames keep.  GEGL
+ * level than that region's, at which only a slider's frames stay.  GEGL
  * prepares more than once for one change. */
 static void
-keep_level_for_slider (CblurPlan       *plan,
-                       const CblurBlur *blur)
+level_after_change (CblurPlan       *plan,
+                    const CblurBlur *blur)
 {
   g_mutex_lock (&plan->lock);
   if (blur->values != NULL && plan->values != NULL &&
@@ -72,11 +72,11 @@ void
 cblur_plan_prepare (const CblurOpBlur *op_blur,
                     GeglOperation     *operation)
 {
-  CblurPlan        *plan = plan_for (op_blur, operation);
+  CblurPlan         *plan = plan_for (op_blur, operation);
   g_auto (CblurBlur) blur = { 0 };
-  CblurWork       work;
-  CblurPrediction prediction;
-  gdouble         width, height;
+  CblurWork          work;
+  CblurPrediction    prediction;
+  gdouble            width, height;
 
   op_blur->describe (operation, 0, &blur);
   cblur_input_size (operation, &width, &height);
@@ -90,7 +90,7 @@ cblur_plan_prepare (const CblurOpBlur *op_blur,
     cblur_backend_whole_image_pixels (op_blur->regions == CBLUR_REGIONS_PLANNED
                                       ? plan->backend : CBLUR_BACKEND_CPU);
   g_atomic_pointer_set (&plan->halo_pixels, 0);
-  keep_level_for_slider (plan, &blur);
+  level_after_change (plan, &blur);
   /* a change of the graph begins a frame; a prepare without a region
    * taken since (GEGL's bounding box, say) does not */
   g_mutex_lock (&plan->lock);
@@ -103,7 +103,7 @@ cblur_plan_prepare (const CblurOpBlur *op_blur,
   g_mutex_unlock (&plan->lock);
 }
 
-/* GEGL's cache of the output keeps all but what changes of the input
+/* GEGL's cache of the output holds all but what changes of the input
  * invalidate, such as a brush's dabs under the blur; that is noted here
  * for cblur_plan_cached_region, grown to whole tiles of GEGL's, which its
  * cache lets go of whole. */
@@ -144,6 +144,6 @@ cblur_plan_region_begins (CblurPlan       *plan,
 void
 cblur_plan_ran_on_gpu (CblurPlan *plan)
 {
-  if (g_atomic_int_compare_and_exchange (&plan->keeps_gpu, FALSE, TRUE))
-    cblur_backend_keep_gpu (TRUE);
+  if (g_atomic_int_compare_and_exchange (&plan->holds_gpu, FALSE, TRUE))
+    cblur_backend_hold_gpu (TRUE);
 }

@@ -1,4 +1,4 @@
-/* What the plan keeps for an op's node across its regions, and which
+/* What the plan holds for an op's node across its regions, and which
  * region it blurs for the one GEGL asks for: the backend chosen for the
  * graph, the level and properties of the last region, the frames a host
  * renders, the output a brush dirtied, the source kept between frames,

@@ -84,7 +84,7 @@ region_takes_whole_image (CblurPlan           *plan,
  * would pay its halo on its own or, under the whole-image rules, blur the
  * whole image again, while GEGL's cache still holds the rest.  The CPU
  * blurs any part of an image to the same bits; GL's box tiles meet
- * within float rounding, so GL keeps to the whole image. */
+ * within float rounding, so GL stays with the whole image. */
 static gboolean
 takes_dirty (CblurPlan           *plan,
              const GeglRectangle *region,
@@ -162,7 +162,7 @@ choose_region (CblurPlan           *plan,
  * renders a view's chunks at one level, that of its zoom, so after a
  * change of the properties (a slider's frame) the level of the last
  * region blurred stands for it, and otherwise level 0
- * (cblur_plan_prepare): after a zoom only the first region is judged at
+ * (level_after_change): after a zoom only the first region is judged at
  * the level before.  Which region is blurred changes only what a frame
  * costs, not its pixels (takes_dirty, region_takes_whole_image). */
 static GeglRectangle
