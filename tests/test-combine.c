@@ -83,6 +83,9 @@ test_high_pass (void)
 
   assert_float (ref_high_pass (src, 7.5, 1.7), "cblur:high-pass", "high pass std-dev 2.5",
                 "std-dev", 2.5, "contrast", 1.7, input);
+  /* at contrast 1 the op takes its gammas in one power */
+  assert_float (ref_high_pass (src, 4.5, 1.0), "cblur:high-pass", "high pass contrast 1",
+                "std-dev", 1.5, "contrast", 1.0, input);
 }
 
 static void

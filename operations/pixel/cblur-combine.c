@@ -10,6 +10,10 @@
 #include "cblur-combine.h"
 #include "cblur-pixel.h"
 
+/* gegl:high-pass's gammas about its contrast */
+#define GAMMA_DOWN 0.4545f
+#define GAMMA_UP   2.2f
+
 /* GEGL's gamma operation: a power, odd about 0 */
 static gfloat
 signed_power (gfloat value,
@@ -29,14 +33,17 @@ srgb_from_linear (gfloat value)
   return copysignf (encoded, value);
 }
 
+/* the sRGB curve's inverse raised to exponent, odd about 0: GEGL's
+ * gamma operation after babl's decoding, in one power */
 static gfloat
-srgb_to_linear (gfloat value)
+srgb_to_linear_power (gfloat value,
+                      gfloat exponent)
 {
   gfloat magnitude = fabsf (value);
-  gfloat linear = magnitude <= 0.04045f ? magnitude / 12.92f
-                                        : powf ((magnitude + 0.055f) / 1.055f, 2.4f);
+  gfloat power = magnitude <= 0.04045f ? powf (magnitude / 12.92f, exponent)
+                                       : powf ((magnitude + 0.055f) / 1.055f, 2.4f * exponent);
 
-  return copysignf (linear, value);
+  return copysignf (power, value);
 }
 
 /* channel c of a premultiplied pixel in straight alpha, as babl
@@ -124,10 +131,16 @@ cblur_combine_high_pass (const gfloat *source,
           gfloat inverted = 1.0f - srgb_from_linear (straight (blurred, c));
           gfloat curved = inverted * over +
                           srgb_from_linear (straight (source, c)) * alpha * (1.0f - over);
-          gfloat linear = srgb_to_linear (curved * (1.0f / cblur_used_alpha (result_alpha)));
-          gfloat spread = (signed_power (linear, 0.4545f) - 0.5f) * contrast + 0.5f;
+          gfloat straight_curved = curved * (1.0f / cblur_used_alpha (result_alpha));
+          gfloat value;
 
-          out[c] = signed_power (spread, 2.2f) * cblur_used_alpha (result_alpha);
+          /* at contrast 1 the two gammas meet in one power */
+          if (contrast == 1.0f)
+            value = srgb_to_linear_power (straight_curved, GAMMA_DOWN * GAMMA_UP);
+          else
+            value = signed_power ((srgb_to_linear_power (straight_curved, GAMMA_DOWN) - 0.5f) *
+                                  contrast + 0.5f, GAMMA_UP);
+          out[c] = value * cblur_used_alpha (result_alpha);
         }
       out[3] = result_alpha;
     }
