@@ -13,6 +13,21 @@
 #include "cblur-op.h"
 #include "cblur-op-vfuncs.h"
 
+/* The result in float, premultiplied, in the source's space: GEGL's ops
+ * give theirs in float, and a difference below 0 or a sharpened edge
+ * beyond 1 reaches the ops that follow as GEGL's would; a host that
+ * stores the result in an integer format clips it there.  The source is
+ * read as it is stored. */
+static inline void
+cblur_combine_op_formats (GeglOperation *operation)
+{
+  const Babl *space = gegl_operation_get_source_space (operation, "input");
+
+  gegl_operation_set_format (operation, "input", cblur_op_format (operation));
+  gegl_operation_set_format (operation, "output",
+                             babl_format_with_space ("RaGaBaA float", space));
+}
+
 /* describe, the op's CblurOpBlur `op_blur`, prepare, the bounding box
  * (the input's extent, as GEGL's blur inside these ops keeps it) and
  * process; set_wiring (klass) sets them with the plan's shared vfuncs and
@@ -42,13 +57,11 @@ static void                                                                     
 prepare (GeglOperation *operation)                                                  \
 {                                                                                   \
   GeglOperationAreaFilter *area = GEGL_OPERATION_AREA_FILTER (operation);           \
-  const Babl              *format = cblur_op_format (operation);                    \
   g_auto (CblurBlur)       blur = { 0 };                                            \
                                                                                     \
   describe (operation, 0, &blur);                                                   \
   area->left = area->right = area->top = area->bottom = blur.reach;                 \
-  gegl_operation_set_format (operation, "input", format);                           \
-  gegl_operation_set_format (operation, "output", format);                          \
+  cblur_combine_op_formats (operation);                                             \
   cblur_plan_prepare (&op_blur, operation);                                         \
 }                                                                                   \
                                                                                     \

@@ -257,6 +257,28 @@ test_gegl_graphs (void)
                     "radius2", 4.0, NULL);
 }
 
+/* an 8-bit image's difference keeps its values below 0, as GEGL's op
+ * gives them in float */
+static void
+test_float_result (void)
+{
+  g_autoptr (GeglBuffer) photo = test_load_image (g_test_get_filename (G_TEST_DIST, "data",
+                                                                       "coffee.png", NULL));
+  const Babl            *u8 = babl_format ("R'G'B'A u8");
+  GeglRectangle          rect = *gegl_buffer_get_extent (photo);
+  g_autoptr (GeglBuffer) input = gegl_buffer_new (&rect, u8);
+  g_autofree gfloat     *result = NULL;
+  gfloat                 least = 0.0f;
+  gsize                  i;
+
+  gegl_buffer_copy (photo, NULL, GEGL_ABYSS_NONE, input, NULL);
+  result = render ("cblur:difference-of-gaussians", input, &rect, babl_format (TEST_FORMAT),
+                   "radius1", 1.0, "radius2", 3.0, NULL);
+  for (i = 0; i < (gsize) rect.width * rect.height * 4; i++)
+    least = MIN (least, result[i]);
+  g_assert_cmpfloat (least, <, -0.01f);
+}
+
 /* a region of its own, with its halo, as the whole image has it */
 static void
 test_region (void)
@@ -340,5 +362,6 @@ main (gint    argc,
                         test_run_without_whole_images);
   g_test_add_func ("/combine/properties", test_properties);
   g_test_add_func ("/combine/extent", test_extent);
+  g_test_add_func ("/combine/float-result", test_float_result);
   return g_test_run ();
 }
