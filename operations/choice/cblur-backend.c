@@ -65,7 +65,7 @@ cblur_backend_whole_image_pixels (CblurBackendKind backend)
 
   if (backend == CBLUR_BACKEND_CPU)
     pixels = CPU_WHOLE_IMAGE_PIXELS;
-  else if (cblur_gpu_available (&is_software, NULL) && !is_software)
+  else if (cblur_gl_available (&is_software, NULL) && !is_software)
     pixels = GPU_WHOLE_IMAGE_PIXELS;
   else
     return 0;

@@ -343,7 +343,7 @@ start_gpu (void)
     start.started = g_get_monotonic_time ();
   start.after_region = FALSE;
   g_mutex_unlock (&start.lock);
-  cblur_gpu_state (TRUE, NULL, NULL);
+  cblur_gl_start ();
 }
 
 /* what of the start is left: all of it before it began */

@@ -1,13 +1,14 @@
 /* What the blur's GL files share; outside cblur-gl*.c only the GL tests
  * include it.  They sit on the GPU runtime (cblur-gpu.h), top down:
  *
+ *   cblur-gl-runtime.c   the runtime as the module runs it: its settings, its end
  *   cblur-gl-blur.c      the entry points (cblur-gl.h): a band's memory, and its blur
  *   cblur-gl-tiles.c     cutting a band into tiles, and blurring them
  *   cblur-gl-stream.c    one tile streamed as GEGL reads and writes it
  *   cblur-gl-passes.c    the compute passes of a tile, and its made abyss
- *   cblur-gl-box.c       the two-dispatch box's passes
+ *   cblur-gl-box.[ch]    the two-dispatch box's passes
  *   cblur-gl-segments.c  how long a line's segment each work group takes
- *   cblur-gl-textures.c  the textures a tile goes through, kept with the context
+ *   cblur-gl-textures.c  the textures a tile goes through, which stay with the context
  *   cblur-gl-transfer.c  a tile's uploads and downloads, and their GPU time
  *   cblur-gl-convert.c   pixels in GEGL's formats, converted on the GPU
  *   cblur-gl-shaders.c   the blur's shaders as the runtime's programs
@@ -104,6 +105,11 @@ typedef struct
    * two-shader box, which otherwise serves only reaches too long for the
    * fused box */
   gboolean              two_shader;
+  /* the GPU's limits as the tests' settings may lower them: a tile's
+   * largest edge, the textures' bytes, a work group's shared bytes */
+  gint                  max_tile;
+  gsize                 texture_budget;
+  gint                  shared_memory;
 } CblurGl;
 
 typedef struct
@@ -156,18 +162,6 @@ typedef enum
   CBLUR_GL_SHADER_VARIABLE
 } CblurGlShader;
 
-G_GNUC_INTERNAL extern const gchar cblur_shader_direct[];
-G_GNUC_INTERNAL extern const gchar cblur_shader_box_scan[];
-G_GNUC_INTERNAL extern const gchar cblur_shader_box[];
-G_GNUC_INTERNAL extern const gchar cblur_shader_box_fused[];
-G_GNUC_INTERNAL extern const gchar cblur_shader_abyss[];
-G_GNUC_INTERNAL extern const gchar cblur_shader_premultiply[];
-G_GNUC_INTERNAL extern const gchar cblur_shader_decode[];
-G_GNUC_INTERNAL extern const gchar cblur_shader_encode[];
-G_GNUC_INTERNAL extern const gchar cblur_shader_variable[];
-G_GNUC_INTERNAL extern const gchar cblur_shader_alpha[];
-G_GNUC_INTERNAL extern const gchar cblur_shader_common[];
-
 /* a shader's variant: its column pass; its texels pairs of channels (the
  * fused box); its source in straight alpha, premultiplied as loaded; the
  * running sums rather than the outputs, and boxes looked up by a byte a
@@ -215,7 +209,7 @@ typedef struct
 } CblurGlPasses;
 
 /* cblur-gl-textures.c: the call's view of the current context, with the
- * textures kept with it; report, if not NULL, names its renderer and
+ * textures that stay with it; report, if not NULL, names its renderer and
  * largest texture */
 G_GNUC_INTERNAL void         cblur_gl_view             (CblurGpu          *gpu,
                                                         CblurGl           *gl,
@@ -225,8 +219,6 @@ G_GNUC_INTERNAL gboolean     cblur_gl_textures_reserve (CblurGl           *gl,
                                                         gint               n_textures,
                                                         const CblurGlSize *sizes,
                                                         GError           **error);
-/* the smaller of the GPU's and CBLUR_GL_TEXTURE_BUDGET */
-G_GNUC_INTERNAL gsize        cblur_gl_texture_budget   (const CblurGl    *gl);
 /* textures for every tile of tiles (cblur_gl_tiles_new()'s); whether any
  * has a made line */
 G_GNUC_INTERNAL gboolean     cblur_gl_textures_fit     (const CblurKernel *kernel,
@@ -238,20 +230,20 @@ G_GNUC_INTERNAL gint         cblur_gl_made_lines       (const CblurGlTile *tile)
 G_GNUC_INTERNAL gint         cblur_gl_input_rows       (const CblurGlTile *tile);
 
 /* cblur-gl-transfer.c */
-/* piece of job's src (x, y from its first pixel) into the input texture
+/* part of job's src (x, y from its first pixel) into the input texture
  * from row tex_y; decoded and premultiplied there where src is in a
  * cblur-format */
 G_GNUC_INTERNAL void         cblur_gl_upload           (CblurGl             *gl,
                                                         const CblurGlJob    *job,
-                                                        const GeglRectangle *piece,
+                                                        const GeglRectangle *part,
                                                         gint                 tex_y);
-/* result's rows from tex_y into piece of job's dst, in dst's format
+/* result's rows from tex_y into part of job's dst, in dst's format
  * (encoded where it is a cblur-format); after the shaders' image stores
  * are made visible (cblur_gl_download_barrier) */
 G_GNUC_INTERNAL void         cblur_gl_download         (CblurGl             *gl,
                                                         const CblurGlJob    *job,
                                                         const CblurGpuTexture *result,
-                                                        const GeglRectangle *piece,
+                                                        const GeglRectangle *part,
                                                         gint                 tex_y);
 G_GNUC_INTERNAL void         cblur_gl_download_barrier (void);
 G_GNUC_INTERNAL void         cblur_gl_stamps_init      (CblurGlStamps    *stamps);
@@ -270,13 +262,13 @@ G_GNUC_INTERNAL gboolean     cblur_gl_convert_prepare  (CblurGl             *gl,
                                                         GError             **error);
 /* cblur_gl_upload's work for a source in a cblur-format (up, into
  * texture) and cblur_gl_download's for an output in one (from texture):
- * piece is the image's rectangle (x, y from its first pixel), which is
+ * part is the image's rectangle (x, y from its first pixel), which is
  * texture's from row tex_y */
 G_GNUC_INTERNAL void         cblur_gl_transfer_native  (CblurGl             *gl,
                                                         const CblurGlJob    *job,
                                                         gboolean             up,
                                                         const CblurGpuTexture *texture,
-                                                        const GeglRectangle *piece,
+                                                        const GeglRectangle *part,
                                                         gint                 tex_y);
 
 /* cblur-gl-shaders.c: the shader's program for the variant */
@@ -332,6 +324,12 @@ G_GNUC_INTERNAL gboolean     cblur_gl_tiles_run        (CblurGl            *gl,
                                                         gconstpointer       passes,
                                                         CblurGlStamps      *stamps,
                                                         GError            **error);
+
+/* cblur-gl-runtime.c: cblur_gpu_run() on the runtime as this module runs
+ * it, for every task of the blur's */
+G_GNUC_INTERNAL gboolean     cblur_gl_run              (CblurGpuTask         task,
+                                                        gpointer             data,
+                                                        GError             **error);
 
 /* cblur-gl-blur.c: src and dst, anywhere in memory, blurred through
  * pinned memory of the call's own, as cblur_gl_blur() without band
@@ -421,39 +419,6 @@ G_GNUC_INTERNAL void         cblur_gl_passes_made      (const CblurGlPasses *pas
 G_GNUC_INTERNAL const CblurGpuTexture *cblur_gl_passes_run       (const CblurGlPasses *passes,
                                                         const CblurGlTile   *tile);
 G_GNUC_INTERNAL void         cblur_gl_passes_clear     (CblurGlPasses     *passes);
-
-/* cblur-gl-box.c: the two-dispatch box's passes along one axis, from
- * `from` through the axis's scratch textures into `to`; the first reads
- * from through the map of its first n_in texels' lines (first, len and
- * abyss, as common.glsl's map takes them); origin: the absolute
- * coordinate of the first input pixel along the axis */
-typedef struct
-{
-  gint            first;
-  gint            len;
-  GeglAbyssPolicy abyss;
-} CblurGlMap;
-
-G_GNUC_INTERNAL void         cblur_gl_set_map          (const CblurGpuProgram *program,
-                                                        CblurGlMap             map);
-G_GNUC_INTERNAL void         cblur_gl_set_box_window   (const CblurGpuProgram *program,
-                                                        const CblurKernelAxis *kernel);
-G_GNUC_INTERNAL void         cblur_gl_box_passes       (const CblurGlPasses   *passes,
-                                                        gboolean               vertical,
-                                                        const CblurGpuTexture *from,
-                                                        const CblurGpuTexture *to,
-                                                        CblurGlMap             map,
-                                                        gint                   n_in,
-                                                        gint                   origin,
-                                                        gint                   lines);
-
-/* work groups of size for n items */
-static inline gint
-cblur_gl_groups (gint n,
-                 gint size)
-{
-  return (n + size - 1) / size;
-}
 
 G_END_DECLS
 

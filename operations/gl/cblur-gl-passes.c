@@ -1,7 +1,7 @@
 /* The compute passes of one tile: horizontally over the rows of its input
  * inside the image, then vertically over the columns that remain, the
  * first pass of each axis reading the abyss through common.glsl's map. */
-#include "cblur-gl-internal.h"
+#include "cblur-gl-box.h"
 
 /* abyss.comp's and premultiply.comp's work group edge */
 #define TEXEL_GROUP 16
@@ -106,6 +106,7 @@ cblur_gl_passes_init (CblurGl            *gl,
                       GError            **error)
 {
   const CblurGlTile *largest = &g_array_index (tiles, CblurGlTile, 0);
+  gint               n_textures = cblur_gl_passes_textures (gl, kernel);
   CblurGlSize        sizes[CBLUR_GL_N_TEXTURES];
   gint               axis;
 
@@ -132,7 +133,7 @@ cblur_gl_passes_init (CblurGl            *gl,
     if (kernel->axes[axis].mode == CBLUR_MODE_DIRECT)
       passes->weights[axis] = cblur_gpu_buffer_new ((kernel->axes[axis].half_width + 1) *
                                                     sizeof (gfloat), kernel->axes[axis].weights);
-  return cblur_gl_textures_reserve (gl, cblur_gl_passes_textures (gl, kernel), sizes, error);
+  return cblur_gl_textures_reserve (gl, n_textures, sizes, error);
 }
 
 void
@@ -260,7 +261,7 @@ rows (const CblurGlPasses *passes,
       gint                 n_rows)
 {
   axis_passes (passes, tile, FALSE, first_row, n_rows,
-               0, cblur_gl_groups (tile->in_width - 2 * passes->kernel->reach,
+               0, cblur_gpu_groups (tile->in_width - 2 * passes->kernel->reach,
                                    segment_outputs (passes, FALSE)));
 }
 
@@ -273,7 +274,7 @@ columns (const CblurGlPasses *passes,
   gint stripe = segment_outputs (passes, TRUE);
 
   axis_passes (passes, tile, TRUE, 0, tile->in_width - 2 * passes->kernel->reach,
-               first_out / stripe, cblur_gl_groups (n_out, stripe));
+               first_out / stripe, cblur_gpu_groups (n_out, stripe));
   return &passes->textures[CBLUR_GL_OUTPUT];
 }
 
@@ -314,7 +315,7 @@ fill (const CblurGpuProgram *program,
   const gint rect[] = { x, y, width, height };
 
   cblur_gpu_set_ivec4 (program, "rect", rect);
-  cblur_gpu_dispatch (cblur_gl_groups (width, TEXEL_GROUP), cblur_gl_groups (height, TEXEL_GROUP),
+  cblur_gpu_dispatch (cblur_gpu_groups (width, TEXEL_GROUP), cblur_gpu_groups (height, TEXEL_GROUP),
                       0);
 }
 
@@ -349,7 +350,7 @@ premultiply_input (const CblurGlPasses *passes,
   cblur_gpu_use (passes->premultiply);
   cblur_gpu_set_ivec2 (passes->premultiply, "size", width, rows);
   cblur_gpu_bind_image (SRC_UNIT, &passes->textures[CBLUR_GL_INPUT], CBLUR_GPU_READ_WRITE);
-  cblur_gpu_dispatch (cblur_gl_groups (width, TEXEL_GROUP), cblur_gl_groups (rows, TEXEL_GROUP),
+  cblur_gpu_dispatch (cblur_gpu_groups (width, TEXEL_GROUP), cblur_gpu_groups (rows, TEXEL_GROUP),
                       CBLUR_GPU_BARRIER_IMAGES);
 }
 

@@ -3,6 +3,19 @@
  * shares. */
 #include "cblur-gl-internal.h"
 
+/* the shaders' sources, embedded at build time */
+G_GNUC_INTERNAL extern const gchar cblur_shader_direct[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_box_scan[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_box[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_box_fused[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_abyss[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_premultiply[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_decode[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_encode[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_variable[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_alpha[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_common[];
+
 /* The pixel rules' constants (cblur-pixel.h) as the shaders' defines, in
  * the C locale's digits, which hold the alpha floor exactly, then the
  * shared GLSL. */

@@ -106,8 +106,7 @@ cblur_gl_expect (const CblurKernel *kernel,
 }
 
 /* The expected input's blur, whose first on the GPU would otherwise pin
- * its memory and make its textures in a user's frame (tens of
- * milliseconds) */
+ * its memory and make its textures in a user's frame */
 static void
 rehearse_expected (CblurGl *gl)
 {
