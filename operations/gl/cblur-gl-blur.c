@@ -256,6 +256,8 @@ blur_held (CblurGl                 *gl,
   cblur_gl_stamps_init (&stamps);
   ok = ok && cblur_gl_passes_init (gl, kernel, tiles, source->straight && src->format == NULL,
                                    &stamps, &passes, error);
+  if (ok && passes.upgrading)
+    cblur_gl_expect_upgrade (kernel, source, src, dst);
   /* a result of whole rows is encoded straight into the pinned memory */
   ok = ok && cblur_gl_convert_prepare (gl, src, dst, plan.n_x > 1 ? plan.height : 0, error);
   if (ok && run != NULL)

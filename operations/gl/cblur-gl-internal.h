@@ -98,15 +98,14 @@ typedef struct
   CblurGpu             *gpu;
   const CblurGpuLimits *limits;
   CblurGlTextures      *textures;
-  /* CblurGlSource's: the blur takes only the programs that serve every
-   * radius (cblur-gl-variants.c) */
-  gboolean              no_wait;
-  /* the first uses' (cblur-gl-variants.c): every box axis takes the
-   * two-shader box, which otherwise serves only reaches too long for the
-   * fused box */
+  gboolean              no_wait;   /* CblurGlSource's: no compile waited for */
+  /* the first uses' (cblur-gl-variants.c): every box axis on the
+   * two-shader box (else only reaches beyond the fused box's); no better
+   * programs queued (cblur_gl_program_better) */
   gboolean              two_shader;
-  /* the GPU's limits as the tests' settings may lower them: a tile's
-   * largest edge, the textures' bytes, a work group's shared bytes */
+  gboolean              settled;
+  /* the limits, as the tests may lower them: a tile's edge, the
+   * textures' bytes, a work group's shared bytes */
   gint                  max_tile;
   gsize                 texture_budget;
   gint                  shared_memory;
@@ -206,11 +205,11 @@ typedef struct
   guint                  weights[2];    /* direct's, by axis; 0 for a box axis */
   CblurGpuProgram       *premultiply;   /* for a straight source that the passes cannot premultiply */
   CblurGpuProgram       *made;          /* abyss.comp, for a tile with a made line */
+  gboolean               upgrading;     /* a better program compiles meanwhile */
 } CblurGlPasses;
 
-/* cblur-gl-textures.c: the call's view of the current context, with the
- * textures that stay with it; report, if not NULL, names its renderer and
- * largest texture */
+/* cblur-gl-textures.c: the call's view of the context and its textures;
+ * report, if not NULL, names its renderer and largest texture */
 G_GNUC_INTERNAL void         cblur_gl_view             (CblurGpu          *gpu,
                                                         CblurGl           *gl,
                                                         CblurGlReport     *report);
@@ -277,6 +276,16 @@ G_GNUC_INTERNAL CblurGpuProgram *cblur_gl_program (CblurGl         *gl,
                                                   CblurGlVariant   variant,
                                                   gint             cache_len,
                                                   GError         **error);
+/* or that of better_variant and better_len where it is linked and ready
+ * here (*better); else that compiles as the tasks pause (0: none) */
+G_GNUC_INTERNAL CblurGpuProgram *cblur_gl_program_better (CblurGl        *gl,
+                                                         CblurGlShader   shader,
+                                                         CblurGlVariant  variant,
+                                                         gint            cache_len,
+                                                         CblurGlVariant  better_variant,
+                                                         gint            better_len,
+                                                         gboolean       *better,
+                                                         GError        **error);
 /* the same program compiled on the runtime's thread, for a later blur */
 G_GNUC_INTERNAL void         cblur_gl_program_prepare  (CblurGl         *gl,
                                                         CblurGlShader    shader,
@@ -325,8 +334,7 @@ G_GNUC_INTERNAL gboolean     cblur_gl_tiles_run        (CblurGl            *gl,
                                                         CblurGlStamps      *stamps,
                                                         GError            **error);
 
-/* cblur-gl-runtime.c: cblur_gpu_run() on the runtime as this module runs
- * it, for every task of the blur's */
+/* cblur-gl-runtime.c, thread-safe: cblur_gpu_run() as the module runs it */
 G_GNUC_INTERNAL gboolean     cblur_gl_run              (CblurGpuTask         task,
                                                         gpointer             data,
                                                         GError             **error);
@@ -354,6 +362,20 @@ G_GNUC_INTERNAL gboolean     cblur_gl_rehearse         (CblurGl             *gl,
                                                         CblurImage          *output,
                                                         GError             **error);
 
+/* cblur-gl-expected.c: a blur served by programs that serve every radius
+ * while better ones compile, for the upgrades' first uses to rehearse;
+ * and the blur to rehearse, forgotten, as cblur_gl_rehearse() takes it
+ * (NULL where there is none) */
+G_GNUC_INTERNAL void         cblur_gl_expect_upgrade   (const CblurKernel   *kernel,
+                                                        const CblurGlSource *source,
+                                                        const CblurImage    *src,
+                                                        const CblurImage    *dst);
+G_GNUC_INTERNAL CblurKernel *cblur_gl_expected_take    (CblurStream         *stream,
+                                                        CblurImage          *src,
+                                                        CblurImage          *dst);
+/* cblur-gl-variants.c: cblur_gpu_on_upgraded's (cblur-gl-runtime.c) */
+G_GNUC_INTERNAL void         cblur_gl_upgrade_use      (CblurGpu            *gpu);
+
 /* cblur-gl-stream.c: one tile, streamed: run reads the tile's input, or
  * its part inside the image, from job's src */
 G_GNUC_INTERNAL gboolean     cblur_gl_blur_streamed    (CblurGl             *gl,
@@ -365,15 +387,17 @@ G_GNUC_INTERNAL gboolean     cblur_gl_blur_streamed    (CblurGl             *gl,
 
 /* cblur-gl-segments.c: box-fused.comp's segment that makes n_out outputs
  * of a line for the least work, in at least min_segments where it can;
- * where gl->no_wait, the longest; len 0 where none leaves enough outputs
- * beside its halo */
+ * where `any`, the longest, which serves every reach; len 0 where none
+ * leaves enough outputs beside its halo */
 G_GNUC_INTERNAL CblurGlSegment cblur_gl_fused_segment  (const CblurGl         *gl,
                                                         const CblurKernelAxis *kernel,
                                                         gint                   n_out,
-                                                        gint                   min_segments);
-/* direct.comp's CACHE_LEN; where gl->no_wait, CBLUR_GL_DIRECT_ANY_CACHE */
+                                                        gint                   min_segments,
+                                                        gboolean               any);
+/* direct.comp's CACHE_LEN; where `any`, CBLUR_GL_DIRECT_ANY_CACHE */
 G_GNUC_INTERNAL gint         cblur_gl_direct_cache_len (const CblurGl         *gl,
-                                                        const CblurKernelAxis *kernel);
+                                                        const CblurKernelAxis *kernel,
+                                                        gboolean               any);
 /* every segment cblur_gl_fused_segment() may give on gl's GPU, at most
  * CBLUR_GL_MAX_LENGTHS, shortest first, into lengths; how many */
 G_GNUC_INTERNAL gint         cblur_gl_fused_lengths    (const CblurGl         *gl,

@@ -52,6 +52,7 @@ runtime_init (void)
   if (g_once_init_enter (&configured))
     {
       cblur_gpu_configure (read_config);
+      cblur_gpu_on_upgraded (cblur_gl_upgrade_use);
       g_once_init_leave (&configured, 1);
     }
   g_mutex_lock (&lock);

@@ -87,13 +87,14 @@ cblur_gl_fused_lengths (const CblurGl  *gl,
  * least min_segments where any segment allows that.  Pairs of channels fit
  * twice the segment, so spend less of it on the halo at long reaches.  An
  * odd SHARE spreads the invocations' shares over all banks.  len is 0 when
- * no segment leaves FUSED_MIN_OUTPUTS outputs.  A blur that does not wait
- * takes the longest, the one compiled ahead (cblur-gl-variants.c). */
+ * no segment leaves FUSED_MIN_OUTPUTS outputs.  `any`: the longest, the
+ * one that serves every reach, compiled ahead (cblur-gl-variants.c). */
 CblurGlSegment
 cblur_gl_fused_segment (const CblurGl         *gl,
                         const CblurKernelAxis *kernel,
-                        gint               n_out,
-                        gint               min_segments)
+                        gint                   n_out,
+                        gint                   min_segments,
+                        gboolean               any)
 {
   CblurGlSegment best = { 0, FALSE };
   CblurGlSegment lengths[CBLUR_GL_MAX_LENGTHS];
@@ -110,7 +111,7 @@ cblur_gl_fused_segment (const CblurGl         *gl,
       gboolean too_few = segments < min_segments;
       gdouble  cost = (gdouble) segments * len * texel_cost (len / FUSED_GROUP, lengths[i].pairs);
 
-      if (outputs < FUSED_MIN_OUTPUTS || (gl->no_wait && i < n - 1))
+      if (outputs < FUSED_MIN_OUTPUTS || (any && i < n - 1))
         continue;
       if (too_few < best_too_few || (too_few == best_too_few && cost < best_cost))
         {
@@ -144,7 +145,8 @@ best_cache_len (const CblurGl         *gl,
 
 gint
 cblur_gl_direct_cache_len (const CblurGl         *gl,
-                           const CblurKernelAxis *kernel)
+                           const CblurKernelAxis *kernel,
+                           gboolean               any)
 {
-  return gl->no_wait ? CBLUR_GL_DIRECT_ANY_CACHE : best_cache_len (gl, kernel);
+  return any ? CBLUR_GL_DIRECT_ANY_CACHE : best_cache_len (gl, kernel);
 }

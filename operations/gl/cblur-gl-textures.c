@@ -34,6 +34,7 @@ cblur_gl_view (CblurGpu      *gpu,
   gl->limits = cblur_gpu_limits (gpu);
   gl->no_wait = FALSE;
   gl->two_shader = FALSE;
+  gl->settled = FALSE;
   gl->max_tile = (gint) MIN (cblur_setting_or (settings->gl_max_tile, G_MAXINT), G_MAXINT);
   gl->texture_budget = MIN ((gsize) cblur_setting_or (settings->gl_texture_budget,
                                                        gl->limits->memory_budget),

@@ -1,8 +1,9 @@
-/* The programs a user takes: from the context's cache, from the
- * compiler, or compiled in the user's task.  The compiler runs as one of
- * the runtime thread's chores: it compiles what users queue
+/* The runtime's compiler, one of its thread's chores: it compiles what
+ * users queue
  * (cblur_gpu_prepare) in batches, several at once, on a context of its
- * own that shares the one context's objects.  What it has linked waits in
+ * own that shares the one context's objects; a program a blur would do
+ * better with (cblur_gpu_program_linked) only once no call has come for
+ * QUIET_US, since a call waits for the batch.  What it has linked waits in
  * `done` until a task, holding the runtime's GL lock, moves it into the
  * context's cache; its state is guarded by the thread's mutex, which
  * comes after that lock wherever both are taken. */
@@ -14,15 +15,15 @@
 
 #include <pthread.h>
 #include <string.h>
-#include <glib/gi18n-lib.h>
 
 typedef struct
 {
-  gchar *key;
-  gchar *name;
-  gchar *source;
-  gchar *defines;
-  gchar *prelude;
+  gchar    *key;
+  gchar    *name;
+  gchar    *source;
+  gchar    *defines;
+  gchar    *prelude;
+  gboolean  quiet;   /* compiled only once the calls pause */
 } Job;
 
 typedef struct
@@ -38,6 +39,8 @@ static struct
   GPtrArray  *busy;       /* the jobs compiling now */
   GSList     *done;
   GHashTable *failed;     /* keys that did not compile here */
+  gint        quiet;      /* jobs queued that wait for a pause */
+  gboolean    upgraded;   /* a batch with such jobs is linked, not yet used */
   EGLDisplay  display;
   EGLContext  context;    /* the compiler's, sharing the one context's objects */
 } self;
@@ -46,6 +49,15 @@ static struct
  * side by side, and few enough that a process exiting meanwhile waits
  * for them in time. */
 #define BATCH 16
+
+/* The pause in the calls after which the programs that wait for one
+ * compile: longer than a live preview's frames are apart, shorter than
+ * a user's pause between applies. */
+#define QUIET_US (300 * G_TIME_SPAN_MILLISECOND)
+
+/* The programs that wait for a pause, at most: those of the latest blurs
+ * that asked, the older ones dropped. */
+#define MAX_QUIET 4
 
 static void
 job_free (Job *job)
@@ -118,6 +130,31 @@ compile_in_parallel (void)
     glMaxShaderCompilerThreadsARB (0xFFFFFFFF);
 }
 
+/* with the mutex held: whether the calls have paused long enough */
+static gboolean
+quiet (void)
+{
+  return g_get_monotonic_time () >= cblur_gpu_thread_last_call () + QUIET_US;
+}
+
+/* with the mutex held: the next job to compile, or NULL */
+static Job *
+next_job (void)
+{
+  GList *l;
+
+  for (l = self.jobs.head; l != NULL; l = l->next)
+    if (!((Job *) l->data)->quiet || quiet ())
+      {
+        Job *job = l->data;
+
+        g_queue_delete_link (&self.jobs, l);
+        self.quiet -= job->quiet;
+        return job;
+      }
+  return NULL;
+}
+
 /* with the mutex held: the batch's programs done, or failed */
 static void
 finish_batch (GPtrArray     *jobs,
@@ -129,6 +166,8 @@ finish_batch (GPtrArray     *jobs,
   for (i = 0; i < jobs->len; i++)
     {
       Job *job = g_ptr_array_index (jobs, i);
+
+      self.upgraded |= job->quiet && builds[i].program != NULL;
 
       g_clear_error (&builds[i].error);
       if (builds[i].program != NULL)
@@ -153,10 +192,11 @@ compile_queued (void)
 {
   g_autoptr (GPtrArray)     jobs = g_ptr_array_new_with_free_func ((GDestroyNotify) job_free);
   g_autofree CblurGpuBuild *builds = NULL;
+  Job                      *job;
   guint                     i;
 
-  while (!g_queue_is_empty (&self.jobs) && jobs->len < BATCH)
-    g_ptr_array_add (jobs, g_queue_pop_head (&self.jobs));
+  while (jobs->len < BATCH && (job = next_job ()) != NULL)
+    g_ptr_array_add (jobs, job);
   builds = g_new0 (CblurGpuBuild, jobs->len);
   for (i = 0; i < jobs->len; i++)
     {
@@ -181,7 +221,18 @@ compile_queued (void)
 gboolean
 cblur_gpu_compiler_due (void)
 {
-  return !g_queue_is_empty (&self.jobs) && self.context != EGL_NO_CONTEXT;
+  return self.context != EGL_NO_CONTEXT &&
+         ((guint) self.quiet < self.jobs.length || (self.quiet > 0 && quiet ()));
+}
+
+/* the chore's: where only jobs that wait for a pause are queued, when it
+ * comes */
+static gint64
+due_at (void)
+{
+  if (self.context == EGL_NO_CONTEXT || self.quiet == 0)
+    return G_MAXINT64;
+  return cblur_gpu_thread_last_call () + QUIET_US;
 }
 
 gboolean
@@ -193,7 +244,22 @@ cblur_gpu_compiler_busy (void)
 gboolean
 cblur_gpu_compiler_queued (void)
 {
-  return !g_queue_is_empty (&self.jobs);
+  return (guint) self.quiet < self.jobs.length;
+}
+
+gboolean
+cblur_gpu_compiler_waiting (void)
+{
+  return self.context != EGL_NO_CONTEXT && self.quiet > 0;
+}
+
+gboolean
+cblur_gpu_compiler_upgraded (gboolean forget)
+{
+  gboolean upgraded = self.upgraded;
+
+  self.upgraded &= !forget;
+  return upgraded;
 }
 
 /* The parent's compiler is not in a forked child: what it held is
@@ -208,7 +274,7 @@ forget_in_child (void)
 static gboolean
 compiler_context (CblurGpu *gpu)
 {
-  static const CblurGpuChore chore = { cblur_gpu_compiler_due, compile_queued };
+  static const CblurGpuChore chore = { cblur_gpu_compiler_due, compile_queued, due_at };
   static gboolean            registered;
 
   if (!registered)
@@ -226,43 +292,76 @@ compiler_context (CblurGpu *gpu)
   return self.context != EGL_NO_CONTEXT;
 }
 
-gboolean
-cblur_gpu_prepare (CblurGpu    *gpu,
-                   const gchar *name,
-                   const gchar *source,
-                   const gchar *defines,
-                   const gchar *prelude)
+/* with the mutex held: the oldest job that waits for a pause goes */
+static void
+drop_oldest_quiet (void)
 {
-  g_autofree gchar *key = cblur_gpu_program_key (name, defines);
-  gboolean          queued = FALSE;
-  Job              *job;
+  GList *l;
 
-  cblur_gpu_thread_lock ();
+  for (l = self.jobs.head; l != NULL; l = l->next)
+    if (((Job *) l->data)->quiet)
+      {
+        job_free (l->data);
+        g_queue_delete_link (&self.jobs, l);
+        self.quiet--;
+        return;
+      }
+}
+
+/* with the mutex held */
+static gboolean
+queue (CblurGpu    *gpu,
+       const gchar *key,
+       const gchar *name,
+       const gchar *source,
+       const gchar *defines,
+       const gchar *prelude,
+       gboolean     waits)
+{
+  Job *job;
+
   collect (gpu);
   if (g_hash_table_contains (gpu->programs, key) || pending (key))
-    queued = TRUE;
-  else if (!cblur_gpu_thread_stopping () && compiler_context (gpu) &&
-           !g_hash_table_contains (self.failed, key))
-    {
-      job = g_new0 (Job, 1);
-      job->key = g_steal_pointer (&key);
-      job->name = g_strdup (name);
-      job->source = g_strdup (source);
-      job->defines = g_strdup (defines);
-      job->prelude = g_strdup (prelude);
-      g_queue_push_tail (&self.jobs, job);
-      cblur_gpu_thread_wake ();
-      queued = TRUE;
-    }
+    return TRUE;
+  if (cblur_gpu_thread_stopping () || !compiler_context (gpu) ||
+      g_hash_table_contains (self.failed, key))
+    return FALSE;
+  if (waits && self.quiet >= MAX_QUIET)
+    drop_oldest_quiet ();
+  job = g_new0 (Job, 1);
+  job->key = g_strdup (key);
+  job->name = g_strdup (name);
+  job->source = g_strdup (source);
+  job->defines = g_strdup (defines);
+  job->prelude = g_strdup (prelude);
+  job->quiet = waits;
+  self.quiet += waits;
+  g_queue_push_tail (&self.jobs, job);
+  cblur_gpu_thread_wake ();
+  return TRUE;
+}
+
+gboolean
+cblur_gpu_compiler_queue (CblurGpu    *gpu,
+                          const gchar *name,
+                          const gchar *source,
+                          const gchar *defines,
+                          const gchar *prelude,
+                          gboolean     waits)
+{
+  g_autofree gchar *key = cblur_gpu_program_key (name, defines);
+  gboolean          queued;
+
+  cblur_gpu_thread_lock ();
+  queued = queue (gpu, key, name, source, defines, prelude, waits);
   cblur_gpu_thread_unlock ();
   return queued;
 }
 
-/* the program the compiler linked for key, now in the cache, or NULL,
- * the key no longer queued, where it did not */
-static CblurGpuProgram *
-take (CblurGpu    *gpu,
-      const gchar *key)
+
+CblurGpuProgram *
+cblur_gpu_compiler_take (CblurGpu    *gpu,
+                         const gchar *key)
 {
   GList *queued;
 
@@ -271,6 +370,7 @@ take (CblurGpu    *gpu,
   queued = g_queue_find_custom (&self.jobs, key, (GCompareFunc) strcmp);
   if (queued != NULL)
     {
+      self.quiet -= ((Job *) queued->data)->quiet;
       job_free (queued->data);
       g_queue_delete_link (&self.jobs, queued);
     }
@@ -278,67 +378,13 @@ take (CblurGpu    *gpu,
   return g_hash_table_lookup (gpu->programs, key);
 }
 
-CblurGpuProgram *
-cblur_gpu_program (CblurGpu     *gpu,
-                   const gchar  *name,
-                   const gchar  *source,
-                   const gchar  *defines,
-                   const gchar  *prelude,
-                   GError      **error)
-{
-  g_autofree gchar *key = cblur_gpu_program_key (name, defines);
-  g_autofree gchar *faulty = NULL;
-  CblurGpuProgram  *program;
-
-  /* a broken program is never cached, so each faulty call compiles */
-  if (cblur_gpu_fault_compile ())
-    {
-      faulty = g_strconcat ("#error CBLUR_GL_FAULT=compile\n", defines, NULL);
-      program = cblur_gpu_program_build (name, source, faulty, prelude, error);
-      g_warn_if_fail (program == NULL);
-      return NULL;
-    }
-  program = g_hash_table_lookup (gpu->programs, key);
-  if (program != NULL)
-    return program;
-
-  /* one the compiler linked is in the cache once taken */
-  program = take (gpu, key);
-  if (program != NULL)
-    return program;
-  program = cblur_gpu_program_build (name, source, defines, prelude, error);
-  if (program != NULL)
-    g_hash_table_insert (gpu->programs, g_steal_pointer (&key), program);
-  return program;
-}
-
-CblurGpuProgram *
-cblur_gpu_program_ready (CblurGpu     *gpu,
-                         const gchar  *name,
-                         const gchar  *source,
-                         const gchar  *defines,
-                         const gchar  *prelude,
-                         GError      **error)
-{
-  g_autofree gchar *key = cblur_gpu_program_key (name, defines);
-  CblurGpuProgram  *program;
-
-  /* a faulty program, or one the compiler cannot make, fails here with
-   * the compiler's log */
-  if (cblur_gpu_fault_compile () || !cblur_gpu_prepare (gpu, name, source, defines, prelude))
-    return cblur_gpu_program (gpu, name, source, defines, prelude, error);
-  program = g_hash_table_lookup (gpu->programs, key);
-  if (program == NULL)
-    g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NOT_READY,
-                 _("the %s shader is still compiling"), name);
-  return program;
-}
-
 void
 cblur_gpu_compiler_stop (CblurGpu *gpu)
 {
   cblur_gpu_thread_lock ();
   g_queue_clear_full (&self.jobs, (GDestroyNotify) job_free);
+  self.quiet = 0;
+  self.upgraded = FALSE;
   g_slist_free_full (g_steal_pointer (&self.done), (GDestroyNotify) done_free);
   if (self.failed != NULL)
     g_hash_table_remove_all (self.failed);
@@ -353,6 +399,7 @@ cblur_gpu_compiler_quiesce (gint64 deadline)
 {
   cblur_gpu_thread_lock ();
   g_queue_clear_full (&self.jobs, (GDestroyNotify) job_free);
+  self.quiet = 0;
   while (self.busy != NULL && cblur_gpu_thread_wait (deadline))
     ;
   cblur_gpu_thread_unlock ();

@@ -196,6 +196,13 @@ cblur_gpu_program_build (const gchar  *name,
   return build.program;
 }
 
+gboolean
+cblur_gpu_program_used_here (const CblurGpuProgram *program)
+{
+  return g_atomic_pointer_get (&first_user) == g_thread_self () ||
+         (program->threads != NULL && g_ptr_array_find (program->threads, g_thread_self (), NULL));
+}
+
 void
 cblur_gpu_use (const CblurGpuProgram *program)
 {

@@ -37,6 +37,9 @@ gchar   *cblur_gpu_program_key     (const gchar  *name,
 /* on the runtime's thread: the first uses (cblur_gpu_on_linked) run, and
  * their first dispatches are not counted as a user's */
 void     cblur_gpu_program_first_uses (gboolean running);
+/* whether the calling thread has dispatched the program, or runs the
+ * first uses, which do */
+gboolean cblur_gpu_program_used_here  (const CblurGpuProgram *program);
 
 G_END_DECLS
 

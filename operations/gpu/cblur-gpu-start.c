@@ -1,5 +1,5 @@
 /* The context's start without a user waiting for it (cblur_gpu_state),
- * as two of the runtime thread's chores.  The first makes the context,
+ * as chores of the runtime's thread.  The first makes the context,
  * and right after, the users' warm-ups (cblur_gpu_on_made) queue every
  * program they may need, which the compiler then builds all at once.
  * Once those are linked, the second runs the users' first uses
@@ -7,7 +7,10 @@
  * says so: a driver may finish a program only at its first dispatch from
  * a thread (NVIDIA's does, on that thread's CPU, taking up to half a
  * second for each), and the tasks that come after, on the same thread,
- * find that done.  Its state is guarded by the thread's mutex. */
+ * find that done.  A third runs the users' first uses of the programs
+ * the compiler links in a pause (cblur_gpu_program_linked,
+ * cblur_gpu_on_upgraded), for the same reason.  Its state is guarded by
+ * the thread's mutex. */
 #include "cblur-gpu-compiler.h"
 #include "cblur-gpu-config.h"
 #include "cblur-gpu-lifetime.h"
@@ -24,6 +27,8 @@ static struct
   GSList   *warm_ups;      /* CblurGpuWarmUp, run on the context just made */
   GSList   *first_uses;    /* CblurGpuWarmUp, run once its programs are linked */
   gboolean  first_use_due; /* the context made here awaits its first uses */
+  GSList   *upgrade_uses;  /* CblurGpuWarmUp, run once a pause's programs are linked */
+  gboolean  upgrading;     /* they run */
 } self;
 
 /* with the mutex held */
@@ -71,13 +76,13 @@ first_use_due (void)
   return self.first_use_due && !cblur_gpu_compiler_due ();
 }
 
-/* The chore that runs the users' first uses, on the one context where it
- * still exists: one made since would have its own.  With the mutex held,
- * let go meanwhile. */
+/* With the mutex held, let go meanwhile: the users' first uses, on the
+ * one context where it still exists: one made since would have its
+ * own. */
 static void
-first_use (void)
+run_uses (GSList *uses)
 {
-  g_autoptr (GSList) first_uses = g_slist_copy (self.first_uses);
+  g_autoptr (GSList) copy = g_slist_copy (uses);
   GSList            *l;
   CblurGpu          *gpu = NULL;
 
@@ -88,14 +93,41 @@ first_use (void)
   if (gpu != NULL)
     {
       cblur_gpu_program_first_uses (TRUE);
-      for (l = first_uses; l != NULL; l = l->next)
+      for (l = copy; l != NULL; l = l->next)
         ((CblurGpuWarmUp) l->data) (gpu);
       cblur_gpu_program_first_uses (FALSE);
       cblur_gpu_release (gpu);
     }
   cblur_gpu_unlock ();
   cblur_gpu_thread_lock ();
+}
+
+/* the chore that runs the users' first uses */
+static void
+first_use (void)
+{
+  run_uses (self.first_uses);
   self.first_use_due = FALSE;
+  cblur_gpu_thread_changed ();
+}
+
+/* with the mutex held: the upgrades' first uses come after those of the
+ * start */
+static gboolean
+upgrade_use_due (void)
+{
+  return !self.first_use_due && cblur_gpu_compiler_upgraded (FALSE);
+}
+
+/* The chore that runs the users' first uses of the programs linked in a
+ * pause (cblur_gpu_on_upgraded). */
+static void
+upgrade_use (void)
+{
+  cblur_gpu_compiler_upgraded (TRUE);
+  self.upgrading = TRUE;
+  run_uses (self.upgrade_uses);
+  self.upgrading = FALSE;
   cblur_gpu_thread_changed ();
 }
 
@@ -113,6 +145,7 @@ add_chores (void)
 {
   static const CblurGpuChore make_chore = { make_due, make };
   static const CblurGpuChore first_use_chore = { first_use_due, first_use };
+  static const CblurGpuChore upgrade_use_chore = { upgrade_use_due, upgrade_use };
   static gboolean            added;
 
   if (added)
@@ -120,6 +153,7 @@ add_chores (void)
   pthread_atfork (NULL, NULL, forget_in_child);
   cblur_gpu_thread_add_chore (&make_chore);
   cblur_gpu_thread_add_chore (&first_use_chore);
+  cblur_gpu_thread_add_chore (&upgrade_use_chore);
   added = TRUE;
 }
 
@@ -164,7 +198,8 @@ cblur_gpu_wait_prepared (void)
   cblur_gpu_thread_lock ();
   while (!cblur_gpu_thread_stopping () &&
          (self.starting || cblur_gpu_compiler_busy () || self.first_use_due ||
-          cblur_gpu_compiler_due ()))
+          cblur_gpu_compiler_due () || cblur_gpu_compiler_waiting () ||
+          cblur_gpu_compiler_upgraded (FALSE) || self.upgrading))
     cblur_gpu_thread_wait (G_MAXINT64);
   cblur_gpu_thread_unlock ();
 }
@@ -176,7 +211,8 @@ cblur_gpu_prepared (void)
 
   cblur_gpu_thread_lock ();
   prepared = !self.starting && !cblur_gpu_compiler_busy () && !self.first_use_due &&
-             !cblur_gpu_compiler_queued ();
+             !cblur_gpu_compiler_queued () && !cblur_gpu_compiler_upgraded (FALSE) &&
+             !self.upgrading;
   cblur_gpu_thread_unlock ();
   return prepared;
 }
@@ -187,6 +223,16 @@ cblur_gpu_on_made (CblurGpuWarmUp warm_up)
   cblur_gpu_thread_lock ();
   if (g_slist_find (self.warm_ups, warm_up) == NULL)
     self.warm_ups = g_slist_append (self.warm_ups, warm_up);
+  cblur_gpu_thread_unlock ();
+}
+
+void
+cblur_gpu_on_upgraded (CblurGpuWarmUp use)
+{
+  cblur_gpu_thread_lock ();
+  add_chores ();
+  if (g_slist_find (self.upgrade_uses, use) == NULL)
+    self.upgrade_uses = g_slist_append (self.upgrade_uses, use);
   cblur_gpu_thread_unlock ();
 }
 

@@ -19,8 +19,8 @@ typedef struct
   gboolean     ran;
 } Call;
 
-/* the chores' kinds: the start, the compiler, the first uses */
-#define MAX_CHORES 4
+/* room for the chores: the start, the compiler, the first uses */
+#define MAX_CHORES 8
 
 static struct
 {
@@ -31,6 +31,7 @@ static struct
   CblurGpuChore chores[MAX_CHORES];
   gint          n_chores;
   CblurGpuIdle  idle;
+  gint64        last_call;  /* when the last call ended */
   gboolean      stop;       /* the process exits: no more GL here */
 } self;
 
@@ -69,6 +70,12 @@ cblur_gpu_thread_stopping (void)
   return self.stop;
 }
 
+gint64
+cblur_gpu_thread_last_call (void)
+{
+  return self.last_call;
+}
+
 /* with self.lock held: the first chore due, or NULL */
 static const CblurGpuChore *
 chore_due (void)
@@ -91,6 +98,7 @@ answer (void)
   call->call (call->data);
   g_mutex_lock (&self.lock);
   call->ran = call->done = TRUE;
+  self.last_call = g_get_monotonic_time ();
   g_cond_broadcast (&self.changed);
 }
 
@@ -113,12 +121,13 @@ work_waiting (void)
 }
 
 /* With self.lock held, let go while the idle hook runs: the thread
- * sleeps until it is due again, or until there is work. */
+ * sleeps until it or a chore is due again, or until there is work. */
 static void
 idle (void)
 {
   CblurGpuIdle hook = self.idle;
   gint64       due = G_MAXINT64;
+  gint         i;
 
   if (hook != NULL)
     {
@@ -128,6 +137,9 @@ idle (void)
     }
   if (work_waiting () || self.stop || self.thread != g_thread_self ())
     return;
+  for (i = 0; i < self.n_chores; i++)
+    if (self.chores[i].due_at != NULL)
+      due = MIN (due, self.chores[i].due_at ());
   cblur_gpu_thread_wait (due);
 }
 

@@ -16,11 +16,14 @@ typedef void (*CblurGpuCall) (gpointer data);
 
 /* A kind of work the thread runs between calls, first due first, in the
  * order added: due() with the mutex held; run() with it held too, which
- * it may let go meanwhile. */
+ * it may let go meanwhile; due_at(), where not NULL, with it held: the
+ * monotonic time at which due() may turn TRUE with nothing else
+ * happening (G_MAXINT64: none), for the idle thread to wake at. */
 typedef struct
 {
-  gboolean (*due) (void);
-  void     (*run) (void);
+  gboolean (*due)    (void);
+  void     (*run)    (void);
+  gint64   (*due_at) (void);
 } CblurGpuChore;
 
 /* With the mutex let go, when nothing is due: work for an idle thread,
@@ -39,6 +42,8 @@ gboolean cblur_gpu_thread_wait      (gint64 until);
 /* with the mutex held: whether the process exits, when the thread does
  * no more GL and runs no more calls */
 gboolean cblur_gpu_thread_stopping  (void);
+/* with the mutex held: the monotonic time the last call ended, or 0 */
+gint64   cblur_gpu_thread_last_call (void);
 
 /* with the mutex held: a chore, added once however often asked */
 void     cblur_gpu_thread_add_chore (const CblurGpuChore *chore);

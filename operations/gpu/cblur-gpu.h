@@ -283,13 +283,15 @@ CblurGpuState cblur_gpu_state (gboolean   start,
                                GError   **error);
 
 /* Thread-safe, for tests and the benchmark: until the runtime's thread has
- * made the context it was asked for, compiled all that is queued and run
- * the first uses. */
+ * made the context it was asked for, compiled all that is queued (what
+ * waits for a pause in the tasks too, which this wait makes) and run the
+ * first uses. */
 void      cblur_gpu_wait_prepared   (void);
 /* Thread-safe, and waits only for the runtime's thread's short lock:
- * whether that thread has nothing queued, compiling or to use first, so
- * that a blur that takes only the programs the warm-ups queued finds them
- * linked and already dispatched once.  While it compiles, a task waits
+ * whether that thread has nothing queued (but what waits for a pause),
+ * compiling or to use first, so that a blur that takes only the programs
+ * the warm-ups queued finds them linked and already dispatched once, and
+ * no task waits for a compile or a first use.  While it compiles, a task waits
  * for the batch: a user that takes GL blurs meanwhile does better to
  * queue nothing more. */
 gboolean  cblur_gpu_prepared        (void);
@@ -306,6 +308,10 @@ void      cblur_gpu_on_made         (CblurGpuWarmUp warm_up);
  * first dispatch from a thread: this is where that waits, not a user's
  * first frame. */
 void      cblur_gpu_on_linked       (CblurGpuWarmUp first_use);
+/* Thread-safe: use runs, once each time, as first_use does, after the
+ * runtime's thread has linked programs that cblur_gpu_program_linked()
+ * queued: a user's dispatches of those it asked for. */
+void      cblur_gpu_on_upgraded     (CblurGpuWarmUp use);
 
 /* ---- lifetime (cblur-gpu-lifetime.c) ---- */
 
@@ -318,7 +324,7 @@ void      cblur_gpu_unhold (void);
  * library shuts down: gegl_exit()); a later call starts them again. */
 void      cblur_gpu_shut_down (void);
 
-/* ---- programs (cblur-gpu-compiler.c, cblur-gpu-program.c) ---- */
+/* ---- programs (cblur-gpu-cache.c, cblur-gpu-compiler.c, cblur-gpu-program.c) ---- */
 
 /* A linked compute program, which stays with the context; its uniforms' locations
  * are read once, when it is linked. */
@@ -345,6 +351,18 @@ CblurGpuProgram *cblur_gpu_program_ready (CblurGpu          *gpu,
                                           const gchar       *defines,
                                           const gchar       *prelude,
                                           GError           **error);
+/* The program where it is linked and the calling thread may dispatch it
+ * at once; else NULL, without an error, and it is queued for the
+ * runtime's thread to compile once the tasks pause a while (a task that
+ * comes meanwhile waits for the batch), after which the upgrades' first
+ * uses (cblur_gpu_on_upgraded) dispatch it: a blur served meanwhile by a
+ * program already linked takes it from the next on.  NULL too where it
+ * cannot be compiled there (its context failed, or its compile did). */
+CblurGpuProgram *cblur_gpu_program_linked (CblurGpu          *gpu,
+                                           const gchar       *name,
+                                           const gchar       *source,
+                                           const gchar       *defines,
+                                           const gchar       *prelude);
 /* Has the runtime's thread compile the program between tasks, in the
  * order queued and several at once, on a context of its own that shares
  * this one's objects, where it is not linked or queued yet: a later
