@@ -7,7 +7,7 @@
  * the variable blur's: a score of programs that one batch compiles.
  * Under auto the GPU takes blurs once they are linked
  * (cblur_gpu_prepared).  A blur's best programs compile only in a pause
- * of the GPU's blurs (cblur_gl_program_linked), since GL calls on the
+ * of the GPU's blurs (cblur_gl_program_better), since GL calls on the
  * context, and a frame with them, wait for a compile.  Before the GPU
  * takes blurs with any of them, the runtime's thread dispatches each
  * once (cblur_gpu_on_linked, cblur_gpu_on_upgraded), since a driver may
