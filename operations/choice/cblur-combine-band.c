@@ -1,12 +1,15 @@
-/* The band's images all live on the heap as premultiplied RGBA float:
- * each blur reads the part of the source (or of the mask's pixels) its
- * reach needs and the arithmetic runs over rows on GEGL's threads. */
+/* The band's images all live on the heap as premultiplied RGBA float.
+ * On the GPU, blurs and arithmetic run on each tile of one upload
+ * (cblur-gl-combine.h), but the threshold mask's blur; else each blur
+ * reads the part of the source (or of the mask's pixels) its reach
+ * needs and the arithmetic runs over rows on GEGL's threads. */
 
 #include "config.h"
 
 #include <string.h>
 
 #include "cblur-combine-band.h"
+#include "cblur-gl-combine.h"
 #include "cblur-memory.h"
 #include "cblur-parallel.h"
 
@@ -197,14 +200,15 @@ run_rows (Rows *rows)
                                    combine_rows, rows);
 }
 
-gboolean
-cblur_combine_band (const CblurCombine  *combine,
-                    CblurMode            mode,
-                    CblurBackendKind     backend,
-                    const CblurImage    *src,
-                    const CblurImage    *dst,
-                    const GeglRectangle *image,
-                    CblurRunReport      *report)
+/* the blurs and arithmetic apart */
+static gboolean
+combine_apart (const CblurCombine  *combine,
+               CblurMode            mode,
+               CblurBackendKind     backend,
+               const CblurImage    *src,
+               const CblurImage    *dst,
+               const GeglRectangle *image,
+               CblurRunReport      *report)
 {
   gint       grow = mask_reach (combine);
   CblurImage first = { 0 }, second = { 0 }, mask_source = { 0 };
@@ -243,5 +247,108 @@ out:
   cblur_pixels_free (first.data);
   cblur_pixels_free (second.data);
   cblur_pixels_free (mask_source.data);
+  return ok;
+}
+
+/* The kernels of the GPU's joined blurs, where it joins them: none with
+ * the threshold mask, nor where a blur changes nothing. */
+static gboolean
+gl_combine_init (const CblurCombine *combine,
+                 CblurMode           mode,
+                 CblurGlCombine     *gl)
+{
+  static const CblurGlCombineKind kinds[] = {
+    [CBLUR_COMBINE_UNSHARP] = CBLUR_GL_COMBINE_UNSHARP,
+    [CBLUR_COMBINE_HIGH_PASS] = CBLUR_GL_COMBINE_HIGH_PASS,
+    [CBLUR_COMBINE_DIFFERENCE] = CBLUR_GL_COMBINE_DIFFERENCE
+  };
+  gint i, n_blurs = combine->kind == CBLUR_COMBINE_DIFFERENCE ? 2 : 1;
+
+  *gl = (CblurGlCombine) { kinds[combine->kind], { NULL, NULL }, combine->amount,
+                           combine->contrast };
+  if (combine->kind == CBLUR_COMBINE_UNSHARP && combine->thresholded)
+    return FALSE;
+  for (i = 0; i < n_blurs; i++)
+    {
+      CblurKernel *kernel = cblur_kernel_new_xy (combine->radii[i], combine->radii[i], mode,
+                                                 BOX_ITERATIONS);
+
+      gl->kernels[i] = kernel;
+      if (cblur_kernel_is_identity (kernel))
+        return FALSE;
+    }
+  return TRUE;
+}
+
+static void
+gl_combine_clear (CblurGlCombine *gl)
+{
+  gint i;
+
+  for (i = 0; i < 2; i++)
+    g_clear_pointer ((CblurKernel **) &gl->kernels[i], cblur_kernel_free);
+}
+
+/* TRUE where the GPU joined the band's blurs; else report says why,
+ * unless the GPU was not asked */
+static gboolean
+combine_on_gl (const CblurCombine *combine,
+               CblurMode           mode,
+               const CblurImage   *src,
+               const CblurImage   *dst,
+               CblurRunReport     *report)
+{
+  g_autoptr (GError) error = NULL;
+  CblurGlCombine     gl = { 0 };
+  CblurGlReport      gl_report = { 0 };
+  CblurImage         from;
+  gboolean           ok = gl_combine_init (combine, mode, &gl);
+
+  if (ok)
+    {
+      from = part_of (src, cblur_gl_combine_reach (&gl), dst);
+      ok = cblur_gl_combine (&gl, &from, dst, &gl_report, &error);
+      if (ok)
+        {
+          report->ran_on = CBLUR_BACKEND_GL;
+          cblur_run_report_gl (report, &gl_report);
+        }
+      else if (!g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_EXITING) &&
+               !g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NOT_READY))
+        report->gl_failure = g_strdup (error->message);
+    }
+  gl_combine_clear (&gl);
+  return ok;
+}
+
+gboolean
+cblur_combine_band (const CblurCombine  *combine,
+                    CblurMode            mode,
+                    CblurBackendKind     backend,
+                    const CblurImage    *src,
+                    const CblurImage    *dst,
+                    const GeglRectangle *image,
+                    CblurRunReport      *report)
+{
+  g_autofree gchar *gl_failure = NULL;
+  gboolean          ok;
+
+  if (backend == CBLUR_BACKEND_GL)
+    {
+      memset (report, 0, sizeof *report);
+      if (combine_on_gl (combine, mode, src, dst, report))
+        return TRUE;
+      gl_failure = g_steal_pointer (&report->gl_failure);
+      if (gl_failure != NULL)
+        backend = CBLUR_BACKEND_CPU;
+    }
+  ok = combine_apart (combine, mode, backend, src, dst, image, report);
+  if (gl_failure != NULL)
+    {
+      g_free (report->gl_failure);
+      report->gl_failure = g_steal_pointer (&gl_failure);
+      report->ran_on = CBLUR_BACKEND_CPU;
+      report->why_cpu = report->gl_failure;
+    }
   return ok;
 }

@@ -272,16 +272,14 @@ blur_held (CblurGl                 *gl,
   return ok;
 }
 
-/* Images outside pinned memory go through pinned memory of the call's
- * own. */
 gboolean
-cblur_gl_blur_copied (CblurGl             *gl,
-                      const CblurKernel   *kernel,
-                      const CblurGlSource *source,
-                      const CblurImage    *src,
-                      const CblurImage    *dst,
-                      CblurGlReport       *report,
-                      GError             **error)
+cblur_gl_pinned_run (CblurGl          *gl,
+                     const CblurImage *src,
+                     const CblurImage *dst,
+                     CblurGlHeldRun    run,
+                     gconstpointer     data,
+                     CblurGlReport    *report,
+                     GError          **error)
 {
   CblurImage         held_src = *src;
   CblurImage         held_dst = *dst;
@@ -291,11 +289,46 @@ cblur_gl_blur_copied (CblurGl             *gl,
   if (memory == NULL)
     return FALSE;
   copy_image (&held_src, src);
-  ok = blur_held (gl, kernel, memory, source, &held_src, &held_dst, report, error);
+  ok = run (gl, memory, &held_src, &held_dst, data, report, error);
   if (ok)
     copy_image (dst, &held_dst);
   memory_give_back (gl->gpu, memory);
   return ok;
+}
+
+/* cblur_gl_blur_copied()'s blur, for cblur_gl_pinned_run() */
+typedef struct
+{
+  const CblurKernel   *kernel;
+  const CblurGlSource *source;
+} Held;
+
+static gboolean
+blur_pinned (CblurGl                 *gl,
+             const CblurGlBandMemory *memory,
+             const CblurImage        *src,
+             const CblurImage        *dst,
+             gconstpointer            data,
+             CblurGlReport           *report,
+             GError                 **error)
+{
+  const Held *held = data;
+
+  return blur_held (gl, held->kernel, memory, held->source, src, dst, report, error);
+}
+
+gboolean
+cblur_gl_blur_copied (CblurGl             *gl,
+                      const CblurKernel   *kernel,
+                      const CblurGlSource *source,
+                      const CblurImage    *src,
+                      const CblurImage    *dst,
+                      CblurGlReport       *report,
+                      GError             **error)
+{
+  Held held = { kernel, source };
+
+  return cblur_gl_pinned_run (gl, src, dst, blur_pinned, &held, report, error);
 }
 
 /* the pinned memory goes back to wait for the next band of its size */

@@ -14,6 +14,8 @@
  *   cblur-gl-shaders.c   the blur's shaders as the runtime's programs
  *   cblur-gl-variable*.c the variable blur (cblur-gl-variable.h) on the same tiles,
  *                        textures and conversions
+ *   cblur-gl-combine.c   blurs joined with their source (cblur-gl-combine.h) on
+ *                        the same tiles
  *
  * Every function here runs on the runtime's thread with its context
  * current: in a task (cblur_gpu_run()) or a warm-up. */
@@ -158,7 +160,8 @@ typedef enum
   CBLUR_GL_SHADER_PREMULTIPLY,
   CBLUR_GL_SHADER_DECODE,
   CBLUR_GL_SHADER_ENCODE,
-  CBLUR_GL_SHADER_VARIABLE
+  CBLUR_GL_SHADER_VARIABLE,
+  CBLUR_GL_SHADER_COMBINE
 } CblurGlShader;
 
 /* a shader's variant: its column pass; its texels pairs of channels (the
@@ -347,6 +350,24 @@ G_GNUC_INTERNAL gboolean     cblur_gl_blur_copied      (CblurGl             *gl,
                                                         const CblurGlSource *source,
                                                         const CblurImage    *src,
                                                         const CblurImage    *dst,
+                                                        CblurGlReport       *report,
+                                                        GError             **error);
+
+/* cblur-gl-blur.c: run's GL work on src and dst, anywhere in memory,
+ * copied through pinned memory of the call's own (memory's), into which
+ * src and dst are pointed */
+typedef gboolean (*CblurGlHeldRun) (CblurGl                 *gl,
+                                    const CblurGlBandMemory *memory,
+                                    const CblurImage        *src,
+                                    const CblurImage        *dst,
+                                    gconstpointer            data,
+                                    CblurGlReport           *report,
+                                    GError                 **error);
+G_GNUC_INTERNAL gboolean     cblur_gl_pinned_run       (CblurGl             *gl,
+                                                        const CblurImage    *src,
+                                                        const CblurImage    *dst,
+                                                        CblurGlHeldRun       run,
+                                                        gconstpointer        data,
                                                         CblurGlReport       *report,
                                                         GError             **error);
 

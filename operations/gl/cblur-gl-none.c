@@ -4,6 +4,7 @@
  * where it has no context. */
 #include "cblur-gl.h"
 #include "cblur-gl-variable.h"
+#include "cblur-gl-combine.h"
 
 #include <glib/gi18n-lib.h>
 #include "cblur-i18n.h"
@@ -140,6 +141,22 @@ cblur_gl_variable_blur (const CblurGlVariableMemory *memory,
                         const CblurImage            *dst,
                         CblurGlReport               *report,
                         GError                     **error)
+{
+  return no_gl (error);
+}
+
+gint
+cblur_gl_combine_reach (const CblurGlCombine *combine)
+{
+  return 0;
+}
+
+gboolean
+cblur_gl_combine (const CblurGlCombine *combine,
+                  const CblurImage     *src,
+                  const CblurImage     *dst,
+                  CblurGlReport        *report,
+                  GError              **error)
 {
   return no_gl (error);
 }

@@ -13,6 +13,7 @@ G_GNUC_INTERNAL extern const gchar cblur_shader_premultiply[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_decode[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_encode[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_variable[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_combine[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_alpha[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_common[];
 
@@ -50,6 +51,7 @@ static const gchar *const names[] = {
   [CBLUR_GL_SHADER_DECODE]      = "decode",
   [CBLUR_GL_SHADER_ENCODE]      = "encode",
   [CBLUR_GL_SHADER_VARIABLE]    = "variable",
+  [CBLUR_GL_SHADER_COMBINE]     = "combine",
 };
 
 static const gchar *const *
@@ -65,6 +67,7 @@ sources (void)
     [CBLUR_GL_SHADER_DECODE]      = cblur_shader_decode,
     [CBLUR_GL_SHADER_ENCODE]      = cblur_shader_encode,
     [CBLUR_GL_SHADER_VARIABLE]    = cblur_shader_variable,
+    [CBLUR_GL_SHADER_COMBINE]     = cblur_shader_combine,
   };
 
   return table;

@@ -1,0 +1,46 @@
+/* A band's blurs joined with its source on the GPU (cblur-combine.h's
+ * arithmetic, in combine.comp): each tile goes up once, is blurred (the
+ * difference of Gaussians: twice, the same upload), joined with its
+ * source on the GPU, and comes down once.  Thread-safe: each call takes
+ * the runtime's lock for its GL work. */
+#ifndef CBLUR_GL_COMBINE_H
+#define CBLUR_GL_COMBINE_H
+
+#include "cblur-gl.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  CBLUR_GL_COMBINE_UNSHARP,
+  CBLUR_GL_COMBINE_HIGH_PASS,
+  CBLUR_GL_COMBINE_DIFFERENCE
+} CblurGlCombineKind;
+
+typedef struct
+{
+  CblurGlCombineKind kind;
+  /* the blur, then the difference's second (subtracted), else NULL; each
+   * changes something (cblur_kernel_is_identity) */
+  const CblurKernel *kernels[2];
+  gfloat             amount;     /* unsharp: the difference's factor */
+  gfloat             contrast;   /* high pass */
+} CblurGlCombine;
+
+/* The kernels' greatest reach: what src holds beyond dst on every side. */
+gint     cblur_gl_combine_reach (const CblurGlCombine *combine);
+
+/* Joins src, premultiplied RGBA float holding dst's rectangle grown by
+ * cblur_gl_combine_reach(), with its blurs into dst (the same format),
+ * as cblur_combine_unsharp(), _high_pass() or _difference() without a
+ * mask do.  dst is not empty.  On FALSE, dst is untouched or partly
+ * written and the caller redoes it on the CPU. */
+gboolean cblur_gl_combine       (const CblurGlCombine *combine,
+                                 const CblurImage     *src,
+                                 const CblurImage     *dst,
+                                 CblurGlReport        *report,
+                                 GError              **error);
+
+G_END_DECLS
+
+#endif
