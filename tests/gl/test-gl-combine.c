@@ -1,0 +1,123 @@
+/* The joined blurs (cblur:unsharp-mask, cblur:high-pass,
+ * cblur:difference-of-gaussians) on the GPU: a band joined there against
+ * the same band joined on the CPU, and cut into many tiles against
+ * joined in one. */
+#include "gl-test.h"
+
+#include "cblur-combine-band.h"
+
+#define DIRECT_TOLERANCE 1e-5
+#define BOX_TOLERANCE    1e-4
+#define SEAM_TOLERANCE   1e-6
+
+typedef struct
+{
+  CblurCombine combine;
+  CblurMode    mode;
+  gdouble      tolerance;
+} Case;
+
+static const GeglRectangle out = { -13, 29, 151, 97 };
+
+/* combine's band of src into a new image on backend, which must be where
+ * it ran; report->tiles: the GPU's tiles */
+static CblurImage *
+join (const CblurCombine *combine,
+      CblurMode           mode,
+      CblurBackendKind    backend,
+      const CblurImage   *src,
+      CblurRunReport     *report)
+{
+  CblurImage    *dst = gl_test_blank_image (out.x, out.y, out.width, out.height);
+  GeglRectangle  image = { out.x - 500, out.y - 500, out.width + 1000, out.height + 1000 };
+
+  g_assert_true (cblur_combine_band (combine, mode, backend, src, dst, &image, report));
+  g_assert_cmpint (report->ran_on, ==, backend);
+  g_assert_null (report->gl_failure);
+  return dst;
+}
+
+static void
+check (const Case *c)
+{
+  gint            reach = cblur_combine_reach (&c->combine, c->mode);
+  CblurImage     *src = gl_test_random_image (out.x - reach, out.y - reach,
+                                              out.width + 2 * reach, out.height + 2 * reach,
+                                              47 + c->combine.kind);
+  CblurRunReport  report = { 0 };
+  CblurImage     *cpu = join (&c->combine, c->mode, CBLUR_BACKEND_CPU, src, &report);
+  CblurImage     *gl = join (&c->combine, c->mode, CBLUR_BACKEND_GL, src, &report);
+  CblurImage     *tiled;
+  gdouble         diff = gl_test_max_diff (cpu, gl);
+
+  g_test_message ("kind %d, %s, radius %g: max |GL - CPU| %g", c->combine.kind,
+                  cblur_mode_name (c->mode), c->combine.radii[0], diff);
+  g_assert_cmpfloat (diff, <=, c->tolerance);
+  g_assert_cmpint (report.tiles, ==, 1);
+
+  gl_test_set ("CBLUR_GL_MAX_TILE", "96");
+  tiled = join (&c->combine, c->mode, CBLUR_BACKEND_GL, src, &report);
+  gl_test_set ("CBLUR_GL_MAX_TILE", NULL);
+  g_assert_cmpint (report.tiles, >, 1);
+  diff = gl_test_max_diff (gl, tiled);
+  g_test_message ("%d tiles: max |tiled - whole| %g", report.tiles, diff);
+  g_assert_cmpfloat (diff, <=, SEAM_TOLERANCE);
+
+  gl_test_image_free (src);
+  gl_test_image_free (cpu);
+  gl_test_image_free (gl);
+  gl_test_image_free (tiled);
+}
+
+static void
+test_unsharp (void)
+{
+  const Case cases[] = {
+    { { CBLUR_COMBINE_UNSHARP, { 6.0, 0.0 }, 1.5 }, CBLUR_MODE_DIRECT, DIRECT_TOLERANCE },
+    { { CBLUR_COMBINE_UNSHARP, { 30.0, 0.0 }, 0.7 }, CBLUR_MODE_BOX, BOX_TOLERANCE },
+  };
+  gsize      i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    check (&cases[i]);
+}
+
+static void
+test_high_pass (void)
+{
+  const Case cases[] = {
+    { { CBLUR_COMBINE_HIGH_PASS, { 7.5, 0.0 }, 0.0, 1.7 }, CBLUR_MODE_DIRECT, DIRECT_TOLERANCE },
+    { { CBLUR_COMBINE_HIGH_PASS, { 4.5, 0.0 }, 0.0, 1.0 }, CBLUR_MODE_DIRECT, DIRECT_TOLERANCE },
+    { { CBLUR_COMBINE_HIGH_PASS, { 30.0, 0.0 }, 0.0, 1.0 }, CBLUR_MODE_BOX, BOX_TOLERANCE },
+  };
+  gsize      i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    check (&cases[i]);
+}
+
+/* either blur the wider */
+static void
+test_difference (void)
+{
+  const Case cases[] = {
+    { { CBLUR_COMBINE_DIFFERENCE, { 3.0, 7.5 } }, CBLUR_MODE_DIRECT, DIRECT_TOLERANCE },
+    { { CBLUR_COMBINE_DIFFERENCE, { 9.0, 2.0 } }, CBLUR_MODE_DIRECT, DIRECT_TOLERANCE },
+    { { CBLUR_COMBINE_DIFFERENCE, { 12.0, 30.0 } }, CBLUR_MODE_BOX, BOX_TOLERANCE },
+  };
+  gsize      i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    check (&cases[i]);
+}
+
+gint
+main (gint    argc,
+      gchar **argv)
+{
+  test_init (&argc, &argv);
+  g_test_add_func ("/gl-combine/unsharp", test_unsharp);
+  g_test_add_func ("/gl-combine/high-pass", test_high_pass);
+  g_test_add_func ("/gl-combine/difference", test_difference);
+  return g_test_run ();
+}
