@@ -70,16 +70,24 @@ check (const Case *c)
 }
 
 static void
+check_all (const Case *cases,
+           gsize       n)
+{
+  gsize i;
+
+  for (i = 0; i < n; i++)
+    check (&cases[i]);
+}
+
+static void
 test_unsharp (void)
 {
   const Case cases[] = {
     { { CBLUR_COMBINE_UNSHARP, { 6.0, 0.0 }, 1.5 }, CBLUR_MODE_DIRECT, DIRECT_TOLERANCE },
     { { CBLUR_COMBINE_UNSHARP, { 30.0, 0.0 }, 0.7 }, CBLUR_MODE_BOX, BOX_TOLERANCE },
   };
-  gsize      i;
 
-  for (i = 0; i < G_N_ELEMENTS (cases); i++)
-    check (&cases[i]);
+  check_all (cases, G_N_ELEMENTS (cases));
 }
 
 static void
@@ -90,10 +98,8 @@ test_high_pass (void)
     { { CBLUR_COMBINE_HIGH_PASS, { 4.5, 0.0 }, 0.0, 1.0 }, CBLUR_MODE_DIRECT, DIRECT_TOLERANCE },
     { { CBLUR_COMBINE_HIGH_PASS, { 30.0, 0.0 }, 0.0, 1.0 }, CBLUR_MODE_BOX, BOX_TOLERANCE },
   };
-  gsize      i;
 
-  for (i = 0; i < G_N_ELEMENTS (cases); i++)
-    check (&cases[i]);
+  check_all (cases, G_N_ELEMENTS (cases));
 }
 
 /* either blur the wider */
@@ -105,10 +111,8 @@ test_difference (void)
     { { CBLUR_COMBINE_DIFFERENCE, { 9.0, 2.0 } }, CBLUR_MODE_DIRECT, DIRECT_TOLERANCE },
     { { CBLUR_COMBINE_DIFFERENCE, { 12.0, 30.0 } }, CBLUR_MODE_BOX, BOX_TOLERANCE },
   };
-  gsize      i;
 
-  for (i = 0; i < G_N_ELEMENTS (cases); i++)
-    check (&cases[i]);
+  check_all (cases, G_N_ELEMENTS (cases));
 }
 
 gint
