@@ -29,7 +29,7 @@ typedef struct
 {
   gpointer start;
   gsize    size;
-  gboolean advised;   /* given MADV_FREE since it was last used */
+  gboolean advised;   /* given MADV_FREE since its last use */
 } Block;
 
 static GMutex      cache_lock;
@@ -37,7 +37,7 @@ static GCond       cache_freed;
 static Block       cache[CACHED_BLOCKS];
 static gint64      last_freed;
 /* the blocks handed out, by start, with their mapped sizes: one taken
- * from the cache may be larger than was asked for */
+ * from the cache may be larger than asked for */
 static GHashTable *in_use;
 
 static gsize

@@ -9,8 +9,8 @@
 #include "cblur-memory.h"
 
 /* Rows to and from a line of interleaved rows, two cache lines of each row
- * at a time: row by row, each element's line went out of the cache
- * before the next row wrote to it. */
+ * at a time: row by row, each element's cache line would leave the cache
+ * before the next row writes to it. */
 #define TRANSPOSE_PIXELS 8
 
 /* elements [begin, end) of the line from the sources' first pixels on,
@@ -56,8 +56,8 @@ transpose_out (const CblurCpuJob *job,
 
       for (r = 0; r < rows; r++)
         for (i = begin; i < stop; i++)
-          cblur_pixels_stream ((gfloat *) (strip + (gsize) r * CBLUR_STRIP_PIXELS + i),
-                               (const gfloat *) (line + (gsize) i * rows + r));
+          cblur_pixel_store_non_temporal ((gfloat *) (strip + (gsize) r * CBLUR_STRIP_PIXELS + i),
+                                          (const gfloat *) (line + (gsize) i * rows + r));
     }
 }
 
@@ -111,14 +111,14 @@ keep_group (const CblurCpuJob *job,
   gsize       i;
 
   for (i = 0; i < n; i++)
-    cblur_pixels_stream ((gfloat *) (group + i), (const gfloat *) (line + i));
+    cblur_pixel_store_non_temporal ((gfloat *) (group + i), (const gfloat *) (line + i));
 }
 
 /* Rows [y, y + rows) of GEGL's pixels (from `pixels`' first), from
  * column `left`, into the line's elements [left, right): their own rows,
- * or rows read into `held` (rows of src's width) through the stream
- * where `pixels` has none; decoded where they are stored in another
- * format, premultiplied where straight; kept where the job keeps them. */
+ * or rows read into `held` (rows of src's width) through io where
+ * `pixels` has none; decoded where they are stored in another format,
+ * premultiplied where straight; kept where the job keeps them. */
 static void
 fetch_rows (const CblurCpuJob *job,
             gint               y,
@@ -191,7 +191,7 @@ ahead_of_group (const CblurCpuJob *job,
                             (gsize) (job->right - job->left) * rows * sizeof (CblurPixel));
 }
 
-/* Four lines of 8 rows at 4K widths outgrow a core's L2 cache: rows as
+/* Four lines of 8 rows at 4K widths (2 MB) outgrow a core's L2 cache: rows as
  * read go in the box passes' line between, written only after they are
  * gathered, and the last pass's output over the gathered rows, which only
  * the first pass reads. */
@@ -252,7 +252,7 @@ cblur_cpu_rows (gsize    first,
 
       transpose_out (job, blurred, rows, job->top + row0, n_out);
     }
-  cblur_pixels_streamed ();
+  cblur_non_temporal_stores_fence ();
 
   cblur_pixels_free (memory);
 }
