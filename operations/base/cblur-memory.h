@@ -1,4 +1,5 @@
-/* Memory for whole bands of pixels. */
+/* Band memory (whole bands of pixels) and the CPU's own buffers, cached
+ * between calls with their pages; non-temporal stores into them. */
 #ifndef CBLUR_MEMORY_H
 #define CBLUR_MEMORY_H
 

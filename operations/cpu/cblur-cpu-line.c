@@ -84,8 +84,8 @@ direct_line (const CblurKernelAxis *kernel,
 }
 
 /* An element of a strip in four vectors of its own, which the compiler
- * keeps in registers (as one array, or one vector of the element's
- * width, it keeps the running sums in memory, each element waiting on
+ * holds in registers (as one array, or one vector of the element's
+ * width, it holds the running sums in memory, each element waiting on
  * the previous one's store).  Narrower elements travel in the first
  * lanes, the rest zero. */
 typedef gfloat Quarter __attribute__ ((vector_size (CBLUR_STRIP_PIXELS * sizeof (CblurPixel) / 4)));
@@ -315,7 +315,7 @@ cblur_line_scratch_ahead (CblurLineScratch *scratch,
 /* The passes between the first and the last go in one line, in place: a
  * pass's output i is the window of elements i and on, and later outputs
  * read only elements after i, so it goes over element i.  One line
- * rather than two keeps a column strip in the core's L2 cache.  The line
+ * rather than two leaves a column strip in the core's L2 cache.  The line
  * between holds `lanes` of each element's pixels, `step` apart. */
 static void
 box_passes (const CblurKernelAxis *kernel,

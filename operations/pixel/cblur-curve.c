@@ -167,7 +167,7 @@ make_thresholds (const CurveSource *source)
   return thresholds;
 }
 
-/* The codes at bucket starts, in the fewest buckets that keep each to one
+/* The codes at bucket starts, in the fewest buckets that hold each to one
  * threshold where that takes no more than BUCKET_BITS_MAX. */
 static void
 make_buckets (CblurCurve *curve)
