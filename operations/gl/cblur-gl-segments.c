@@ -29,7 +29,7 @@ shared_memory (const CblurGl *gl)
  * at a time cost less a texel than four in middling chunks, where the
  * four-channel registers and shared memory leave room for fewer work
  * groups at once.  The weights are relative timings of the fused box's
- * variants on an NVIDIA H100 (each axis alone, 4K, radius 15 and 60). */
+ * variants on an NVIDIA GPU. */
 static const gdouble four_channel_cost[] = { 1.00, 1.24, 1.02, 1.09 };
 static const gdouble two_channel_cost[] = { 1.11, 0.91, 0.95, 1.00, 1.35,
                                             1.24, 1.18, 1.28, 1.23, 1.19 };
@@ -63,8 +63,8 @@ fused_fits (const CblurGl *gl,
  * own, so that a sweep over the radius meets few compiles.  Short chunks
  * serve short reaches and narrow images, long ones long reaches, whose
  * halo a short segment would spend most of its memory on; over 4K views
- * at all reaches on an NVIDIA H100 the best of these costs a few per cent
- * more than every odd chunk's best.  The longest serves every reach any of them does. */
+ * at all reaches the best of these costs a few per cent more than every
+ * odd chunk's best.  The longest serves every reach any of them does. */
 static const struct
 {
   gint     chunk;
