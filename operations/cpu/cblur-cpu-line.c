@@ -8,7 +8,7 @@
 #define WIDEST_VECTORS __attribute__ ((target_clones ("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 
 /* Accumulators for this many pixels stay in registers. */
-#define DIRECT_GROUP 8
+#define DIRECT_GROUP_PIXELS 8
 
 /* Outputs made side by side, each adding its taps in its own order: a
  * sum waits for the one before it, and a single output's few vectors of
@@ -27,7 +27,7 @@ direct_group (const gfloat     *w,
               const gint        outputs)
 {
   const gint lanes = pixels * CBLUR_CHANNELS;
-  gfloat     acc[DIRECT_OUTPUTS][DIRECT_GROUP * CBLUR_CHANNELS];
+  gfloat     acc[DIRECT_OUTPUTS][DIRECT_GROUP_PIXELS * CBLUR_CHANNELS];
   gint       j, c, o;
 
   for (o = 0; o < outputs; o++)
@@ -69,12 +69,12 @@ direct_line (const CblurKernelAxis *kernel,
 
       /* constant group sizes and counts let the compiler unroll the loops */
       outputs = n_out - i >= DIRECT_OUTPUTS ? DIRECT_OUTPUTS : 1;
-      for (p = 0; p + DIRECT_GROUP <= pixels; p += DIRECT_GROUP)
+      for (p = 0; p + DIRECT_GROUP_PIXELS <= pixels; p += DIRECT_GROUP_PIXELS)
         if (outputs == DIRECT_OUTPUTS)
-          direct_group (w, hw, centre + p, in.step, dst + p, out.step, DIRECT_GROUP,
+          direct_group (w, hw, centre + p, in.step, dst + p, out.step, DIRECT_GROUP_PIXELS,
                         DIRECT_OUTPUTS);
         else
-          direct_group (w, hw, centre + p, in.step, dst + p, out.step, DIRECT_GROUP, 1);
+          direct_group (w, hw, centre + p, in.step, dst + p, out.step, DIRECT_GROUP_PIXELS, 1);
       if (p < pixels && outputs == DIRECT_OUTPUTS)
         direct_group (w, hw, centre + p, in.step, dst + p, out.step, pixels - p,
                       DIRECT_OUTPUTS);

@@ -129,7 +129,7 @@ fetch_rows (const CblurCpuJob *job,
   const CblurImage *pixels = job->pixels;
   gint              n_in = job->src->width;
   gint              width = job->right - job->left;
-  const guint8     *stored[CBLUR_ROW_GROUP];
+  const guint8     *stored[CBLUR_GROUP_ROWS];
   gint              r;
 
   if (pixels->data == NULL)
@@ -180,7 +180,7 @@ ahead_of_group (const CblurCpuJob *job,
                 gint               y,
                 CblurLineScratch  *scratch)
 {
-  gint rows = MIN (CBLUR_ROW_GROUP, job->bottom - job->top - y);
+  gint rows = MIN (CBLUR_GROUP_ROWS, job->bottom - job->top - y);
 
   if (y < 0 || job->kept == NULL || !job->kept_held)
     {
@@ -203,7 +203,7 @@ shares_lines (const CblurKernel *kernel)
   return x->mode == CBLUR_MODE_BOX && x->iterations >= 2;
 }
 
-/* Rows are blurred CBLUR_ROW_GROUP at a time, interleaved so that element
+/* Rows are blurred CBLUR_GROUP_ROWS at a time, interleaved so that element
  * x of the line holds pixel x of each row: the same wide loops as the
  * column strips, instead of one pixel at a time.  Only rows with GEGL's
  * pixels: the made rows' results are those rows' again, or the colour
@@ -216,12 +216,12 @@ cblur_cpu_rows (gsize    first,
   const CblurCpuJob *job = user_data;
   gint               n_in = job->src->width;
   gint               n_out = job->dst->width;
-  gsize              line_in = (gsize) n_in * CBLUR_ROW_GROUP;
-  gsize              line_out = (gsize) n_out * CBLUR_ROW_GROUP;
+  gsize              line_in = (gsize) n_in * CBLUR_GROUP_ROWS;
+  gsize              line_out = (gsize) n_out * CBLUR_GROUP_ROWS;
   gboolean           shared = shares_lines (job->kernel);
   gsize              bytes = (shared ? line_in : 2 * line_in + line_out) * sizeof (CblurPixel) +
                              cblur_line_scratch_bytes (job->kernel, CBLUR_AXIS_X, n_in,
-                                                       CBLUR_ROW_GROUP);
+                                                       CBLUR_GROUP_ROWS);
   guint8            *memory = cblur_pixels_take (bytes);
   CblurPixel        *gathered = (CblurPixel *) memory;
   /* GEGL's rows, where read or decoded; with shared lines also the first
@@ -231,13 +231,13 @@ cblur_cpu_rows (gsize    first,
   CblurLineScratch   scratch;
   gsize              group;
 
-  cblur_line_scratch_init (&scratch, job->kernel, n_in, CBLUR_ROW_GROUP,
+  cblur_line_scratch_init (&scratch, job->kernel, n_in, CBLUR_GROUP_ROWS,
                            shared ? held : blurred + line_out);
 
   for (group = first; group < first + count; group++)
     {
-      gint        row0 = group * CBLUR_ROW_GROUP;
-      gint        rows = MIN (CBLUR_ROW_GROUP, job->bottom - job->top - row0);
+      gint        row0 = group * CBLUR_GROUP_ROWS;
+      gint        rows = MIN (CBLUR_GROUP_ROWS, job->bottom - job->top - row0);
       /* kept rows go through the passes where they are kept */
       CblurPixel *line = job->kept != NULL && job->kept_held
                            ? kept_line (job, row0, rows) : gathered;
@@ -245,7 +245,7 @@ cblur_cpu_rows (gsize    first,
       if (line == gathered)
         fetch_rows (job, row0, rows, held, gathered);
       make_abyss_columns (job, line, rows);
-      ahead_of_group (job, group + 1 < first + count ? row0 + CBLUR_ROW_GROUP : -1, &scratch);
+      ahead_of_group (job, group + 1 < first + count ? row0 + CBLUR_GROUP_ROWS : -1, &scratch);
 
       cblur_line_blur (job->kernel, CBLUR_AXIS_X, (CblurLine) { line, rows }, n_in,
                        job->src->x, (CblurLineOut) { blurred, rows }, rows, &scratch);

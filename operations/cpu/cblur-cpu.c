@@ -40,7 +40,7 @@ take_kept (CblurCpuJob *job,
     return;
   job->kept_margin = MAX (job->left, job->src->width - job->right);
   job->kept = cblur_kept_take (io->kept, &rect, pixels->format, job->straight,
-                               CBLUR_ROW_GROUP, &job->kept_margin, &job->kept_held);
+                               CBLUR_GROUP_ROWS, &job->kept_margin, &job->kept_held);
   io->read_kept = job->kept != NULL && job->kept_held;
 }
 
@@ -142,8 +142,9 @@ cblur_cpu_blur_stream (const CblurKernel *kernel,
 
   /* a row costs about one pixel-window per output pixel; splitting is
    * worth it once a thread has a few thousand of those to do */
-  cblur_parallel_distribute_range ((job.bottom - job.top + CBLUR_ROW_GROUP - 1) / CBLUR_ROW_GROUP,
-                                   4096.0 / (CBLUR_ROW_GROUP * (gsize) dst->width + 1),
+  cblur_parallel_distribute_range ((job.bottom - job.top + CBLUR_GROUP_ROWS - 1) /
+                                   CBLUR_GROUP_ROWS,
+                                   4096.0 / (CBLUR_GROUP_ROWS * (gsize) dst->width + 1),
                                    cblur_cpu_rows, &job);
   if (job.kept != NULL)
     cblur_kept_give_back (io->kept);

@@ -9,7 +9,7 @@
 #include "cblur-pixel.h"
 
 /* pixels converted at a time, through a block on the stack */
-#define BLOCK 64
+#define BLOCK_PIXELS 64
 
 /* Encoding an integer plane goes in two loops: the clamping and the
  * buckets' indices, which the compiler vectorizes, then the lookups. */
@@ -23,8 +23,8 @@ encode_plane (const CblurCurve *curve,
 {
   gfloat   low = curve->low, high = curve->high, top = curve->thresholds[curve->max];
   guint32  shift = curve->bucket_shift, first = curve->first_bucket;
-  guint32  index[BLOCK];
-  guint32  above[BLOCK];
+  guint32  index[BLOCK_PIXELS];
+  guint32  above[BLOCK_PIXELS];
   gsize    i;
 
   for (i = 0; i < n_pixels; i++)
@@ -191,9 +191,9 @@ encode_run (const CblurFormat *format,
   gint       bytes = format->bytes_per_pixel;
   gint       sample_bytes = bytes / n;
   CblurCurve curves[4];
-  gfloat     planes[4][BLOCK];
-  gfloat     alpha[BLOCK];
-  gfloat     recip[BLOCK];
+  gfloat     planes[4][BLOCK_PIXELS];
+  gfloat     alpha[BLOCK_PIXELS];
+  gfloat     recip[BLOCK_PIXELS];
   gsize      i;
   gint       c;
 
@@ -284,7 +284,7 @@ cblur_format_decode (const CblurFormat *format,
                      gsize              n_pixels)
 {
   gint   bytes = format->bytes_per_pixel;
-  guint8 block[BLOCK * 4 * sizeof (gfloat)];
+  guint8 block[BLOCK_PIXELS * 4 * sizeof (gfloat)];
   gsize  left = n_pixels;
 
   if (cblur_format_is_rgba_float (format))
@@ -300,7 +300,7 @@ cblur_format_decode (const CblurFormat *format,
     }
   while (left > 0)
     {
-      gsize count = left % BLOCK != 0 ? left % BLOCK : BLOCK;
+      gsize count = left % BLOCK_PIXELS != 0 ? left % BLOCK_PIXELS : BLOCK_PIXELS;
       gsize start = left - count;
 
       memcpy (block, src + start * bytes, count * bytes);
@@ -317,7 +317,7 @@ cblur_format_decode_spread (const CblurFormat *format,
                             gsize              step,
                             gboolean           premultiply)
 {
-  gfloat block[BLOCK * 4];
+  gfloat block[BLOCK_PIXELS * 4];
   gsize  start, i;
 
   if (format->lanes != NULL)
@@ -325,9 +325,9 @@ cblur_format_decode_spread (const CblurFormat *format,
       cblur_lanes_decode_spread (format->lanes, src, dst, n_pixels, step, premultiply);
       return;
     }
-  for (start = 0; start < n_pixels; start += BLOCK)
+  for (start = 0; start < n_pixels; start += BLOCK_PIXELS)
     {
-      gsize count = MIN (BLOCK, n_pixels - start);
+      gsize count = MIN (BLOCK_PIXELS, n_pixels - start);
 
       cblur_format_decode (format, src + start * format->bytes_per_pixel, block, count);
       for (i = 0; i < count; i++)
@@ -350,7 +350,7 @@ cblur_format_encode (const CblurFormat *format,
 {
   gint   bytes = format->bytes_per_pixel;
   gsize  src_bytes = n_pixels * 4 * sizeof (gfloat);
-  gfloat block[BLOCK * 4];
+  gfloat block[BLOCK_PIXELS * 4];
   gsize  start;
 
   if (format->lanes != NULL)
@@ -361,14 +361,14 @@ cblur_format_encode (const CblurFormat *format,
   /* apart, no copy is needed */
   if ((const guint8 *) src >= dst + n_pixels * bytes || dst >= (const guint8 *) src + src_bytes)
     {
-      for (start = 0; start < n_pixels; start += BLOCK)
+      for (start = 0; start < n_pixels; start += BLOCK_PIXELS)
         encode_block (format, src + start * 4, dst + start * bytes,
-                      MIN (BLOCK, n_pixels - start));
+                      MIN (BLOCK_PIXELS, n_pixels - start));
       return;
     }
-  for (start = 0; start < n_pixels; start += BLOCK)
+  for (start = 0; start < n_pixels; start += BLOCK_PIXELS)
     {
-      gsize count = MIN (BLOCK, n_pixels - start);
+      gsize count = MIN (BLOCK_PIXELS, n_pixels - start);
 
       memcpy (block, src + start * 4, count * 4 * sizeof (gfloat));
       encode_block (format, block, dst + start * bytes, count);
