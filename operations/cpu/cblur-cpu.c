@@ -7,6 +7,7 @@
 #include <gegl.h>
 
 #include "cblur-cpu-job.h"
+#include "cblur-format.h"
 #include "cblur-memory.h"
 #include "cblur-parallel.h"
 
@@ -133,7 +134,7 @@ cblur_cpu_blur_stream (const CblurKernel *kernel,
   job.straight = straight && (job.pixels->format == NULL || job.pixels->format->has_alpha);
   take_kept (&job, io);
 
-  /* as for a band with all its halo, whatever this one has: the blocks of
+  /* as for a band with all its halo, whatever this one has: the spans of
    * a region's bands then fit each other */
   cblur_cpu_choose_spans (&job);
   between_bytes = (gsize) (job.lead % CBLUR_STRIP_PIXELS + dst->width + CBLUR_STRIP_PIXELS - 1) /
