@@ -401,9 +401,22 @@ byte_widths (const CblurVariable *variable,
 
   if (level != 0 || babl_format_get_bytes_per_pixel (stored) != 1)
     return FALSE;
-  for (i = 0; i < 256; i++)
-    codes[i] = i;
-  babl_process (babl_fish (stored, mask_format), codes, grey, 256);
+  /* A byte of the mask's own model and space is its code over 255, as
+   * babl has it; babl is asked only for another, whose conversion it may
+   * first have to search for (a third of a second where its cache of
+   * conversions is empty). */
+  if (babl_format_get_type (stored, 0) == babl_type ("u8") &&
+      babl_format_get_space (stored) == babl_format_get_space (mask_format) &&
+      g_str_equal (babl_get_name (babl_format_get_model (stored)),
+                   babl_get_name (babl_format_get_model (mask_format))))
+    for (i = 0; i < 256; i++)
+      grey[i] = (gfloat) (i / 255.0);
+  else
+    {
+      for (i = 0; i < 256; i++)
+        codes[i] = i;
+      babl_process (babl_fish (stored, mask_format), codes, grey, 256);
+    }
   cblur_variable_widths (variable, grey, table, 256);
   return TRUE;
 }

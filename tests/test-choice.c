@@ -1,6 +1,6 @@
 /* The backend choice as a function of what was measured: for each row of
  * figures, the backend a 4K blur goes to, whether and when the GPU
- * starts, and what the prediction says. */
+ * starts, how long the blur waits for it, and what the prediction says. */
 #include "cblur-test.h"
 
 #include <math.h>
@@ -22,38 +22,62 @@ typedef struct
   const gchar     *what;
   CblurChoiceGpu   gpu;
   gdouble          cpu_ms;      /* as measured, 0: not yet */
-  gdouble          gl_ms;       /* ... once started */
+  gdouble          gl_ms;       /* ... once started, 0: not yet */
   gdouble          start_ms;    /* what of the start is left */
+  gint             cores;
   CblurBackendKind backend;
   CblurStart       start;
   gboolean         hands_over;
+  gdouble          wait_ms;
 } Row;
 
 static const Row rows[] = {
-  { "no GPU",                       CBLUR_CHOICE_NO_GPU,       30, 10, 500,
-    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE },
-  { "ready, the CPU not measured",  CBLUR_CHOICE_GPU_READY,     0, 10,   0,
-    CBLUR_BACKEND_GL, CBLUR_START_NONE, FALSE },
-  { "ready and faster",             CBLUR_CHOICE_GPU_READY,    30, 10,   0,
-    CBLUR_BACKEND_GL, CBLUR_START_NONE, FALSE },
-  { "ready and slower",             CBLUR_CHOICE_GPU_READY,     5, 10,   0,
-    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE },
-  { "starting, faster once ready",  CBLUR_CHOICE_GPU_STARTING, 300, 18, 100,
-    CBLUR_BACKEND_CPU, CBLUR_START_NONE, TRUE },
-  { "starting, slower once ready",  CBLUR_CHOICE_GPU_STARTING,  5, 10, 100,
-    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE },
-  { "cold, the CPU not measured",   CBLUR_CHOICE_GPU_COLD,      0, 10, 500,
-    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE },
-  { "cold, wins with its start",    CBLUR_CHOICE_GPU_COLD,    1000, 10, 500,
-    CBLUR_BACKEND_CPU, CBLUR_START_NOW, TRUE },
-  { "cold, a warm driver's start",  CBLUR_CHOICE_GPU_COLD,    300, 18, 150,
-    CBLUR_BACKEND_CPU, CBLUR_START_NOW, TRUE },
-  { "cold, pays back later",        CBLUR_CHOICE_GPU_COLD,     40, 10, 500,
-    CBLUR_BACKEND_CPU, CBLUR_START_AFTER, FALSE },
-  { "cold, never pays back",        CBLUR_CHOICE_GPU_COLD,      3, 2.5, 500,
-    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE },
-  { "cold, slower even once ready", CBLUR_CHOICE_GPU_COLD,      5, 10, 500,
-    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE },
+  { "no GPU",                       CBLUR_CHOICE_NO_GPU,       30, 10, 500, 16,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE, 0 },
+  { "ready, the CPU not measured",  CBLUR_CHOICE_GPU_READY,     0, 10,   0, 16,
+    CBLUR_BACKEND_GL, CBLUR_START_NONE, FALSE, 0 },
+  { "ready and faster",             CBLUR_CHOICE_GPU_READY,    30, 10,   0, 16,
+    CBLUR_BACKEND_GL, CBLUR_START_NONE, FALSE, 0 },
+  { "ready and slower",             CBLUR_CHOICE_GPU_READY,     5, 10,   0, 16,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE, 0 },
+  { "starting, faster once ready",  CBLUR_CHOICE_GPU_STARTING, 300, 18, 100, 16,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, TRUE, 0 },
+  { "starting, slower once ready",  CBLUR_CHOICE_GPU_STARTING,  5, 10, 100, 16,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE, 0 },
+  { "cold, the CPU not measured",   CBLUR_CHOICE_GPU_COLD,      0, 10, 500, 16,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE, 0 },
+  { "cold, wins with its start",    CBLUR_CHOICE_GPU_COLD,    1000, 10, 500, 16,
+    CBLUR_BACKEND_CPU, CBLUR_START_NOW, TRUE, 0 },
+  { "cold, a warm driver's start",  CBLUR_CHOICE_GPU_COLD,    300, 18, 150, 16,
+    CBLUR_BACKEND_CPU, CBLUR_START_NOW, TRUE, 0 },
+  { "cold, pays back later",        CBLUR_CHOICE_GPU_COLD,     40, 10, 500, 16,
+    CBLUR_BACKEND_CPU, CBLUR_START_AFTER, FALSE, 0 },
+  { "cold, never pays back",        CBLUR_CHOICE_GPU_COLD,      3, 2.5, 500, 16,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE, 0 },
+  { "cold, slower even once ready", CBLUR_CHOICE_GPU_COLD,      5, 10, 500, 16,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE, 0 },
+  /* on few cores the CPU's blur would slow the start: a start under way
+   * that wins even counting its rest is waited for, at most until half
+   * the GPU's gain has passed beyond its predicted end, or twice the rest
+   * of the start */
+  { "starting, few cores, wins",    CBLUR_CHOICE_GPU_STARTING, 400, 24, 160, 2,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, TRUE, 160 + (400 - 184) / 2.0 },
+  { "starting, few cores, wins big", CBLUR_CHOICE_GPU_STARTING, 4000, 24, 160, 2,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, TRUE, 2 * 160 },
+  { "starting, few cores, loses",   CBLUR_CHOICE_GPU_STARTING, 130, 17, 160, 2,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, TRUE, 0 },
+  { "starting, many cores, wins",   CBLUR_CHOICE_GPU_STARTING, 400, 24, 160, 16,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, TRUE, 0 },
+  { "starting, few cores, overdue", CBLUR_CHOICE_GPU_STARTING, 400, 24,   0, 2,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, TRUE, 0 },
+  { "starting, few cores, CPU not measured", CBLUR_CHOICE_GPU_STARTING, 0, 24, 160, 2,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, TRUE, 0 },
+  { "starting, few cores, GPU not measured", CBLUR_CHOICE_GPU_STARTING, 400, 0, 160, 2,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, TRUE, 0 },
+  { "cold, few cores, wins",        CBLUR_CHOICE_GPU_COLD,    1000, 10, 500, 2,
+    CBLUR_BACKEND_CPU, CBLUR_START_NOW, TRUE, 0 },
+  { "ready, few cores",             CBLUR_CHOICE_GPU_READY,    400, 24,   0, 2,
+    CBLUR_BACKEND_GL, CBLUR_START_NONE, FALSE, 0 },
 };
 
 static void
@@ -64,8 +88,10 @@ test_rows (void)
   for (i = 0; i < G_N_ELEMENTS (rows); i++)
     {
       const Row      *row = &rows[i];
-      CblurFigures    figures = { row->gpu, "no GPU here", rate (row->cpu_ms),
-                                  rate (row->gl_ms), 0, row->start_ms };
+      CblurFigures    figures = { .gpu = row->gpu, .why_no_gpu = "no GPU here",
+                                  .cpu_rate = rate (row->cpu_ms),
+                                  .gl_rate = rate (row->gl_ms),
+                                  .start_left_ms = row->start_ms, .cores = row->cores };
       CblurPrediction prediction;
 
       g_test_message ("%s", row->what);
@@ -74,9 +100,10 @@ test_rows (void)
       g_assert_cmpint (prediction.start, ==, row->start);
       g_assert_cmpint (prediction.hands_over, ==, row->hands_over);
       g_assert_cmpfloat_with_epsilon (prediction.cpu_ms, row->cpu_ms, 1e-6);
+      g_assert_cmpfloat_with_epsilon (prediction.wait_ms, row->wait_ms, 1e-6);
       if (row->gpu == CBLUR_CHOICE_NO_GPU)
         g_assert_cmpfloat (prediction.gl_ms, ==, 0);
-      else
+      else if (row->gl_ms > 0)
         g_assert_cmpfloat_with_epsilon (prediction.gl_ms, row->gl_ms +
                                         (row->gpu == CBLUR_CHOICE_GPU_READY ? 0 : row->start_ms),
                                         1e-6);

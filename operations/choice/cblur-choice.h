@@ -2,11 +2,13 @@
  * finish it first.  The CPU's time comes from this machine's measured CPU
  * throughput for the op, mode, format and size at this many cores; the
  * GPU's from its measured throughput plus whatever of its start (driver,
- * context, programs) is still to be paid.  No blur waits on a start: where
- * the GPU wins even counting its start, the start begins at once in the
- * background and the CPU serves meanwhile, handing the remaining bands of
- * a region over once the GPU is ready; where the GPU would win only once
- * started, it starts after the region is done.  What a blur took is
+ * context, programs) is still to be paid.  No blur waits on a start
+ * where the CPU would finish sooner: where the GPU wins even counting its
+ * start, the start begins at once in the background and the CPU serves
+ * meanwhile, handing the remaining bands of a region over once the GPU is
+ * ready, or, on few cores, the blur waits for a start under way; where
+ * the GPU would win only once started, it starts after the region is
+ * done.  What a blur took is
  * learned, and kept across processes (cblur-measured.h).
  * CBLUR_BACKEND=gl|cpu force their backend.  Every function is
  * thread-safe. */
@@ -60,6 +62,7 @@ typedef struct
   gdouble        start_left_ms;  /* of the GPU's start, still to pay */
   gboolean       gl_due;         /* the GPU's figure is due to be measured
                                   * again, where it loses by little */
+  gint           cores;          /* the CPU's, 0 where not known */
 } CblurFigures;
 
 typedef enum
@@ -79,6 +82,8 @@ typedef struct
   const gchar     *why_cpu;    /* where the CPU was chosen */
   gboolean         hands_over; /* the CPU serves while the GPU starts, and
                                 * hands the rest over once it is ready */
+  gdouble          wait_ms;    /* the longest wait for a starting GPU
+                                * before the CPU blurs, 0 for none */
 } CblurPrediction;
 
 /* The choice for a blur of `pixels` from figures, and nothing else: the
@@ -86,14 +91,18 @@ typedef struct
  * predicted to finish first, or any while the CPU is not measured, or
  * one it is predicted to take at most twice the CPU's time for where its
  * figure is due to be measured again: a figure only the backend's own
- * blurs correct would otherwise keep a slow first measure for good. */
+ * blurs correct would otherwise keep a slow first measure for good.  On
+ * few cores, where the CPU's blur beside a start would slow it, a
+ * starting GPU predicted to finish first even counting the rest of its
+ * start is waited for (wait_ms, bounded by the prediction). */
 void             cblur_choice_decide (const CblurFigures *figures,
                                       gdouble             pixels,
                                       CblurPrediction    *prediction);
 
 /* The backend for work under CBLUR_BACKEND, with what was predicted and,
  * where the CPU was chosen, why; starts the GPU in the background where
- * the prediction says so (CBLUR_START_NOW).  Never waits for the GPU. */
+ * the prediction says so (CBLUR_START_NOW).  Waits for the GPU only where
+ * the rule says so (wait_ms), and chooses again once it is ready. */
 CblurBackendKind cblur_choice_make   (const CblurWork    *work,
                                       CblurPrediction    *prediction);
 

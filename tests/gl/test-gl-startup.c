@@ -1,5 +1,6 @@
 /* The GPU's start-up off the render path and compiles off the render
- * thread: under auto a blur never waits for the context's making, a
+ * thread: under auto the choice that starts the context comes back at
+ * once, a wait for a start under way ends within its bound, a
  * process that exits meanwhile ends in time, the choice takes the GPU
  * only once its programs are linked and dispatched once, and once the
  * runtime's thread has compiled what the warm-up queued and used it, a
@@ -11,7 +12,7 @@
  * process's. */
 #include "gl-test.h"
 
-#include "cblur-choice.h"
+#include "cblur-choice-internal.h"
 #include "cblur-log.h"
 
 #include <stdlib.h>
@@ -398,6 +399,27 @@ auto_does_not_wait (void)
   gl_test_image_free (expected);
 }
 
+/* The wait for a start under way (the rule's, on few cores) ends at its
+ * bound while the start is slow, and once the GPU is ready otherwise,
+ * its programs linked and used: never before either. */
+static void
+wait_for_start (void)
+{
+  gint64 started;
+
+  if (!in_own_process ())
+    return;
+  gl_test_set ("CBLUR_GL_FAULT", "slow");
+  start_as_auto ();
+  started = g_get_monotonic_time ();
+  g_assert_false (cblur_choice_wait_ready (200));
+  g_assert_cmpint (g_get_monotonic_time () - started, >=, 200 * 1000);
+  g_assert_cmpint (g_get_monotonic_time () - started, <, NO_WAIT_US);
+  g_assert_true (cblur_choice_wait_ready (CHILD_TIMEOUT_US / 1000.0 - 10000));
+  g_assert_true (cblur_gpu_prepared ());
+  g_assert_cmpint (cblur_gpu_state (FALSE, NULL, NULL), ==, CBLUR_GPU_READY);
+}
+
 /* exit(), after gegl_exit() or not, while the runtime's thread makes the
  * context, slowly or as fast as the driver goes: the process ends, in
  * time and without a signal */
@@ -423,6 +445,7 @@ main (int    argc,
 {
   test_init (&argc, &argv);
   g_test_add_func ("/gl/startup/auto-does-not-wait", auto_does_not_wait);
+  g_test_add_func ("/gl/startup/wait-for-start", wait_for_start);
   g_test_add_data_func ("/gl/startup/exit-while-starting/slow", "slow", exit_while_starting);
   g_test_add_data_func ("/gl/startup/exit-while-starting/driver", "driver",
                         exit_while_starting);

@@ -1,0 +1,117 @@
+/* The backend choice's rule: from figures alone, the backend predicted to
+ * finish a blur first, and when the GPU starts (cblur_choice_decide). */
+#include "config.h"
+#include "cblur-choice-internal.h"
+
+#include <math.h>
+#include <glib/gi18n-lib.h>
+#include "cblur-i18n.h"
+
+/* A GPU that would win only once started starts where what it saves on
+ * blurs like this one pays back its start within this many of them: a
+ * live preview's frames, a user's run of applies. */
+#define PAYBACK_BLURS  64.0
+
+/* A ready GPU whose figure is due to be measured again takes a blur it
+ * is predicted to take at most this many times the CPU's time for. */
+#define RECHECK_WITHIN 2.0
+
+/* On at most this many cores the CPU's blur takes the cores that the
+ * GPU's start runs on, which then ends late: there a starting GPU
+ * predicted to finish first even counting the rest of its start is
+ * waited for rather than blurred beside. */
+#define FEW_CORES      4
+
+static const gchar *
+why_starting (void)
+{
+  return _("the GPU is starting; the CPU blurs meanwhile");
+}
+
+/* A starting GPU: the CPU blurs meanwhile, and hands the rest over where
+ * the GPU, once ready, is predicted to finish it first.  On few cores,
+ * where both backends' rates are measured and the GPU wins even counting
+ * the rest of its start, the blur waits for it instead: at most until
+ * the start has run twice what is left of it, or half of what the GPU is
+ * predicted to save has passed beyond its predicted end, so that a start
+ * that runs late costs at most that.  A start already past its predicted
+ * end is not waited for. */
+static void
+decide_starting (const CblurFigures *figures,
+                 gdouble             warm,
+                 CblurPrediction    *prediction)
+{
+  gboolean cpu_known = figures->cpu_rate > 0;
+  gboolean gl_known = figures->gl_rate > 0 && isfinite (figures->gl_rate);
+
+  prediction->why_cpu = why_starting ();
+  prediction->hands_over = !cpu_known || warm < prediction->cpu_ms;
+  if (cpu_known && gl_known && figures->cores > 0 && figures->cores <= FEW_CORES &&
+      figures->start_left_ms > 0 && prediction->gl_ms < prediction->cpu_ms)
+    prediction->wait_ms = MIN (2 * figures->start_left_ms,
+                               figures->start_left_ms +
+                               (prediction->cpu_ms - prediction->gl_ms) / 2);
+}
+
+static void
+decide_cold (const CblurFigures *figures,
+             gdouble             warm,
+             CblurPrediction    *prediction)
+{
+  if (figures->cpu_rate <= 0)
+    prediction->why_cpu = _("the CPU's speed here is not measured yet: it blurs "
+                            "first, and the GPU starts where it would pay");
+  else if (prediction->gl_ms < prediction->cpu_ms)
+    {
+      prediction->start = CBLUR_START_NOW;
+      prediction->hands_over = TRUE;
+      prediction->why_cpu = why_starting ();
+    }
+  else if ((prediction->cpu_ms - warm) * PAYBACK_BLURS >= figures->start_left_ms)
+    {
+      prediction->start = CBLUR_START_AFTER;
+      prediction->why_cpu = _("the CPU finishes first while the GPU is not started; "
+                              "the GPU starts after this blur");
+    }
+  else
+    prediction->why_cpu = _("the CPU is predicted to finish first, and the GPU "
+                            "would not pay back its start");
+}
+
+void
+cblur_choice_decide (const CblurFigures *figures,
+                     gdouble             pixels,
+                     CblurPrediction    *prediction)
+{
+  gboolean cpu_known = figures->cpu_rate > 0;
+  gdouble  warm;
+
+  prediction->backend = CBLUR_BACKEND_CPU;
+  prediction->start = CBLUR_START_NONE;
+  prediction->cpu_ms = cpu_known ? pixels / figures->cpu_rate : 0;
+  prediction->gl_ms = 0;
+  prediction->why_cpu = NULL;
+  prediction->hands_over = FALSE;
+  prediction->wait_ms = 0;
+  if (figures->gpu == CBLUR_CHOICE_NO_GPU)
+    {
+      prediction->why_cpu = figures->why_no_gpu;
+      return;
+    }
+  warm = figures->gl_call_ms + pixels / (figures->gl_rate > 0 ? figures->gl_rate
+                                                              : CBLUR_CHOICE_PRIOR_GL_RATE);
+  prediction->gl_ms = warm + (figures->gpu == CBLUR_CHOICE_GPU_READY ? 0
+                                                                     : figures->start_left_ms);
+  if (figures->gpu == CBLUR_CHOICE_GPU_READY)
+    {
+      if (!cpu_known || warm < prediction->cpu_ms ||
+          (figures->gl_due && warm < RECHECK_WITHIN * prediction->cpu_ms))
+        prediction->backend = CBLUR_BACKEND_GL;
+      else
+        prediction->why_cpu = _("the CPU is predicted to finish first");
+    }
+  else if (figures->gpu == CBLUR_CHOICE_GPU_STARTING)
+    decide_starting (figures, warm, prediction);
+  else
+    decide_cold (figures, warm, prediction);
+}

@@ -1,0 +1,221 @@
+/* The GPU's start as the backend choice sees it: begun in the background
+ * where the rule says so, its cost measured for later processes, and
+ * what of it is still to pay. */
+#include "config.h"
+#include "cblur-choice-internal.h"
+
+#include <glib/gi18n-lib.h>
+#include "cblur-i18n.h"
+
+#include "cblur-gl.h"
+#include "cblur-machine.h"
+#include "cblur-settings.h"
+
+/* What a GPU's start costs before it is measured on this machine: a
+ * driver's first load with its shader cache cold. */
+#define PRIOR_START_MS 500.0
+
+/* how often a caller that waits for the start looks whether it is done */
+#define WAIT_POLL_US 500
+
+static struct
+{
+  GMutex   lock;
+  gint64   started;       /* when this process asked for the start, or 0 */
+  gint64   made;          /* when the context was made */
+  gint64   linked;        /* when the programs were */
+  gboolean after_region;  /* a start waits for a region to be done */
+} start;
+
+static void
+start_mark (gint64 *when)
+{
+  g_mutex_lock (&start.lock);
+  *when = g_get_monotonic_time ();
+  g_mutex_unlock (&start.lock);
+}
+
+/* on the runtime's thread, with the context just made */
+static void
+start_made (CblurGpu *gpu)
+{
+  start_mark (&start.made);
+}
+
+/* on the runtime's thread, once the programs are linked */
+static void
+start_linked (CblurGpu *gpu)
+{
+  start_mark (&start.linked);
+}
+
+/* On the runtime's thread, once the GPU is ready for blurs: what a start
+ * costs a later process, whose driver serves the programs from its shader
+ * cache (NVIDIA's and Mesa's keep one on disk): the context's making and
+ * the programs' first uses, not their compiles, which the first process
+ * on a machine pays in full.  Taken as a rate is: a faster start replaces
+ * the figure whole.  A start that took longer, where the CPU blurred
+ * beside it, only delays a hand-over that the CPU covers. */
+static void
+start_done (CblurGpu *gpu)
+{
+  const gchar *group = cblur_choice_gl_group ();
+  gdouble      ms = 0;
+  gdouble      figure;
+
+  g_mutex_lock (&start.lock);
+  if (start.started > 0 && start.made >= start.started && start.linked >= start.made)
+    ms = (start.made - start.started + g_get_monotonic_time () - start.linked) / 1000.0;
+  g_mutex_unlock (&start.lock);
+  if (ms <= 0)
+    return;
+  if (cblur_choice_figure_lookup (group, "start", &figure))
+    ms = 1.0 / cblur_choice_updated_rate (1.0 / figure, 1.0 / ms);
+  cblur_choice_figure_record (group, "start", ms);
+}
+
+void
+cblur_choice_register_warm_ups (void)
+{
+  static gsize registered = 0;
+
+  if (g_once_init_enter (&registered))
+    {
+      cblur_gpu_on_made (cblur_gl_prepare_all);
+      cblur_gpu_on_made (start_made);
+      cblur_gpu_on_linked (start_linked);
+      cblur_gpu_on_linked (cblur_gl_first_use);
+      cblur_gpu_on_linked (start_done);
+      g_once_init_leave (&registered, 1);
+    }
+}
+
+void
+cblur_choice_start_gpu (void)
+{
+  g_mutex_lock (&start.lock);
+  if (start.started == 0)
+    start.started = g_get_monotonic_time ();
+  start.after_region = FALSE;
+  g_mutex_unlock (&start.lock);
+  cblur_gpu_state (TRUE, NULL, NULL);
+}
+
+void
+cblur_choice_start_after_region (void)
+{
+  g_mutex_lock (&start.lock);
+  start.after_region = TRUE;
+  g_mutex_unlock (&start.lock);
+}
+
+gboolean
+cblur_choice_take_after_region (void)
+{
+  gboolean after;
+
+  g_mutex_lock (&start.lock);
+  after = start.after_region;
+  start.after_region = FALSE;
+  g_mutex_unlock (&start.lock);
+  return after;
+}
+
+/* what of the start is left: all of it before it began */
+static gdouble
+start_left_ms (void)
+{
+  gdouble whole = PRIOR_START_MS;
+  gdouble spent;
+
+  cblur_choice_figure_lookup (cblur_choice_gl_group (), "start", &whole);
+  g_mutex_lock (&start.lock);
+  spent = start.started > 0 ? (g_get_monotonic_time () - start.started) / 1000.0 : 0;
+  g_mutex_unlock (&start.lock);
+  return MAX (whole - spent, 0);
+}
+
+static gboolean
+ready (CblurGpuState state)
+{
+  return state == CBLUR_GPU_READY && cblur_gpu_prepared ();
+}
+
+gboolean
+cblur_choice_wait_ready (gdouble ms)
+{
+  gint64   deadline = g_get_monotonic_time () + (gint64) (ms * 1000);
+  gboolean is_software = FALSE;
+
+  for (;;)
+    {
+      CblurGpuState state = cblur_gpu_state (FALSE, &is_software, NULL);
+
+      if (ready (state))
+        return TRUE;
+      if ((state != CBLUR_GPU_STARTING && state != CBLUR_GPU_READY) ||
+          g_get_monotonic_time () >= deadline)
+        return FALSE;
+      g_usleep (WAIT_POLL_US);
+    }
+}
+
+/* A software rasterizer is slower than the CPU path it would replace,
+ * but where the tests take it for a GPU that finishes every blur first
+ * (CBLUR_GL_NO_WAIT). */
+static gboolean
+software_taken (gboolean is_software)
+{
+  return !is_software || cblur_settings ()->gl_no_wait;
+}
+
+static const gchar *
+why_software (void)
+{
+  return _("the only OpenGL is a software renderer, slower than the CPU "
+           "(CBLUR_BACKEND=gl uses it)");
+}
+
+void
+cblur_choice_read_gpu (CblurFigures *figures)
+{
+  g_autoptr (GError) error = NULL;
+  gboolean           is_software = FALSE;
+  gdouble            known_software = 0;
+  gboolean           no_wait = cblur_settings ()->gl_no_wait;
+  const gchar       *group = cblur_choice_gl_group ();
+  CblurGpuState      state;
+
+  figures->gpu = CBLUR_CHOICE_NO_GPU;
+  figures->start_left_ms = start_left_ms ();
+  if (!CBLUR_HAVE_GL)
+    {
+      figures->why_no_gpu = _("this build has no GL (meson -Dgl=disabled)");
+      return;
+    }
+  if (!cblur_machine_has_gpu () && !no_wait)
+    {
+      figures->why_no_gpu = _("this machine shows no GPU (no /dev/nvidiactl or "
+                              "/dev/dri/renderD*)");
+      return;
+    }
+  state = cblur_gpu_state (FALSE, &is_software, &error);
+  if (state == CBLUR_GPU_FAILED)
+    figures->why_no_gpu = g_intern_string (error->message);
+  else if (state == CBLUR_GPU_NOT_STARTED)
+    {
+      if (cblur_choice_figure_lookup (group, "software", &known_software) && !no_wait)
+        figures->why_no_gpu = why_software ();
+      else
+        figures->gpu = CBLUR_CHOICE_GPU_COLD;
+    }
+  else if (state == CBLUR_GPU_STARTING)
+    figures->gpu = CBLUR_CHOICE_GPU_STARTING;
+  else if (!software_taken (is_software))
+    {
+      cblur_choice_figure_record (group, "software", 1.0);
+      figures->why_no_gpu = why_software ();
+    }
+  else
+    figures->gpu = ready (state) ? CBLUR_CHOICE_GPU_READY : CBLUR_CHOICE_GPU_STARTING;
+}
