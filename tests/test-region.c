@@ -7,7 +7,7 @@
 #include <string.h>
 
 #include "cblur-kernel.h"
-#include "cblur-backend.h"
+#include "cblur-backend-offer.h"
 #include "cblur-settings.h"
 #include "cblur-test.h"
 #include "reference.h"

@@ -6,14 +6,15 @@
 #include <glib/gi18n-lib.h>
 #include "cblur-i18n.h"
 
+#include "cblur-backend.h"
 #include "cblur-cpu-variable.h"
 #include "cblur-gl-variable.h"
 #include "cblur-memory.h"
 #include "cblur-pixel.h"
 
-struct _CblurVariableBand
+struct _CblurVariableBandMemory
 {
-  CblurBackendKind       backend;
+  CblurBackendKind       backend;  /* the one chosen */
   CblurGlVariableMemory *memory;   /* GL's, or NULL */
   gpointer               heap[3];  /* src, dst and boxes where not in GL's */
   CblurVariableBoxes     boxes;
@@ -31,13 +32,13 @@ heap_image (CblurImage *image)
   return image->data;
 }
 
-CblurVariableBand *
-cblur_variable_band_new (CblurBackendKind    backend,
-                         CblurImage         *src,
-                         CblurImage         *dst,
-                         CblurVariableBoxes *boxes)
+CblurVariableBandMemory *
+cblur_variable_band_memory_new (CblurBackendKind    backend,
+                                CblurImage         *src,
+                                CblurImage         *dst,
+                                CblurVariableBoxes *boxes)
 {
-  CblurVariableBand *band = g_new0 (CblurVariableBand, 1);
+  CblurVariableBandMemory *band = g_new0 (CblurVariableBandMemory, 1);
 
   band->backend = backend;
   /* where staging fails, the band goes on the heap, and the blur on the
@@ -66,7 +67,7 @@ cblur_variable_band_new (CblurBackendKind    backend,
 }
 
 void
-cblur_variable_band_free (CblurVariableBand *band)
+cblur_variable_band_memory_free (CblurVariableBandMemory *band)
 {
   gint i;
 
@@ -78,12 +79,12 @@ cblur_variable_band_free (CblurVariableBand *band)
 }
 
 void
-cblur_backend_variable_blur (CblurVariableBand   *band,
-                             const CblurVariable *variable,
-                             const CblurImage    *src,
-                             GeglAbyssPolicy      abyss,
-                             const CblurImage    *dst,
-                             CblurRunReport      *report)
+cblur_backend_variable_blur (CblurVariableBandMemory *band,
+                             const CblurVariable     *variable,
+                             const CblurImage        *src,
+                             GeglAbyssPolicy          abyss,
+                             const CblurImage        *dst,
+                             CblurRunReport          *report)
 {
   g_autoptr (GError) error = NULL;
   CblurGlReport      gl;
@@ -93,11 +94,7 @@ cblur_backend_variable_blur (CblurVariableBand   *band,
   if (band->memory != NULL &&
       cblur_gl_variable_blur (band->memory, variable, src, abyss, dst, &gl, &error))
     {
-      g_strlcpy (report->renderer, gl.renderer, sizeof report->renderer);
-      report->tiles = gl.tiles;
-      report->upload_ms = gl.upload_ms;
-      report->compute_ms = gl.compute_ms;
-      report->download_ms = gl.download_ms;
+      cblur_run_report_gl (report, &gl);
       return;
     }
   if (band->no_memory != NULL)

@@ -5,14 +5,15 @@
 #ifndef CBLUR_BACKEND_VARIABLE_H
 #define CBLUR_BACKEND_VARIABLE_H
 
-#include "cblur-backend.h"
+#include "cblur-image.h"
+#include "cblur-report.h"
 #include "cblur-variable.h"
 
 G_BEGIN_DECLS
 
 /* Where a band's source, output and boxes live: the GL backend's pinned
  * memory, which the GPU copies from and into in place, or the heap. */
-typedef struct _CblurVariableBand CblurVariableBand;
+typedef struct _CblurVariableBandMemory CblurVariableBandMemory;
 
 /* The band's pixels for src and dst (their rectangles set; src: the part
  * of dst's grown by the reach that is read) and the boxes of src's
@@ -24,25 +25,26 @@ typedef struct _CblurVariableBand CblurVariableBand;
  * float; either backend converts them as it blurs, so the caller copies
  * rows in and out as they are.  Never NULL: the heap aborts where it has
  * no room, as GEGL does. */
-CblurVariableBand *cblur_variable_band_new  (CblurBackendKind    backend,
-                                             CblurImage         *src,
-                                             CblurImage         *dst,
-                                             CblurVariableBoxes *boxes);
-void               cblur_variable_band_free (CblurVariableBand *band);
+CblurVariableBandMemory *cblur_variable_band_memory_new  (CblurBackendKind         backend,
+                                                          CblurImage              *src,
+                                                          CblurImage              *dst,
+                                                          CblurVariableBoxes      *boxes);
+void                     cblur_variable_band_memory_free (CblurVariableBandMemory *band);
 
 /* Blurs the band's src into its dst with its boxes, the rest made under
  * abyss (cblur_cpu_variable_blur says what each holds), on the backend
- * the band was made for, or on the CPU where GL fails; report says where
- * it ran, and why not on GL (cblur_run_report_clear frees it).  Call from
+ * the band was made for, or on the CPU where GL fails; fills report's
+ * ran_on, the GPU's figures, gl_failure and why_cpu
+ * (cblur_run_report_clear frees it).  Call from
  * one thread at a time per band. */
-void cblur_backend_variable_blur (CblurVariableBand   *band,
-                                  const CblurVariable *variable,
-                                  const CblurImage    *src,
-                                  GeglAbyssPolicy      abyss,
-                                  const CblurImage    *dst,
-                                  CblurRunReport      *report);
+void cblur_backend_variable_blur (CblurVariableBandMemory *band,
+                                  const CblurVariable     *variable,
+                                  const CblurImage        *src,
+                                  GeglAbyssPolicy          abyss,
+                                  const CblurImage        *dst,
+                                  CblurRunReport          *report);
 
-G_DEFINE_AUTOPTR_CLEANUP_FUNC (CblurVariableBand, cblur_variable_band_free)
+G_DEFINE_AUTOPTR_CLEANUP_FUNC (CblurVariableBandMemory, cblur_variable_band_memory_free)
 
 G_END_DECLS
 

@@ -7,70 +7,7 @@
 
 #include "cblur-cpu.h"
 #include "cblur-gl.h"
-#include "cblur-machine.h"
-#include "cblur-memory.h"
 #include "cblur-settings.h"
-
-struct _CblurBand
-{
-  CblurGlBandMemory *memory;
-  CblurImage         heap[2];   /* src and dst where not in the GPU's memory */
-  gdouble            made_ms;   /* time it took to make */
-};
-
-gboolean
-cblur_backend_does_nothing (const CblurKernel *kernel,
-                            const CblurImage  *dst)
-{
-  return cblur_kernel_is_identity (kernel) || dst->width <= 0 || dst->height <= 0;
-}
-
-void
-cblur_backend_keep_gpu (gboolean keep)
-{
-  if (keep)
-    cblur_gpu_hold ();
-  else
-    cblur_gpu_unhold ();
-}
-
-CblurBackendKind
-cblur_backend_likely (void)
-{
-  CblurBackendChoice choice = cblur_settings ()->backend;
-
-  if (choice == CBLUR_BACKEND_CHOICE_CPU || !CBLUR_HAVE_GL)
-    return CBLUR_BACKEND_CPU;
-  if (choice == CBLUR_BACKEND_CHOICE_GL || cblur_machine_has_gpu ())
-    return CBLUR_BACKEND_GL;
-  return CBLUR_BACKEND_CPU;
-}
-
-gsize
-cblur_backend_region_overhead (CblurBackendKind backend)
-{
-  return backend == CBLUR_BACKEND_GL ? 1024 * 1024 : 0;
-}
-
-/* the GL backend's band for whole images; on the CPU a 4K image or a
- * 12 MP photo with a long halo */
-#define GPU_WHOLE_IMAGE_PIXELS (24 * 1024 * 1024)
-#define CPU_WHOLE_IMAGE_PIXELS (16 * 1024 * 1024)
-
-gsize
-cblur_backend_whole_image_pixels (CblurBackendKind backend)
-{
-  gboolean is_software = TRUE;
-  gsize    pixels;
-
-  if (backend == CBLUR_BACKEND_CPU)
-    pixels = CPU_WHOLE_IMAGE_PIXELS;
-  else if (cblur_gpu_available (&is_software, NULL) && !is_software)
-    pixels = GPU_WHOLE_IMAGE_PIXELS;
-  else
-    return 0;
-  return cblur_setting_or (cblur_settings ()->whole_image_pixels, pixels);
-}
 
 /* What GEGL gives for a band, found once: src as the blur sees it (dst
  * grown by the reach), the part GEGL reads, and how. */
@@ -116,27 +53,28 @@ no_wait (void)
  * one tile streams, its rows going up as GEGL reads them; any other is
  * read whole first. */
 static gboolean
-blur_on_gl (const CblurBand   *band,
-            const CblurKernel *kernel,
-            const CblurImage  *src,
-            const CblurImage  *dst,
-            CblurStream       *stream,
-            const Source      *from,
-            CblurRunReport    *report)
+blur_on_gl (const CblurBandMemory *band,
+            const CblurKernel     *kernel,
+            const CblurImage      *src,
+            const CblurImage      *dst,
+            CblurStream           *stream,
+            const Source          *from,
+            CblurRunReport        *report)
 {
   g_autoptr (GError) error = NULL;
   CblurGlReport      gl = { 0 };
   CblurGlSource      source = { stream != NULL ? stream->abyss : GEGL_ABYSS_NONE,
                                 from->straight, NULL, from->read, no_wait () };
-  gboolean           streams = band != NULL && band->memory != NULL && stream != NULL &&
-                               cblur_gl_band_memory_streams (band->memory);
+  CblurGlBandMemory *memory = cblur_band_memory_gl (band);
+  gboolean           streams = memory != NULL && stream != NULL &&
+                               cblur_gl_band_memory_streams (memory);
   gboolean           ok;
 
   if (streams)
     source.run = cblur_stream_start (stream, from->read, dst);
   else
     cblur_stream_read_all (stream, src);
-  ok = cblur_gl_blur (band != NULL ? band->memory : NULL, kernel, src, dst,
+  ok = cblur_gl_blur (memory, kernel, src, dst,
                       stream != NULL ? &source : NULL, &gl, &error);
   if (streams)
     cblur_stream_finish (source.run);
@@ -144,13 +82,7 @@ blur_on_gl (const CblurBand   *band,
     cblur_stream_write_all (stream, dst);
 
   if (ok)
-    {
-      g_strlcpy (report->renderer, gl.renderer, sizeof report->renderer);
-      report->tiles = gl.tiles;
-      report->upload_ms = gl.upload_ms;
-      report->compute_ms = gl.compute_ms;
-      report->download_ms = gl.download_ms;
-    }
+    cblur_run_report_gl (report, &gl);
   else if (!g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_EXITING) &&
            !g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NOT_READY))
     report->gl_failure = g_strdup (error->message);
@@ -173,7 +105,7 @@ cblur_backend_why_cpu (CblurBackendKind      backend,
 /* A blur that changes nothing is a copy, on the CPU's threads, converted
  * as the CPU converts, whichever backend was chosen. */
 static void
-blur (CblurBand         *band,
+blur (CblurBandMemory   *band,
       CblurBackendKind   backend,
       const CblurKernel *kernel,
       const CblurImage  *src,
@@ -205,7 +137,7 @@ blur (CblurBand         *band,
 }
 
 void
-cblur_backend_blur (CblurBand         *band,
+cblur_backend_blur (CblurBandMemory   *band,
                     CblurBackendKind   backend,
                     const CblurKernel *kernel,
                     const CblurImage  *src,
@@ -213,124 +145,8 @@ cblur_backend_blur (CblurBand         *band,
                     CblurStream       *stream,
                     CblurRunReport    *report)
 {
-  gint64  started = g_get_monotonic_time ();
-  gdouble read_before = stream != NULL ? stream->read_ms : 0;
-  gdouble write_before = stream != NULL ? stream->write_ms : 0;
-
   memset (report, 0, sizeof *report);
-  report->modes[CBLUR_AXIS_X] = kernel->axes[CBLUR_AXIS_X].mode;
-  report->modes[CBLUR_AXIS_Y] = kernel->axes[CBLUR_AXIS_Y].mode;
-  report->radii[CBLUR_AXIS_X] = kernel->axes[CBLUR_AXIS_X].radius;
-  report->radii[CBLUR_AXIS_Y] = kernel->axes[CBLUR_AXIS_Y].radius;
-  report->box_as_direct = kernel->box_as_direct;
-  if (stream != NULL)
-    stream->read_kept = FALSE;
   blur (band, backend, kernel, src, dst, stream, report);
-  report->read_kept = stream != NULL && stream->read_kept;
   if (report->ran_on == CBLUR_BACKEND_CPU)
     report->why_cpu = cblur_backend_why_cpu (backend, report);
-  report->read_ms = stream != NULL ? stream->read_ms - read_before : 0;
-  report->write_ms = stream != NULL ? stream->write_ms - write_before : 0;
-  report->total_ms = (band != NULL ? band->made_ms : 0) +
-                     (g_get_monotonic_time () - started) / 1000.0;
-}
-
-void
-cblur_run_report_clear (CblurRunReport *report)
-{
-  g_clear_pointer (&report->gl_failure, g_free);
-}
-
-static gsize
-image_bytes (const CblurImage *image)
-{
-  return image->stride * image->height * sizeof (gfloat);
-}
-
-/* image gets its pixels, which *kept remembers for freeing */
-static gboolean
-heap_image (CblurImage *image,
-            CblurImage *kept)
-{
-  image->stride = cblur_image_packed_stride (image);
-  image->data = cblur_pixels_alloc (image_bytes (image));
-  *kept = *image;
-  return image->data != NULL;
-}
-
-/* Where the backend makes the abyss beyond the input, GEGL reads only the
- * part of src inside; not where there is no halo to make. */
-static gboolean
-reads_inside (const CblurKernel *kernel,
-              const CblurStream *stream,
-              const CblurImage  *src,
-              const CblurImage  *dst,
-              GeglRectangle     *inside)
-{
-  GeglRectangle all = { src->x, src->y, src->width, src->height };
-
-  return !cblur_backend_does_nothing (kernel, dst) &&
-         cblur_stream_inside_rect (stream, &all, inside);
-}
-
-/* Under auto, where the GPU would blur the CPU's band's input whole, its
- * first uses rehearse that blur (cblur_gl_expect). */
-static void
-expect_on_gl (const CblurKernel *kernel,
-              const CblurStream *stream,
-              const CblurImage  *src,
-              const CblurImage  *dst)
-{
-  const GeglRectangle *inside;
-  gint64               whole;
-
-  if (!CBLUR_HAVE_GL || stream == NULL ||
-      cblur_settings ()->backend != CBLUR_BACKEND_CHOICE_AUTO)
-    return;
-  inside = &stream->inside;
-  whole = cblur_setting_or (cblur_settings ()->whole_image_pixels, GPU_WHOLE_IMAGE_PIXELS);
-  if (((gdouble) inside->width + 2.0 * kernel->reach) *
-      ((gdouble) inside->height + 2.0 * kernel->reach) <= (gdouble) whole)
-    cblur_gl_expect (kernel, stream, src, dst);
-}
-
-CblurBand *
-cblur_band_new (CblurBackendKind   backend,
-                const CblurKernel *kernel,
-                const CblurStream *stream,
-                CblurImage        *src,
-                CblurImage        *dst)
-{
-  gint64                started = g_get_monotonic_time ();
-  g_autoptr (CblurBand) band = g_new0 (CblurBand, 1);
-  GeglRectangle         inside;
-  gboolean              makes_abyss = reads_inside (kernel, stream, src, dst, &inside);
-
-  /* the CPU reads rows and writes columns as its passes go */
-  if (backend == CBLUR_BACKEND_CPU && !cblur_backend_does_nothing (kernel, dst))
-    {
-      expect_on_gl (kernel, stream, src, dst);
-      return g_steal_pointer (&band);
-    }
-
-  /* where staging fails, so will the blur, which reports why */
-  if (backend == CBLUR_BACKEND_GL)
-    band->memory = cblur_gl_band_memory_new (kernel, makes_abyss ? stream : NULL, src, dst,
-                                             NULL);
-  else if (makes_abyss)
-    cblur_stream_shrink (src, &inside);
-  if (band->memory == NULL &&
-      !(heap_image (src, &band->heap[0]) && heap_image (dst, &band->heap[1])))
-    return NULL;
-  band->made_ms = (g_get_monotonic_time () - started) / 1000.0;
-  return g_steal_pointer (&band);
-}
-
-void
-cblur_band_free (CblurBand *band)
-{
-  g_clear_pointer (&band->memory, cblur_gl_band_memory_free);
-  cblur_pixels_free (band->heap[0].data);
-  cblur_pixels_free (band->heap[1].data);
-  g_free (band);
 }

@@ -344,8 +344,8 @@ G_GNUC_INTERNAL gboolean     cblur_gl_blur_copied      (CblurGl             *gl,
                                                         CblurGlReport       *report,
                                                         GError             **error);
 
-/* cblur-gl-blur.c: a blur of a band as cblur_band_new() makes it for
- * stream's reads, source (the output grown by the reach) and output
+/* cblur-gl-blur.c: a blur of a band as cblur_band_memory_new() makes it
+ * for stream's reads, source (the output grown by the reach) and output
  * without pixels, which it points at pinned memory of their own; what
  * that takes stays for the next band of the same geometry, its pixels of
  * no use */

@@ -46,8 +46,8 @@ typedef struct
 } CblurGlSource;
 
 /* src holds dst's rectangle grown by kernel->reach on every side, as for
- * cblur_cpu_blur(), or, with a source, cblur_band_new()'s part of it
- * inside the input; either may be stored in a cblur-format (src then
+ * cblur_cpu_blur(), or, with a source, cblur_band_memory_new()'s part of
+ * it inside the input; either may be stored in a cblur-format (src then
  * straight), which the GPU converts.  memory: the band's pinned memory
  * that src and dst live in, or NULL: the call copies them through its
  * own.  source: NULL for all of src held, premultiplied.  The kernel

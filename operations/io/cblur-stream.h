@@ -89,8 +89,8 @@ gboolean cblur_stream_inside_rect (const CblurStream   *stream,
 void     cblur_stream_shrink      (CblurImage          *src,
                                    const GeglRectangle *inside);
 
-/* src as cblur_band_new() leaves it: dst grown by reach, or only its part
- * inside the input.  halo gets the former, without pixels in the second
+/* src as cblur_band_memory_new() leaves it: dst grown by reach, or only
+ * its part inside the input.  halo gets the former, without pixels in the second
  * case; TRUE where the backend makes the abyss, with `inside` the part of
  * src that GEGL reads, sharing src's pixels. */
 gboolean cblur_stream_band        (const CblurStream   *stream,

@@ -177,11 +177,11 @@ gl_test_blur_streamed (CblurBackendKind   backend,
   CblurImage        src = { NULL, dst.x - kernel->reach, dst.y - kernel->reach,
                             dst.width + 2 * kernel->reach, dst.height + 2 * kernel->reach, 0,
                             gegl->from->format };
-  CblurBand        *band = cblur_band_new (backend, kernel, stream, &src, &dst);
+  CblurBandMemory  *band = cblur_band_memory_new (backend, kernel, stream, &src, &dst);
 
   g_assert_nonnull (band);
   cblur_backend_blur (band, backend, kernel, &src, &dst, stream, report);
-  cblur_band_free (band);
+  cblur_band_memory_free (band);
 }
 
 void

@@ -154,7 +154,8 @@ test_staged_band (gconstpointer data)
   CblurImage             *on_cpu = gl_test_blank_image (3, -7, 70, 33);
   CblurImage              src = *random;
   CblurImage              dst = *on_cpu;
-  CblurBand              *band = cblur_band_new (CBLUR_BACKEND_GL, kernel, NULL, &src, &dst);
+  CblurBandMemory        *band = cblur_band_memory_new (CBLUR_BACKEND_GL, kernel, NULL, &src,
+                                                          &dst);
   CblurRunReport          report;
   gint                    row;
 
@@ -181,7 +182,7 @@ test_staged_band (gconstpointer data)
                      ? CBLUR_BACKEND_CPU : CBLUR_BACKEND_GL);
   g_assert_cmpfloat (gl_test_max_diff (&dst, on_cpu), <=, 1e-4);
   cblur_run_report_clear (&report);
-  cblur_band_free (band);
+  cblur_band_memory_free (band);
 
   check_recovers (kernel);
   gl_test_image_free (random);
@@ -395,7 +396,7 @@ test_idle_release (void)
                                   20 + 2 * kernel->reach, 20 + 2 * kernel->reach, 0 };
   CblurImage              dst = { NULL, 0, 0, 20, 20, 0 };
   g_autofree gchar       *idle_ms = g_strdup (g_getenv ("CBLUR_GL_IDLE_MS"));
-  CblurBand              *band;
+  CblurBandMemory        *band;
 
   gl_test_set ("CBLUR_GL_IDLE_MS", "100");
   check_recovers (kernel);
@@ -406,9 +407,9 @@ test_idle_release (void)
   g_assert_cmpint (g_atomic_int_get (&foreign_reads), ==, 0);
   g_assert_true (cblur_gpu_holds_context ());
 
-  band = cblur_band_new (CBLUR_BACKEND_GL, kernel, NULL, &src, &dst);
+  band = cblur_band_memory_new (CBLUR_BACKEND_GL, kernel, NULL, &src, &dst);
   g_assert_true (memory_outlives_a_second ());
-  cblur_band_free (band);
+  cblur_band_memory_free (band);
   g_assert_false (memory_outlives_a_second ());
   g_assert_true (cblur_gpu_holds_context ());
 

@@ -266,18 +266,18 @@ check_tiles (CblurMode mode,
       CblurImage        *read = held ? image : looped (image, &halo);
       GlTestGegl         gegl = { read, handed_on, 0 };
       CblurStream        stream = stream_over (&gegl, policies[i]);
-      CblurBand         *band;
+      CblurBandMemory   *band;
       CblurRunReport     report;
 
       stream.inside = (GeglRectangle) { image->x, image->y, image->width, image->height };
-      band = cblur_band_new (CBLUR_BACKEND_GL, kernel, &stream, &src, &dst);
+      band = cblur_band_memory_new (CBLUR_BACKEND_GL, kernel, &stream, &src, &dst);
       g_assert_cmpint (src.width < halo.width, ==, held);
       cblur_backend_blur (band, CBLUR_BACKEND_GL, kernel, &src, &dst, &stream, &report);
       g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
       g_assert_null (report.gl_failure);
       g_assert_cmpint (report.tiles, >, 1);
       cblur_run_report_clear (&report);
-      cblur_band_free (band);
+      cblur_band_memory_free (band);
       cblur_cpu_blur (kernel, &halo, image, policies[i], FALSE, on_cpu);
       g_assert_cmpfloat (gl_test_max_diff (handed_on, on_cpu), <=,
                          mode == CBLUR_MODE_BOX ? BOX_TOLERANCE : 0.0);

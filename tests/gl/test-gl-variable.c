@@ -89,7 +89,7 @@ blur_band (const Band          *b,
   CblurVariableBoxes boxes = { NULL, NULL, b->codes ? table : NULL };
   CblurImage        *result = gl_test_image_new (b->format, b->out->x, b->out->y,
                                                  b->out->width, b->out->height);
-  g_autoptr (CblurVariableBand) band = NULL;
+  g_autoptr (CblurVariableBandMemory) band = NULL;
   GRand             *rand = g_rand_new_with_seed (36);
   gint               x, y;
 
@@ -101,7 +101,7 @@ blur_band (const Band          *b,
   for (x = 0; x < 256; x++)
     grey[x] = x / 255.0f;
   cblur_variable_widths (variable, grey, table, 256);
-  band = cblur_variable_band_new (backend, &src, &dst, &boxes);
+  band = cblur_variable_band_memory_new (backend, &src, &dst, &boxes);
   /* a GL band that staged its memory takes the bytes */
   if (b->codes && backend == CBLUR_BACKEND_GL && g_getenv ("CBLUR_GL_FAULT") == NULL)
     g_assert_nonnull (boxes.codes);

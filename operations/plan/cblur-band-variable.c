@@ -1,0 +1,238 @@
+#include "config.h"
+#include "cblur-band-variable.h"
+
+#include "cblur-backend-variable.h"
+#include "cblur-parallel.h"
+
+/* A band's rows going in or out on GEGL's threads, IO_ROWS at a time:
+ * rows of the source with their boxes, made from the mask's rows as they
+ * come.  Where native formats are set, rows go in and out as GEGL stores
+ * them, and the backends convert them. */
+typedef struct
+{
+  const CblurRegionIo     *io;
+  const CblurVariable     *variable;
+  const CblurImage        *image;   /* src on the way in, dst on the way out */
+  gint                     top;     /* the image's rows [top, bottom) go in or out */
+  gint                     bottom;
+  /* the band's; its table, where the mask is stored a byte a pixel, the
+   * box of each byte */
+  CblurVariableBoxes       boxes;
+} Rows;
+
+#define IO_ROWS 32
+
+static GeglRectangle
+io_rows (const Rows *rows,
+         gsize       group)
+{
+  const CblurImage *image = rows->image;
+  gint              y = rows->top + group * IO_ROWS;
+
+  return (GeglRectangle) { image->x, image->y + y, image->width,
+                           MIN (IO_ROWS, rows->bottom - y) };
+}
+
+/* rows' pixels as the band holds them: as stored, or in premultiplied
+ * float where the op does not read the stored format */
+static void
+read_pixels (const Rows          *rows,
+             const GeglRectangle *rect)
+{
+  const CblurImage    *image = rows->image;
+  const CblurRegionIo *io = rows->io;
+
+  gegl_buffer_get (io->input, rect, 1.0 / (1 << io->level),
+                   image->format != NULL ? image->format->babl : io->premultiplied,
+                   cblur_image_row (image, rect->y - image->y), image->stride * sizeof (gfloat),
+                   io->abyss);
+}
+
+/* the boxes of the rows' pixels from the mask there, or the mask's bytes
+ * where the band has their table; mask: room for their values in float */
+static void
+read_widths (const Rows          *rows,
+             const GeglRectangle *rect,
+             gfloat              *mask)
+{
+  const CblurVariableBoxes *boxes = &rows->boxes;
+  const CblurRegionIo      *io = rows->io;
+  gsize                     first = (gsize) (rect->y - rows->image->y) * rows->image->width;
+  gsize                     n = (gsize) rect->width * rect->height;
+
+  if (boxes->table == NULL)
+    {
+      gegl_buffer_get (io->aux, rect, 1.0 / (1 << io->level), io->aux_format, mask,
+                       GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
+      cblur_variable_widths (rows->variable, mask, boxes->widths + first, n);
+      return;
+    }
+  gegl_buffer_get (io->aux, rect, 1.0, gegl_buffer_get_format (io->aux),
+                   boxes->codes + first, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
+}
+
+static void
+read_rows (gsize    first,
+           gsize    count,
+           gpointer user_data)
+{
+  const Rows *rows = user_data;
+  gfloat     *mask = g_new (gfloat, (gsize) rows->image->width * IO_ROWS);
+  gsize       group;
+
+  for (group = first; group < first + count; group++)
+    {
+      GeglRectangle rect = io_rows (rows, group);
+
+      read_pixels (rows, &rect);
+      read_widths (rows, &rect, mask);
+    }
+  g_free (mask);
+}
+
+static void
+write_rows (gsize    first,
+            gsize    count,
+            gpointer user_data)
+{
+  const Rows       *rows = user_data;
+  const CblurImage *image = rows->image;
+  gsize             group;
+
+  for (group = first; group < first + count; group++)
+    {
+      GeglRectangle rect = io_rows (rows, group);
+
+      gegl_buffer_set (rows->io->output, &rect, rows->io->level,
+                       image->format != NULL ? image->format->babl : rows->io->premultiplied,
+                       cblur_image_row (image, rect.y - image->y),
+                       image->stride * sizeof (gfloat));
+    }
+}
+
+/* rows [top, bottom) of image go in or out: how many groups */
+static gsize
+io_groups (Rows             *rows,
+           const CblurImage *image,
+           gint              top,
+           gint              bottom)
+{
+  rows->image = image;
+  rows->top = top;
+  rows->bottom = bottom;
+  return (bottom - top + IO_ROWS - 1) / IO_ROWS;
+}
+
+/* What of the band's source, grown by the reach, is read: its rows
+ * inside the input, the rest the backend makes under the abyss, so that a
+ * tiny image at a huge radius costs its own pixels (cblur_stream_inside_rect
+ * says where that holds).  The columns beyond the input are read too, GEGL
+ * making their abyss, where they are not most of a row: a row then goes
+ * through the passes where it lies, not copied into a line with its
+ * abyss. */
+static GeglRectangle
+read_part (const CblurStream   *stream,
+           const GeglRectangle *grown)
+{
+  GeglRectangle part;
+
+  if (!cblur_stream_inside_rect (stream, grown, &part))
+    return *grown;
+  if (grown->width <= 2 * part.width)
+    {
+      part.x = grown->x;
+      part.width = grown->width;
+    }
+  return part;
+}
+
+/* A mask stored a byte a pixel holds at most 256 values, each one box,
+ * the same as from the value converted to the mask's format; where it is
+ * read at full size, a pixel's box is looked up by its byte in `table`,
+ * which takes a fraction of the time of making it from the value (the
+ * larger part of reading a band).  FALSE where the table does not apply. */
+static gboolean
+byte_widths (const CblurVariable *variable,
+             GeglBuffer          *aux,
+             const Babl          *mask_format,
+             gint                 level,
+             CblurBoxWidth        table[256])
+{
+  const Babl *stored = gegl_buffer_get_format (aux);
+  guint8      codes[256];
+  gfloat      grey[256];
+  gint        i;
+
+  if (level != 0 || babl_format_get_bytes_per_pixel (stored) != 1)
+    return FALSE;
+  /* A byte of the mask's own model and space is its code over 255, as
+   * babl has it; babl is asked only for another, whose conversion it may
+   * first have to search for (a third of a second where its cache of
+   * conversions is empty). */
+  if (babl_format_get_type (stored, 0) == babl_type ("u8") &&
+      babl_format_get_space (stored) == babl_format_get_space (mask_format) &&
+      g_str_equal (babl_get_name (babl_format_get_model (stored)),
+                   babl_get_name (babl_format_get_model (mask_format))))
+    for (i = 0; i < 256; i++)
+      grey[i] = (gfloat) (i / 255.0);
+  else
+    {
+      for (i = 0; i < 256; i++)
+        codes[i] = i;
+      babl_process (babl_fish (stored, mask_format), codes, grey, 256);
+    }
+  cblur_variable_widths (variable, grey, table, 256);
+  return TRUE;
+}
+
+void
+cblur_variable_blur_init (CblurVariableBlur *blur,
+                          gdouble            radius,
+                          gint               iterations,
+                          GeglOperation     *operation,
+                          GeglBuffer        *aux,
+                          gint               level)
+{
+  cblur_variable_init (&blur->variable, radius, iterations);
+  blur->has_table = byte_widths (&blur->variable, aux,
+                                 gegl_operation_get_format (operation, "aux"), level,
+                                 blur->table);
+}
+
+gboolean
+cblur_blur_band_variable (const CblurBlur     *blur,
+                          CblurBackendKind     backend,
+                          const GeglRectangle *band,
+                          CblurRegionIo       *io,
+                          CblurRunReport      *report)
+{
+  const CblurVariableBlur *variable = blur->data;
+  gint                     reach = variable->variable.reach;
+  GeglRectangle            grown = { band->x - reach, band->y - reach,
+                                     band->width + 2 * reach, band->height + 2 * reach };
+  GeglRectangle            part = read_part (&io->stream, &grown);
+  /* stored pixels at level 0, where GIMP's previews are not */
+  CblurImage               src = { NULL, part.x, part.y, part.width, part.height, 0,
+                                   io->level == 0 ? io->read_native : NULL };
+  CblurImage               dst = { NULL, band->x, band->y, band->width, band->height, 0,
+                                   io->write_native };
+  Rows                     rows = { io, &variable->variable, NULL, 0, 0,
+                                    { NULL, NULL, variable->has_table ? variable->table
+                                                                      : NULL } };
+  gint64                   started = g_get_monotonic_time ();
+  gint64                   blurred;
+  g_autoptr (CblurVariableBandMemory) memory =
+    cblur_variable_band_memory_new (backend, &src, &dst, &rows.boxes);
+
+  cblur_parallel_distribute_range (io_groups (&rows, &src, 0, part.height), 1.0, read_rows,
+                                   &rows);
+  io->stream.read_ms += (g_get_monotonic_time () - started) / 1000.0;
+
+  cblur_backend_variable_blur (memory, &variable->variable, &src, io->abyss, &dst, report);
+  blurred = g_get_monotonic_time ();
+
+  cblur_parallel_distribute_range (io_groups (&rows, &dst, 0, dst.height), 1.0, write_rows,
+                                   &rows);
+  io->stream.write_ms += (g_get_monotonic_time () - blurred) / 1000.0;
+  return TRUE;
+}
