@@ -1,5 +1,7 @@
 #include "bench-method.h"
 
+#include <string.h>
+
 #include "cblur-settings.h"
 
 const BenchMethod bench_methods[] = {
@@ -16,6 +18,20 @@ const BenchMethod bench_methods[] = {
   { "gl-variable", "cblur:variable-blur", "gl", NULL },
   { "auto-variable", "cblur:variable-blur", "auto", NULL },
   { "gegl-variable", "gegl:variable-blur", NULL, NULL },
+  { "cpu-unsharp",  "cblur:unsharp-mask", "cpu",  NULL },
+  { "gl-unsharp",   "cblur:unsharp-mask", "gl",   NULL },
+  { "auto-unsharp", "cblur:unsharp-mask", "auto", NULL },
+  { "auto-unsharp-threshold", "cblur:unsharp-mask", "auto", "threshold" },
+  { "gegl-unsharp", "gegl:unsharp-mask",  NULL,   NULL },
+  { "gegl-unsharp-threshold", "gegl:unsharp-mask", NULL, "threshold" },
+  { "cpu-high-pass",  "cblur:high-pass", "cpu",  NULL },
+  { "gl-high-pass",   "cblur:high-pass", "gl",   NULL },
+  { "auto-high-pass", "cblur:high-pass", "auto", NULL },
+  { "gegl-high-pass", "gegl:high-pass",  NULL,   NULL },
+  { "cpu-dog",  "cblur:difference-of-gaussians", "cpu",  NULL },
+  { "gl-dog",   "cblur:difference-of-gaussians", "gl",   NULL },
+  { "auto-dog", "cblur:difference-of-gaussians", "auto", NULL },
+  { "gegl-dog", "gegl:difference-of-gaussians",  NULL,   NULL },
   { "gegl-io",     "gegl:convert-format", NULL,  NULL },
   { "gegl-invert", "gegl:invert-linear",  NULL,  NULL },
 };
@@ -41,11 +57,31 @@ set_enum (GeglNode    *node,
   gegl_node_set (node, property, value->value, NULL);
 }
 
+/* the blurs with arithmetic, cblur's and GEGL's alike: std-dev = radius /
+ * 3, the difference's second blur twice the first (GEGL's defaults' ratio) */
+static gboolean
+set_std_dev (GeglNode          *node,
+             const BenchMethod *method,
+             gdouble            radius)
+{
+  const gchar *name = strchr (method->operation, ':') + 1;
+
+  if (g_str_equal (name, "unsharp-mask") || g_str_equal (name, "high-pass"))
+    gegl_node_set (node, "std-dev", radius / 3.0, NULL);
+  else if (g_str_equal (name, "difference-of-gaussians"))
+    gegl_node_set (node, "radius1", radius / 3.0, "radius2", 2.0 * radius / 3.0, NULL);
+  else
+    return FALSE;
+  return TRUE;
+}
+
 void
 bench_method_set_radius (GeglNode          *node,
                          const BenchMethod *method,
                          gdouble            radius)
 {
+  if (set_std_dev (node, method, radius))
+    return;
   if (g_str_equal (method->operation, "gegl:gaussian-blur"))
     gegl_node_set (node, "std-dev-x", radius / 3.0, "std-dev-y", radius / 3.0, NULL);
   else if (method->backend != NULL || g_str_equal (method->operation, "gegl:variable-blur"))
@@ -61,13 +97,15 @@ bench_method_node (GeglNode          *graph,
 
   if (g_str_equal (method->operation, "gegl:convert-format"))
     gegl_node_set (node, "format", babl_format ("RaGaBaA float"), NULL);
+  else if (g_strcmp0 (method->mode, "threshold") == 0)
+    gegl_node_set (node, "threshold", 0.1, NULL);
   else if (g_str_equal (method->operation, "gegl:gaussian-blur"))
     set_enum (node, "filter", method->mode);
   else if (method->backend != NULL)
     {
       g_setenv ("CBLUR_BACKEND", method->backend, TRUE);
       cblur_settings_reload ();
-      if (method->mode != NULL)
+      if (method->mode != NULL && gegl_node_find_property (node, "mode") != NULL)
         set_enum (node, "mode", method->mode);
     }
   bench_method_set_radius (node, method, radius);

@@ -72,7 +72,9 @@ static const BenchRoute all_routes[] = {
 
 static const gchar *const needed_operations[] = {
   "gegl:simplex-noise", "gegl:gaussian-blur", "cblur:gaussian-blur", "gegl:convert-format",
-  "gegl:invert-linear", "gegl:write-buffer", "cblur:variable-blur", "gegl:variable-blur", NULL
+  "gegl:invert-linear", "gegl:write-buffer", "cblur:variable-blur", "gegl:variable-blur",
+  "cblur:unsharp-mask", "gegl:unsharp-mask", "cblur:high-pass", "gegl:high-pass",
+  "cblur:difference-of-gaussians", "gegl:difference-of-gaussians", NULL
 };
 
 /* The first of names that GEGL lacks: it would quietly put a pass-through

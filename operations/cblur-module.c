@@ -4,6 +4,9 @@
 
 void gegl_op_cblur_gaussian_blur_register_type (GTypeModule *module);
 void gegl_op_cblur_variable_blur_register_type (GTypeModule *module);
+void gegl_op_cblur_unsharp_mask_register_type (GTypeModule *module);
+void gegl_op_cblur_high_pass_register_type (GTypeModule *module);
+void gegl_op_cblur_difference_of_gaussians_register_type (GTypeModule *module);
 
 G_MODULE_EXPORT const GeglModuleInfo *gegl_module_query    (GTypeModule *module);
 G_MODULE_EXPORT gboolean              gegl_module_register (GTypeModule *module);
@@ -21,5 +24,8 @@ gegl_module_register (GTypeModule *module)
 {
   gegl_op_cblur_gaussian_blur_register_type (module);
   gegl_op_cblur_variable_blur_register_type (module);
+  gegl_op_cblur_unsharp_mask_register_type (module);
+  gegl_op_cblur_high_pass_register_type (module);
+  gegl_op_cblur_difference_of_gaussians_register_type (module);
   return TRUE;
 }

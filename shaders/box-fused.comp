@@ -14,11 +14,11 @@
  * hold it.  They run in another order than the CPU's, so GL and CPU differ
  * by rounding.
  *
- * Each invocation keeps CHUNK pixels in a row in registers through all the
- * passes and sums them there both ways; the chunks' running totals are
+ * Each invocation holds SHARE pixels in a row in registers through all the
+ * passes and sums them there both ways; the shares' running totals are
  * scanned across the work group (segmented at block ends, with subgroup
- * shuffles where the GL has them) and carried into each chunk's pixels up
- * to its first block boundary.  Only P, and each chunk's first S, go
+ * shuffles where the GL has them) and carried into each share's pixels up
+ * to its first block boundary.  Only P, and each share's first S, go
  * through shared memory, once per pass, for the windows to read.
  *
  * With PAIRS, a work group blurs red and green, then blue and alpha: half
@@ -35,7 +35,7 @@
 #pragma optionNV (unroll all)
 
 #define THREADS 256
-#define CHUNK (CACHE_LEN / THREADS)
+#define SHARE (CACHE_LEN / THREADS)
 
 #ifdef PAIRS
 #define Texel  vec2
@@ -63,16 +63,16 @@ uniform float fraction;
 uniform float scale;
 
 shared Texel prefix[CACHE_LEN];
-shared Texel chunk_suffix[THREADS];   /* S at each chunk's first pixel */
+shared Texel share_suffix[THREADS];   /* S at each share's first pixel */
 shared Texel carries[THREADS];
-shared bool closes[THREADS];         /* a block boundary lies in the chunks summed */
+shared bool closes[THREADS];         /* a block boundary lies in the shares summed */
 
-/* this invocation's chunk, its pixels t * CHUNK on in the segment, and
+/* this invocation's share, its pixels t * SHARE on in the segment, and
  * their S */
-Texel pixels[CHUNK];
-Texel suffix[CHUNK];
+Texel pixels[SHARE];
+Texel suffix[SHARE];
 #ifdef PAIRS
-vec2  first_pair[CHUNK];   /* as stored: this invocation's k-th is t + k * THREADS */
+vec2  first_pair[SHARE];   /* as stored: this invocation's k-th is t + k * THREADS */
 #endif
 
 /* pos: a coordinate counted from the block start at or before input 0, so
@@ -83,11 +83,11 @@ phase_of (int pos)
   return pos % block;
 }
 
-/* The running sum that reaches this invocation's chunk from the chunks
+/* The running sum that reaches this invocation's share from the shares
  * before it (after it, backward) up to the last block boundary: a
  * segmented exclusive scan of (total, closed) over the work group.  Every
  * `block` pixels hold a boundary, so the scan's doubling steps stop once
- * they span block / CHUNK + 1 chunks: beyond, every total is closed. */
+ * they span block / SHARE + 1 shares: beyond, every total is closed. */
 #if defined (GL_KHR_shader_subgroup_shuffle)
 Texel
 carry_in (Texel total,
@@ -100,7 +100,7 @@ carry_in (Texel total,
   Texel carry;
   bool  carry_closed;
 
-  uint span = uint (block / CHUNK + 1);
+  uint span = uint (block / SHARE + 1);
 
   for (uint d = 1u; d < min (gl_SubgroupSize, span); d *= 2u)
     {
@@ -157,7 +157,7 @@ carry_in (Texel total,
   carries[t] = total;
   closes[t] = closed;
   barrier ();
-  for (int d = 1; d < min (THREADS, block / CHUNK + 1); d *= 2)
+  for (int d = 1; d < min (THREADS, block / SHARE + 1); d *= 2)
     {
       if (t >= d && !closed)
         {
@@ -199,25 +199,25 @@ load_segment (int start,
   for (int i = t; i < n; i += THREADS)
     prefix[i] = channels (load (start + i, line), pair);
   barrier ();
-  for (int j = 0; j < CHUNK; j++)
-    pixels[j] = prefix[t * CHUNK + j];
+  for (int j = 0; j < SHARE; j++)
+    pixels[j] = prefix[t * SHARE + j];
 }
 
-/* S of the chunk's pixels into suffix[]: summed in the chunk backwards,
- * then the later chunks' carried in up to the chunk's last block end.
+/* S of the share's pixels into suffix[]: summed in the share backwards,
+ * then the later shares' carried in up to the share's last block end.
  * pos: the coordinate of the segment's pixel 0, counted as phase_of's. */
 void
 suffix_sums (int n,
              int pos)
 {
-  int   first = int (gl_LocalInvocationID.x) * CHUNK;
-  int   phase = phase_of (pos + first + CHUNK - 1);
-  int   tail = -1;      /* the chunk's pixels after it are before a block end */
+  int   first = int (gl_LocalInvocationID.x) * SHARE;
+  int   phase = phase_of (pos + first + SHARE - 1);
+  int   tail = -1;      /* the share's pixels after it are before a block end */
   Texel run = Texel (0.0);
   Texel carry;
 
   /* pixels beyond n are left over from other work; no sum crosses n - 1 */
-  for (int j = CHUNK - 1; j >= 0; j--)
+  for (int j = SHARE - 1; j >= 0; j--)
     {
       if (phase == block - 1 || first + j == n - 1)
         {
@@ -229,26 +229,26 @@ suffix_sums (int n,
       phase = phase == 0 ? block - 1 : phase - 1;
     }
   carry = carry_in (run, tail >= 0, true);
-  for (int j = 0; j < CHUNK; j++)
+  for (int j = 0; j < SHARE; j++)
     if (j > tail)
       suffix[j] += carry;
 }
 
-/* P of the chunk's pixels in place in pixels[], and into prefix[], with
- * each chunk's first S into chunk_suffix[], for the windows to read:
- * summed in the chunk, then the preceding chunks' carried in up to the
- * chunk's first block start.  first_phase: the chunk's first pixel's. */
+/* P of the share's pixels in place in pixels[], and into prefix[], with
+ * each share's first S into share_suffix[], for the windows to read:
+ * summed in the share, then the preceding shares' carried in up to the
+ * share's first block start.  first_phase: the share's first pixel's. */
 void
 prefix_sums (int first_phase)
 {
   int   t = int (gl_LocalInvocationID.x);
-  int   first = t * CHUNK;
+  int   first = t * SHARE;
   int   phase = first_phase;
-  int   head = CHUNK;   /* the chunk's pixels before it are after a block start */
+  int   head = SHARE;   /* the share's pixels before it are after a block start */
   Texel run = Texel (0.0);
   Texel carry;
 
-  for (int j = 0; j < CHUNK; j++)
+  for (int j = 0; j < SHARE; j++)
     {
       if (phase == 0 || first + j == 0)
         {
@@ -259,28 +259,28 @@ prefix_sums (int first_phase)
       pixels[j] = run;
       phase = phase + 1 == block ? 0 : phase + 1;
     }
-  carry = carry_in (run, head < CHUNK, false);
-  for (int j = 0; j < CHUNK; j++)
+  carry = carry_in (run, head < SHARE, false);
+  for (int j = 0; j < SHARE; j++)
     {
       if (j < head)
         pixels[j] += carry;
       prefix[first + j] = pixels[j];
     }
-  chunk_suffix[t] = suffix[0];
+  share_suffix[t] = suffix[0];
   barrier ();
 }
 
-/* The windows of the chunk's outputs, the first n_out of the segment, from
+/* The windows of the share's outputs, the first n_out of the segment, from
  * S and P (the sum at the top): pixels[] becomes this pass's outputs. */
 void
 window_sums (int n_out,
              int first_phase)
 {
   int t = int (gl_LocalInvocationID.x);
-  int first = t * CHUNK;
+  int first = t * SHARE;
   int phase = first_phase;
 
-  for (int j = 0; j < CHUNK; j++)
+  for (int j = 0; j < SHARE; j++)
     {
       int   o = first + j;
       int   hi = o + block;
@@ -289,7 +289,7 @@ window_sums (int n_out,
       if (o < n_out)
         {
           bool  whole = phase == block - 1;   /* o + 1 starts a block */
-          Texel after = j + 1 < CHUNK ? suffix[j + 1] : chunk_suffix[t + 1];
+          Texel after = j + 1 < SHARE ? suffix[j + 1] : share_suffix[t + 1];
           Texel x_o = whole ? suffix[j] : suffix[j] - after;
           /* hi + 1 is a whole block after o + 1 */
           Texel x_hi = whole ? prefix[hi + 1] : prefix[hi + 1] - prefix[hi];
@@ -311,7 +311,7 @@ void
 box_pass (int n,
           int pos)
 {
-  int first_phase = phase_of (pos + int (gl_LocalInvocationID.x) * CHUNK);
+  int first_phase = phase_of (pos + int (gl_LocalInvocationID.x) * SHARE);
 
   suffix_sums (n, pos);
   prefix_sums (first_phase);
@@ -326,13 +326,13 @@ gather_outputs (int pair)
 {
   int t = int (gl_LocalInvocationID.x);
 
-  for (int j = 0; j < CHUNK; j++)
-    prefix[t * CHUNK + j] = pixels[j];
+  for (int j = 0; j < SHARE; j++)
+    prefix[t * SHARE + j] = pixels[j];
   barrier ();
 #ifdef PAIRS
   if (pair == 0)
     {
-      for (int k = 0; k < CHUNK; k++)
+      for (int k = 0; k < SHARE; k++)
         first_pair[k] = prefix[t + k * THREADS];
       /* before the second pair's pixels take prefix[] */
       barrier ();
@@ -348,7 +348,7 @@ store_segment (int start,
 {
   int t = int (gl_LocalInvocationID.x);
 
-  for (int k = 0; k < CHUNK; k++)
+  for (int k = 0; k < SHARE; k++)
     {
       int i = t + k * THREADS;
 

@@ -36,7 +36,7 @@ uniform int first_segment;   /* ... and segments, so that a band can go alone */
 
 shared vec4 cache[CACHE_LEN];
 
-/* a window too wide for the cache is summed in chunks of TAPS pairs, the
+/* a window too wide for the cache is summed in parts of TAPS pairs, the
  * left and right halves of the cache holding each side's pixels */
 const int HALF = CACHE_LEN / 2;
 const int TAPS = HALF - SEGMENT + 1;
@@ -112,7 +112,7 @@ main ()
           int j1 = min (j0 + TAPS - 1, half_width);
           int len = SEGMENT + j1 - j0;
 
-          /* the previous chunk is summed before its pixels are replaced */
+          /* the previous part is summed before its pixels are replaced */
           barrier ();
           for (int m = t; m < len; m += THREADS)
             {

@@ -171,6 +171,22 @@ test_read (GeglBuffer          *buffer,
   return pixels;
 }
 
+gfloat *
+test_read_raw (const gchar *path,
+               gsize        n_floats)
+{
+  g_autoptr (GError) error = NULL;
+  gchar             *contents = NULL;
+  gsize              length = 0;
+
+  if (!g_file_get_contents (path, &contents, &length, &error))
+    g_error ("%s", error->message);
+  if (length != n_floats * sizeof (gfloat))
+    g_error ("%s holds %" G_GSIZE_FORMAT " bytes, not %" G_GSIZE_FORMAT,
+             path, length, n_floats * sizeof (gfloat));
+  return (gfloat *) contents;
+}
+
 GeglNode *
 test_blur_graph (GeglNode   *parent,
                  GeglBuffer *input,

@@ -20,6 +20,10 @@ GeglBuffer *test_load_photo    (const gchar          *name);
 GeglBuffer *test_load_image    (const gchar          *path);
 gfloat     *test_read          (GeglBuffer           *buffer,
                                 const GeglRectangle  *rect);
+/* a file of n_floats raw floats (what the GIMP checks write); aborts
+ * where it holds another number of bytes */
+gfloat     *test_read_raw      (const gchar          *path,
+                                gsize                 n_floats);
 /* a field of /proc/self/status in KiB, as "VmRSS" or "VmHWM" */
 gsize       test_status_kib    (const gchar          *field);
 /* renders roi of cblur:gaussian-blur over input with the given properties */

@@ -32,3 +32,13 @@ echo "$info" | head -3
 echo "$info" | grep -q "Variabler Weichzeichner (GPU)"
 echo "$info" | grep -q "wahrnehmungsgetreues"
 variable cpu | grep -q "Variabler Weichzeichner (CPU)"
+
+# the blurs with arithmetic
+combined ()
+{
+  env -u LANGUAGE -u LC_ALL -u LC_MESSAGES LANG=de_DE.UTF-8 CBLUR_BACKEND=gl \
+    gegl --info "cblur:$1"
+}
+combined unsharp-mask | grep -q "Schärfen (Unscharf maskieren) (GPU)"
+combined high-pass | grep -q "Hochpass (GPU)"
+combined difference-of-gaussians | grep -q "Gaußsche Differenz (GPU)"

@@ -61,6 +61,23 @@ RefImage *ref_blur_variable_boxes (const RefImage *src,
                                    const gdouble  *sigmas,
                                    gint            iterations);
 
+/* GEGL's blurs with arithmetic (docs/design.md, "Blurs with arithmetic"),
+ * each blur the direct one of its radius (3σ), beyond the edges src's
+ * abyss (tests/reference-combine.c).  Sharpen (Unsharp Mask): amount
+ * and GEGL's threshold, whose smallest distance from a pixel's doubled
+ * difference (as Y') goes into *margin where not NULL. */
+RefImage *ref_unsharp_mask       (const RefImage *src,
+                                  gdouble         radius,
+                                  gdouble         amount,
+                                  gdouble         threshold,
+                                  gdouble        *margin);
+RefImage *ref_high_pass          (const RefImage *src,
+                                  gdouble         radius,
+                                  gdouble         contrast);
+RefImage *ref_difference_of_gaussians (const RefImage *src,
+                                       gdouble         radius1,
+                                       gdouble         radius2);
+
 /* largest and root-mean-square difference over every channel */
 void      ref_compare_floats     (const RefImage *expected,
                                   const gfloat   *actual,

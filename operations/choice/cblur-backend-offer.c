@@ -50,7 +50,7 @@ cblur_backend_whole_image_pixels (CblurBackendKind backend)
 
   if (backend == CBLUR_BACKEND_CPU)
     return cblur_setting_or (cblur_settings ()->whole_image_pixels, CPU_WHOLE_IMAGE_PIXELS);
-  if (cblur_gpu_available (&is_software, NULL) && !is_software)
+  if (cblur_gl_available (&is_software, NULL) && !is_software)
     return cblur_backend_gpu_whole_image_pixels ();
   return 0;
 }

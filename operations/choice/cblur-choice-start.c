@@ -98,7 +98,7 @@ cblur_choice_start_gpu (void)
     start.started = g_get_monotonic_time ();
   start.after_region = FALSE;
   g_mutex_unlock (&start.lock);
-  cblur_gpu_state (TRUE, NULL, NULL);
+  cblur_gl_start ();
 }
 
 void

@@ -160,7 +160,7 @@ cblur_gl_band_memory_new (const CblurKernel  *kernel,
 {
   BandMemoryNew call = { kernel, stream, source, output, NULL };
 
-  cblur_gpu_run (band_memory_new, &call, error);
+  cblur_gl_run (band_memory_new, &call, error);
   return call.memory;
 }
 
@@ -170,7 +170,7 @@ cblur_gl_band_memory_streams (const CblurGlBandMemory *memory)
   return memory->tiles == 1;
 }
 
-/* Pinned memory is kept for the next band where the context can be made
+/* Pinned memory stays for the next band where the context can be made
  * current; after a failure it goes with the context. */
 void
 cblur_gl_band_memory_free (CblurGlBandMemory *memory)
@@ -256,6 +256,8 @@ blur_held (CblurGl                 *gl,
   cblur_gl_stamps_init (&stamps);
   ok = ok && cblur_gl_passes_init (gl, kernel, tiles, source->straight && src->format == NULL,
                                    &stamps, &passes, error);
+  if (ok && passes.upgrading)
+    cblur_gl_expect_upgrade (kernel, source, src, dst);
   /* a result of whole rows is encoded straight into the pinned memory */
   ok = ok && cblur_gl_convert_prepare (gl, src, dst, plan.n_x > 1 ? plan.height : 0, error);
   if (ok && run != NULL)
@@ -375,5 +377,5 @@ cblur_gl_blur (const CblurGlBandMemory *memory,
       return FALSE;
     }
 
-  return cblur_gpu_run (blur, &call, error);
+  return cblur_gl_run (blur, &call, error);
 }

@@ -2,7 +2,7 @@
  * memory: each pass of an axis a dispatch for the running sums of its
  * blocks (box-scan.comp) and one for its outputs (box.comp), through the
  * axis's scratch textures. */
-#include "cblur-gl-internal.h"
+#include "cblur-gl-box.h"
 
 /* the box shaders' work group width */
 #define BOX_GROUP 64
@@ -85,8 +85,8 @@ cblur_gl_box_passes (const CblurGlPasses   *passes,
       cblur_gl_set_map (scan, map);
       cblur_gpu_set_int (scan, "n_in", n_in);
       cblur_gpu_set_int (scan, "block_phase", phase);
-      cblur_gpu_dispatch (cblur_gl_groups (lines, BOX_GROUP),
-                          cblur_gl_groups (n_in + phase, kernel->box_block),
+      cblur_gpu_dispatch (cblur_gpu_groups (lines, BOX_GROUP),
+                          cblur_gpu_groups (n_in + phase, kernel->box_block),
                           CBLUR_GPU_BARRIER_IMAGES);
 
       cblur_gpu_bind_image (DST_UNIT, target, CBLUR_GPU_WRITE);
@@ -95,10 +95,10 @@ cblur_gl_box_passes (const CblurGlPasses   *passes,
       cblur_gpu_set_int (program, "n_in", n_in);
       cblur_gpu_set_int (program, "block_phase", phase);
       if (vertical)
-        cblur_gpu_dispatch (cblur_gl_groups (lines, BOX_GROUP), n_out,
+        cblur_gpu_dispatch (cblur_gpu_groups (lines, BOX_GROUP), n_out,
                             CBLUR_GPU_BARRIER_IMAGES);
       else
-        cblur_gpu_dispatch (cblur_gl_groups (n_out, BOX_GROUP), lines,
+        cblur_gpu_dispatch (cblur_gpu_groups (n_out, BOX_GROUP), lines,
                             CBLUR_GPU_BARRIER_IMAGES);
 
       from = target;

@@ -3,7 +3,7 @@
  * (a quarter of float's bytes in 8 bits) straight from the band's
  * pinned memory; encode.comp makes the output's format of their result, which
  * comes down as it is, so that GEGL's threads only copy.  Both take
- * cblur-format's tables and keep its rules: the GPU converts as the CPU
+ * cblur-format's tables and follow its rules: the GPU converts as the CPU
  * does.
  *
  * The output's native buffer, in video memory, holds a tile's rows as the
@@ -25,7 +25,8 @@ enum
 #define TABLES_BINDING 1
 
 /* A dispatch converts at most this many rows, and sees only their part
- * of the buffer: GL may let a shader see as little as 128 MB of one. */
+ * of the buffer: GL may let a shader see as little as 128 MB of one (its minimum
+ * GL_MAX_SHADER_STORAGE_BLOCK_SIZE). */
 #define DISPATCH_ROWS 256
 
 static gsize
@@ -36,21 +37,21 @@ row_bytes (const CblurImage *image)
 
 /* cblur-format's tables for a side, as the shaders index them: each
  * component's decode table (a value per code), or its thresholds (one
- * more); one unused value for half and float */
-static void
-reserve_tables (CblurGlNative     *native,
-                const CblurFormat *format,
-                gint               side)
+ * more); one unused value for half and float.  NULL where the side's
+ * buffer holds them already. */
+static gfloat *
+table_values (const CblurGlNative *native,
+              const CblurFormat   *format,
+              gint                 side,
+              gsize               *size)
 {
-  g_autofree gfloat *values = NULL;
-  gsize              per = 1;
-  gint               n = format->n_components;
-  gint               c;
+  gfloat *values;
+  gsize   per = 1;
+  gint    n = format->n_components;
+  gint    c;
 
   if (native->tables != 0 && native->format == format)
-    return;
-  cblur_gpu_buffer_free (&native->tables);
-
+    return NULL;
   if (format->type <= CBLUR_SAMPLE_U16)
     per = format->curves[0]->max + 1 + (side == OUTPUT);
   values = g_new0 (gfloat, per * n);
@@ -58,9 +59,8 @@ reserve_tables (CblurGlNative     *native,
     memcpy (values + c * per,
             side == OUTPUT ? format->curves[c]->thresholds : format->curves[c]->decode,
             per * sizeof (gfloat));
-
-  native->tables = cblur_gpu_buffer_new (per * n * sizeof (gfloat), values);
-  native->format = format;
+  *size = per * n * sizeof (gfloat);
+  return values;
 }
 
 /* a side's buffer, its program and tables, where its image has a format */
@@ -71,12 +71,15 @@ prepare_side (CblurGl           *gl,
               gint               rows,
               GError           **error)
 {
-  CblurGlNative *native = &gl->textures->native[side];
-  gsize          size = row_bytes (image) * rows;
+  CblurGlNative     *native = &gl->textures->native[side];
+  gsize              size = row_bytes (image) * rows;
+  gsize              tables_size = 0;
+  g_autofree gfloat *tables = NULL;
 
   if (image->format == NULL)
     return TRUE;
 
+  tables = table_values (native, image->format, side, &tables_size);
   native->program = cblur_gl_program (gl, side == SOURCE ? CBLUR_GL_SHADER_DECODE
                                                          : CBLUR_GL_SHADER_ENCODE,
                                       0, 0, error);
@@ -88,7 +91,12 @@ prepare_side (CblurGl           *gl,
       native->buffer = cblur_gpu_buffer_new (size, NULL);
       native->size = size;
     }
-  reserve_tables (native, image->format, side);
+  if (tables != NULL)
+    {
+      cblur_gpu_buffer_free (&native->tables);
+      native->tables = cblur_gpu_buffer_new (tables_size, tables);
+      native->format = image->format;
+    }
   return TRUE;
 }
 
@@ -143,12 +151,12 @@ convert_rows (const CblurGl         *gl,
   gint                   most = CLAMP (room / (gint64) stride + 1, 1, DISPATCH_ROWS);
   gint                   done;
 
-  cblur_gpu_use (program);
-  cblur_gpu_bind_image (IMAGE_UNIT, texture, side == SOURCE ? CBLUR_GPU_WRITE : CBLUR_GPU_READ);
-  cblur_gpu_bind_buffer (TABLES_BINDING, native->tables, 0, 0);
   set_format (program, image->format);
   cblur_gpu_set_int (program, "column", rect->x);
   cblur_gpu_set_uint (program, "stride", stride);
+  cblur_gpu_use (program);
+  cblur_gpu_bind_image (IMAGE_UNIT, texture, side == SOURCE ? CBLUR_GPU_WRITE : CBLUR_GPU_READ);
+  cblur_gpu_bind_buffer (TABLES_BINDING, native->tables, 0, 0);
 
   for (done = 0; done < rect->height; done += most)
     {
@@ -163,15 +171,15 @@ convert_rows (const CblurGl         *gl,
       cblur_gpu_set_ivec2 (program, "size", rect->width, rows);
       /* work groups of 16 × 16 texels, or of 64 words × 4 rows */
       if (side == SOURCE)
-        cblur_gpu_dispatch (cblur_gl_groups (rect->width, 16), cblur_gl_groups (rows, 16), 0);
+        cblur_gpu_dispatch (cblur_gpu_groups (rect->width, 16), cblur_gpu_groups (rows, 16), 0);
       else
-        cblur_gpu_dispatch (cblur_gl_groups ((end - first) / 4, 64), cblur_gl_groups (rows, 4),
+        cblur_gpu_dispatch (cblur_gpu_groups ((end - first) / 4, 64), cblur_gpu_groups (rows, 4),
                             0);
     }
 }
 
-/* A source's piece is decoded straight from the pinned memory, and an
- * output's piece of whole rows encoded straight into it, each read or
+/* A source's part is decoded straight from the pinned memory, and an
+ * output's part of whole rows encoded straight into it, each read or
  * write crossing the bus as the shader makes it: one pass over the pixels
  * instead of a shader's and a copy's.  A tile's columns are encoded into
  * the native buffer, then go down a row at a time, since encode.comp's
@@ -181,36 +189,31 @@ cblur_gl_transfer_native (CblurGl               *gl,
                           const CblurGlJob      *job,
                           gboolean               up,
                           const CblurGpuTexture *texture,
-                          const GeglRectangle   *piece,
+                          const GeglRectangle   *part,
                           gint                   tex_y)
 {
   const CblurGlNative *native = &gl->textures->native[OUTPUT];
   const CblurImage    *image = up ? job->src : job->dst;
+  gboolean             whole_rows = up || part->width == image->width;
   gsize                stride = row_bytes (image);
   gsize                pixel_bytes = image->format->bytes_per_pixel;
-  gsize                device = tex_y * stride + piece->x * pixel_bytes;
-  gsize                pinned = piece->y * stride + piece->x * pixel_bytes;
+  gsize                device = tex_y * stride + part->x * pixel_bytes;
+  gsize                pinned = part->y * stride + part->x * pixel_bytes;
+  guint                buffer = up ? job->memory->source->buffer : job->memory->output->buffer;
+  CblurGpuBarrier      barrier = up ? 0 : CBLUR_GPU_BARRIER_MAPPED;
   gint                 row;
 
-  if (up)
+  /* a tile's columns go to the native buffer first; its barrier is for
+   * the copy, and for whatever writes the result's texture next */
+  if (!whole_rows)
     {
-      convert_rows (gl, SOURCE, image, texture, piece, tex_y, job->memory->source->buffer,
-                    piece->y);
-      cblur_gpu_barrier (CBLUR_GPU_BARRIER_IMAGES);
-      return;
+      buffer = native->buffer;
+      barrier = CBLUR_GPU_BARRIER_BUFFER_UPDATE;
     }
-
-  if (piece->width == image->width)
-    {
-      convert_rows (gl, OUTPUT, image, texture, piece, tex_y, job->memory->output->buffer,
-                    piece->y);
-      cblur_gpu_barrier (CBLUR_GPU_BARRIER_MAPPED | CBLUR_GPU_BARRIER_IMAGES);
-      return;
-    }
-  convert_rows (gl, OUTPUT, image, texture, piece, tex_y, native->buffer, tex_y);
-  /* for the copy, and for whatever writes the result's texture next */
-  cblur_gpu_barrier (CBLUR_GPU_BARRIER_BUFFER_UPDATE | CBLUR_GPU_BARRIER_IMAGES);
-  for (row = 0; row < piece->height; row++)
+  convert_rows (gl, up ? SOURCE : OUTPUT, image, texture, part, tex_y, buffer,
+                whole_rows ? part->y : tex_y);
+  cblur_gpu_barrier (barrier | CBLUR_GPU_BARRIER_IMAGES);
+  for (row = 0; !whole_rows && row < part->height; row++)
     cblur_gpu_copy (native->buffer, device + row * stride, job->memory->output->buffer,
-                    pinned + row * stride, piece->width * pixel_bytes);
+                    pinned + row * stride, part->width * pixel_bytes);
 }

@@ -1,13 +1,14 @@
 /* What the blur's GL files share; outside cblur-gl*.c only the GL tests
  * include it.  They sit on the GPU runtime (cblur-gpu.h), top down:
  *
+ *   cblur-gl-runtime.c   the runtime as the module runs it: its settings, its end
  *   cblur-gl-blur.c      the entry points (cblur-gl.h): a band's memory, and its blur
  *   cblur-gl-tiles.c     cutting a band into tiles, and blurring them
  *   cblur-gl-stream.c    one tile streamed as GEGL reads and writes it
  *   cblur-gl-passes.c    the compute passes of a tile, and its made abyss
- *   cblur-gl-box.c       the two-dispatch box's passes
+ *   cblur-gl-box.[ch]    the two-dispatch box's passes
  *   cblur-gl-segments.c  how long a line's segment each work group takes
- *   cblur-gl-textures.c  the textures a tile goes through, kept with the context
+ *   cblur-gl-textures.c  the textures a tile goes through, which stay with the context
  *   cblur-gl-transfer.c  a tile's uploads and downloads, and their GPU time
  *   cblur-gl-convert.c   pixels in GEGL's formats, converted on the GPU
  *   cblur-gl-shaders.c   the blur's shaders as the runtime's programs
@@ -97,13 +98,17 @@ typedef struct
   CblurGpu             *gpu;
   const CblurGpuLimits *limits;
   CblurGlTextures      *textures;
-  /* CblurGlSource's: the blur takes only the programs that serve every
-   * radius (cblur-gl-variants.c) */
-  gboolean              no_wait;
-  /* the first uses' (cblur-gl-variants.c): every box axis takes the
-   * two-shader box, which otherwise serves only reaches too long for the
-   * fused box */
+  gboolean              no_wait;   /* CblurGlSource's: no compile waited for */
+  /* the first uses' (cblur-gl-variants.c): every box axis on the
+   * two-shader box (else only reaches beyond the fused box's); no better
+   * programs queued (cblur_gl_program_better) */
   gboolean              two_shader;
+  gboolean              settled;
+  /* the limits, as the tests may lower them: a tile's edge, the
+   * textures' bytes, a work group's shared bytes */
+  gint                  max_tile;
+  gsize                 texture_budget;
+  gint                  shared_memory;
 } CblurGl;
 
 typedef struct
@@ -156,18 +161,6 @@ typedef enum
   CBLUR_GL_SHADER_VARIABLE
 } CblurGlShader;
 
-G_GNUC_INTERNAL extern const gchar cblur_shader_direct[];
-G_GNUC_INTERNAL extern const gchar cblur_shader_box_scan[];
-G_GNUC_INTERNAL extern const gchar cblur_shader_box[];
-G_GNUC_INTERNAL extern const gchar cblur_shader_box_fused[];
-G_GNUC_INTERNAL extern const gchar cblur_shader_abyss[];
-G_GNUC_INTERNAL extern const gchar cblur_shader_premultiply[];
-G_GNUC_INTERNAL extern const gchar cblur_shader_decode[];
-G_GNUC_INTERNAL extern const gchar cblur_shader_encode[];
-G_GNUC_INTERNAL extern const gchar cblur_shader_variable[];
-G_GNUC_INTERNAL extern const gchar cblur_shader_alpha[];
-G_GNUC_INTERNAL extern const gchar cblur_shader_common[];
-
 /* a shader's variant: its column pass; its texels pairs of channels (the
  * fused box); its source in straight alpha, premultiplied as loaded; the
  * running sums rather than the outputs, and boxes looked up by a byte a
@@ -212,11 +205,11 @@ typedef struct
   guint                  weights[2];    /* direct's, by axis; 0 for a box axis */
   CblurGpuProgram       *premultiply;   /* for a straight source that the passes cannot premultiply */
   CblurGpuProgram       *made;          /* abyss.comp, for a tile with a made line */
+  gboolean               upgrading;     /* a better program compiles meanwhile */
 } CblurGlPasses;
 
-/* cblur-gl-textures.c: the call's view of the current context, with the
- * textures kept with it; report, if not NULL, names its renderer and
- * largest texture */
+/* cblur-gl-textures.c: the call's view of the context and its textures;
+ * report, if not NULL, names its renderer and largest texture */
 G_GNUC_INTERNAL void         cblur_gl_view             (CblurGpu          *gpu,
                                                         CblurGl           *gl,
                                                         CblurGlReport     *report);
@@ -225,8 +218,6 @@ G_GNUC_INTERNAL gboolean     cblur_gl_textures_reserve (CblurGl           *gl,
                                                         gint               n_textures,
                                                         const CblurGlSize *sizes,
                                                         GError           **error);
-/* the smaller of the GPU's and CBLUR_GL_TEXTURE_BUDGET */
-G_GNUC_INTERNAL gsize        cblur_gl_texture_budget   (const CblurGl    *gl);
 /* textures for every tile of tiles (cblur_gl_tiles_new()'s); whether any
  * has a made line */
 G_GNUC_INTERNAL gboolean     cblur_gl_textures_fit     (const CblurKernel *kernel,
@@ -238,20 +229,20 @@ G_GNUC_INTERNAL gint         cblur_gl_made_lines       (const CblurGlTile *tile)
 G_GNUC_INTERNAL gint         cblur_gl_input_rows       (const CblurGlTile *tile);
 
 /* cblur-gl-transfer.c */
-/* piece of job's src (x, y from its first pixel) into the input texture
+/* part of job's src (x, y from its first pixel) into the input texture
  * from row tex_y; decoded and premultiplied there where src is in a
  * cblur-format */
 G_GNUC_INTERNAL void         cblur_gl_upload           (CblurGl             *gl,
                                                         const CblurGlJob    *job,
-                                                        const GeglRectangle *piece,
+                                                        const GeglRectangle *part,
                                                         gint                 tex_y);
-/* result's rows from tex_y into piece of job's dst, in dst's format
+/* result's rows from tex_y into part of job's dst, in dst's format
  * (encoded where it is a cblur-format); after the shaders' image stores
  * are made visible (cblur_gl_download_barrier) */
 G_GNUC_INTERNAL void         cblur_gl_download         (CblurGl             *gl,
                                                         const CblurGlJob    *job,
                                                         const CblurGpuTexture *result,
-                                                        const GeglRectangle *piece,
+                                                        const GeglRectangle *part,
                                                         gint                 tex_y);
 G_GNUC_INTERNAL void         cblur_gl_download_barrier (void);
 G_GNUC_INTERNAL void         cblur_gl_stamps_init      (CblurGlStamps    *stamps);
@@ -270,13 +261,13 @@ G_GNUC_INTERNAL gboolean     cblur_gl_convert_prepare  (CblurGl             *gl,
                                                         GError             **error);
 /* cblur_gl_upload's work for a source in a cblur-format (up, into
  * texture) and cblur_gl_download's for an output in one (from texture):
- * piece is the image's rectangle (x, y from its first pixel), which is
+ * part is the image's rectangle (x, y from its first pixel), which is
  * texture's from row tex_y */
 G_GNUC_INTERNAL void         cblur_gl_transfer_native  (CblurGl             *gl,
                                                         const CblurGlJob    *job,
                                                         gboolean             up,
                                                         const CblurGpuTexture *texture,
-                                                        const GeglRectangle *piece,
+                                                        const GeglRectangle *part,
                                                         gint                 tex_y);
 
 /* cblur-gl-shaders.c: the shader's program for the variant */
@@ -285,6 +276,16 @@ G_GNUC_INTERNAL CblurGpuProgram *cblur_gl_program (CblurGl         *gl,
                                                   CblurGlVariant   variant,
                                                   gint             cache_len,
                                                   GError         **error);
+/* or that of better_variant and better_len where it is linked and ready
+ * here (*better); else that compiles as the tasks pause (0: none) */
+G_GNUC_INTERNAL CblurGpuProgram *cblur_gl_program_better (CblurGl        *gl,
+                                                         CblurGlShader   shader,
+                                                         CblurGlVariant  variant,
+                                                         gint            cache_len,
+                                                         CblurGlVariant  better_variant,
+                                                         gint            better_len,
+                                                         gboolean       *better,
+                                                         GError        **error);
 /* the same program compiled on the runtime's thread, for a later blur */
 G_GNUC_INTERNAL void         cblur_gl_program_prepare  (CblurGl         *gl,
                                                         CblurGlShader    shader,
@@ -333,6 +334,11 @@ G_GNUC_INTERNAL gboolean     cblur_gl_tiles_run        (CblurGl            *gl,
                                                         CblurGlStamps      *stamps,
                                                         GError            **error);
 
+/* cblur-gl-runtime.c, thread-safe: cblur_gpu_run() as the module runs it */
+G_GNUC_INTERNAL gboolean     cblur_gl_run              (CblurGpuTask         task,
+                                                        gpointer             data,
+                                                        GError             **error);
+
 /* cblur-gl-blur.c: src and dst, anywhere in memory, blurred through
  * pinned memory of the call's own, as cblur_gl_blur() without band
  * memory does */
@@ -356,6 +362,20 @@ G_GNUC_INTERNAL gboolean     cblur_gl_rehearse         (CblurGl             *gl,
                                                         CblurImage          *output,
                                                         GError             **error);
 
+/* cblur-gl-expected.c: a blur served by programs that serve every radius
+ * while better ones compile, for the upgrades' first uses to rehearse;
+ * and the blur to rehearse, forgotten, as cblur_gl_rehearse() takes it
+ * (NULL where there is none) */
+G_GNUC_INTERNAL void         cblur_gl_expect_upgrade   (const CblurKernel   *kernel,
+                                                        const CblurGlSource *source,
+                                                        const CblurImage    *src,
+                                                        const CblurImage    *dst);
+G_GNUC_INTERNAL CblurKernel *cblur_gl_expected_take    (CblurStream         *stream,
+                                                        CblurImage          *src,
+                                                        CblurImage          *dst);
+/* cblur-gl-variants.c: cblur_gpu_on_upgraded's (cblur-gl-runtime.c) */
+G_GNUC_INTERNAL void         cblur_gl_upgrade_use      (CblurGpu            *gpu);
+
 /* cblur-gl-stream.c: one tile, streamed: run reads the tile's input, or
  * its part inside the image, from job's src */
 G_GNUC_INTERNAL gboolean     cblur_gl_blur_streamed    (CblurGl             *gl,
@@ -367,15 +387,17 @@ G_GNUC_INTERNAL gboolean     cblur_gl_blur_streamed    (CblurGl             *gl,
 
 /* cblur-gl-segments.c: box-fused.comp's segment that makes n_out outputs
  * of a line for the least work, in at least min_segments where it can;
- * where gl->no_wait, the longest; len 0 where none leaves enough outputs
- * beside its halo */
+ * where `any`, the longest, which serves every reach; len 0 where none
+ * leaves enough outputs beside its halo */
 G_GNUC_INTERNAL CblurGlSegment cblur_gl_fused_segment  (const CblurGl         *gl,
                                                         const CblurKernelAxis *kernel,
                                                         gint                   n_out,
-                                                        gint                   min_segments);
-/* direct.comp's CACHE_LEN; where gl->no_wait, CBLUR_GL_DIRECT_ANY_CACHE */
+                                                        gint                   min_segments,
+                                                        gboolean               any);
+/* direct.comp's CACHE_LEN; where `any`, CBLUR_GL_DIRECT_ANY_CACHE */
 G_GNUC_INTERNAL gint         cblur_gl_direct_cache_len (const CblurGl         *gl,
-                                                        const CblurKernelAxis *kernel);
+                                                        const CblurKernelAxis *kernel,
+                                                        gboolean               any);
 /* every segment cblur_gl_fused_segment() may give on gl's GPU, at most
  * CBLUR_GL_MAX_LENGTHS, shortest first, into lengths; how many */
 G_GNUC_INTERNAL gint         cblur_gl_fused_lengths    (const CblurGl         *gl,
@@ -421,39 +443,6 @@ G_GNUC_INTERNAL void         cblur_gl_passes_made      (const CblurGlPasses *pas
 G_GNUC_INTERNAL const CblurGpuTexture *cblur_gl_passes_run       (const CblurGlPasses *passes,
                                                         const CblurGlTile   *tile);
 G_GNUC_INTERNAL void         cblur_gl_passes_clear     (CblurGlPasses     *passes);
-
-/* cblur-gl-box.c: the two-dispatch box's passes along one axis, from
- * `from` through the axis's scratch textures into `to`; the first reads
- * from through the map of its first n_in texels' lines (first, len and
- * abyss, as common.glsl's map takes them); origin: the absolute
- * coordinate of the first input pixel along the axis */
-typedef struct
-{
-  gint            first;
-  gint            len;
-  GeglAbyssPolicy abyss;
-} CblurGlMap;
-
-G_GNUC_INTERNAL void         cblur_gl_set_map          (const CblurGpuProgram *program,
-                                                        CblurGlMap             map);
-G_GNUC_INTERNAL void         cblur_gl_set_box_window   (const CblurGpuProgram *program,
-                                                        const CblurKernelAxis *kernel);
-G_GNUC_INTERNAL void         cblur_gl_box_passes       (const CblurGlPasses   *passes,
-                                                        gboolean               vertical,
-                                                        const CblurGpuTexture *from,
-                                                        const CblurGpuTexture *to,
-                                                        CblurGlMap             map,
-                                                        gint                   n_in,
-                                                        gint                   origin,
-                                                        gint                   lines);
-
-/* work groups of size for n items */
-static inline gint
-cblur_gl_groups (gint n,
-                 gint size)
-{
-  return (n + size - 1) / size;
-}
 
 G_END_DECLS
 

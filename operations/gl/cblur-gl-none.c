@@ -1,5 +1,5 @@
 /* The GPU's contract in a build without GL (meson -Dgl=disabled): there is
- * never a context, and the backend choice keeps every band on the CPU, so
+ * never a context, and the backend choice leaves every band to the CPU, so
  * blurring and pinned memory are never reached; they fail as GL fails
  * where it has no context. */
 #include "cblur-gl.h"
@@ -19,10 +19,15 @@ no_gl (GError **error)
 }
 
 gboolean
-cblur_gpu_available (gboolean  *is_software,
-                     GError   **error)
+cblur_gl_available (gboolean  *is_software,
+                    GError   **error)
 {
   return no_gl (error);
+}
+
+void
+cblur_gl_start (void)
+{
 }
 
 gboolean

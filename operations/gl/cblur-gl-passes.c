@@ -1,7 +1,7 @@
 /* The compute passes of one tile: horizontally over the rows of its input
  * inside the image, then vertically over the columns that remain, the
  * first pass of each axis reading the abyss through common.glsl's map. */
-#include "cblur-gl-internal.h"
+#include "cblur-gl-box.h"
 
 /* abyss.comp's and premultiply.comp's work group edge */
 #define TEXEL_GROUP 16
@@ -29,7 +29,7 @@ two_shader_box (const CblurGl         *gl,
                 const CblurKernelAxis *axis)
 {
   return axis->mode == CBLUR_MODE_BOX &&
-         (gl->two_shader || cblur_gl_fused_segment (gl, axis, 1, 1).len == 0);
+         (gl->two_shader || cblur_gl_fused_segment (gl, axis, 1, 1, gl->no_wait).len == 0);
 }
 
 /* input, between and output, then the two-shader box's own */
@@ -42,13 +42,49 @@ cblur_gl_passes_textures (const CblurGl     *gl,
          ? CBLUR_GL_N_TEXTURES : CBLUR_GL_ROW_SCRATCH;
 }
 
-/* the programs of both axes */
+/* The axis's program, direct.comp's or the fused box's.  A blur that
+ * does not wait takes the best program for it where that is ready, and
+ * its segment with it; else that program compiles once the tasks pause,
+ * for the next blur, and the one that serves every reach blurs this one.
+ * A software rasterizer, where the tests take it for a GPU, gains nothing
+ * by it, nor do the first uses' tiny blurs (gl->settled). */
+static CblurGpuProgram *
+axis_program (CblurGl               *gl,
+              const CblurKernelAxis *along,
+              CblurGlVariant         variant,
+              const CblurGlSegment  *best,
+              gint                   axis,
+              CblurGlPasses         *passes,
+              GError               **error)
+{
+  CblurGlSegment *segment = &passes->segments[axis];
+  gboolean        direct = along->mode == CBLUR_MODE_DIRECT;
+  gint            len = direct ? cblur_gl_direct_cache_len (gl, along, gl->no_wait) : segment->len;
+  gint            better = direct ? cblur_gl_direct_cache_len (gl, along, FALSE) : best->len;
+  gboolean        upgrades = gl->no_wait && !gl->settled && !gl->limits->is_software &&
+                             (better != len || (!direct && best->pairs != segment->pairs));
+  gboolean        upgraded = FALSE;
+  CblurGpuProgram *program;
+
+  program = cblur_gl_program_better (gl, direct ? CBLUR_GL_SHADER_DIRECT
+                                                : CBLUR_GL_SHADER_BOX_FUSED,
+                                     variant | (segment->pairs ? CBLUR_GL_PAIRS : 0), len,
+                                     variant | (best->pairs ? CBLUR_GL_PAIRS : 0),
+                                     upgrades ? better : 0, &upgraded, error);
+  passes->upgrading |= upgrades && !upgraded;
+  if (upgraded && !direct)
+    *segment = *best;
+  return program;
+}
+
+/* the programs of both axes; best: the segments a blur that waits takes */
 static gboolean
-init_programs (CblurGl           *gl,
-               const CblurKernel *kernel,
-               gboolean           straight,
-               CblurGlPasses     *passes,
-               GError           **error)
+init_programs (CblurGl              *gl,
+               const CblurKernel    *kernel,
+               gboolean              straight,
+               const CblurGlSegment *best,
+               CblurGlPasses        *passes,
+               GError              **error)
 {
   gint axis;
 
@@ -70,30 +106,40 @@ init_programs (CblurGl           *gl,
             return FALSE;
         }
 
-      if (fused)
-        {
-          if (passes->segments[axis].pairs)
-            variant |= CBLUR_GL_PAIRS;
-          passes->programs[axis] = cblur_gl_program (gl, CBLUR_GL_SHADER_BOX_FUSED, variant,
-                                                     passes->segments[axis].len, error);
-          if (passes->programs[axis] == NULL)
-            return FALSE;
-          continue;
-        }
-      if (!direct)
+      if (!direct && !fused)
         {
           passes->scans[axis] = cblur_gl_program (gl, CBLUR_GL_SHADER_BOX_SCAN, variant, 0,
                                                   error);
           if (passes->scans[axis] == NULL)
             return FALSE;
         }
-      passes->programs[axis] =
-        cblur_gl_program (gl, direct ? CBLUR_GL_SHADER_DIRECT : CBLUR_GL_SHADER_BOX, variant,
-                          direct ? cblur_gl_direct_cache_len (gl, along) : 0, error);
+      passes->programs[axis] = direct || fused
+                               ? axis_program (gl, along, variant, &best[axis], axis, passes,
+                                               error)
+                               : cblur_gl_program (gl, CBLUR_GL_SHADER_BOX, variant, 0, error);
       if (passes->programs[axis] == NULL)
         return FALSE;
     }
   return TRUE;
+}
+
+/* box-fused.comp's segments by axis, len 0 where an axis runs another
+ * shader; `any`: those that serve every reach */
+static void
+choose_segments (const CblurGl     *gl,
+                 const CblurKernel *kernel,
+                 const CblurGlTile *largest,
+                 gboolean           any,
+                 CblurGlSegment    *segments)
+{
+  segments[0] = segments[1] = (CblurGlSegment) { 0, FALSE };
+  if (kernel->axes[CBLUR_AXIS_X].mode != CBLUR_MODE_DIRECT && !gl->two_shader)
+    segments[0] = cblur_gl_fused_segment (gl, &kernel->axes[CBLUR_AXIS_X],
+                                          largest->in_width - 2 * kernel->reach, 1, any);
+  if (kernel->axes[CBLUR_AXIS_Y].mode != CBLUR_MODE_DIRECT && !gl->two_shader)
+    segments[1] = cblur_gl_fused_segment (gl, &kernel->axes[CBLUR_AXIS_Y],
+                                          largest->in_height - 2 * kernel->reach,
+                                          MIN_STRIPES, any);
 }
 
 gboolean
@@ -106,20 +152,17 @@ cblur_gl_passes_init (CblurGl            *gl,
                       GError            **error)
 {
   const CblurGlTile *largest = &g_array_index (tiles, CblurGlTile, 0);
+  gint               n_textures = cblur_gl_passes_textures (gl, kernel);
   CblurGlSize        sizes[CBLUR_GL_N_TEXTURES];
+  CblurGlSegment     best[2];
   gint               axis;
 
   passes->kernel = kernel;
   passes->stamps = stamps;
   passes->textures = gl->textures->textures;
-  if (kernel->axes[CBLUR_AXIS_X].mode != CBLUR_MODE_DIRECT && !gl->two_shader)
-    passes->segments[0] = cblur_gl_fused_segment (gl, &kernel->axes[CBLUR_AXIS_X],
-                                                  largest->in_width - 2 * kernel->reach, 1);
-  if (kernel->axes[CBLUR_AXIS_Y].mode != CBLUR_MODE_DIRECT && !gl->two_shader)
-    passes->segments[1] = cblur_gl_fused_segment (gl, &kernel->axes[CBLUR_AXIS_Y],
-                                                  largest->in_height - 2 * kernel->reach,
-                                                  MIN_STRIPES);
-  if (!init_programs (gl, kernel, straight, passes, error))
+  choose_segments (gl, kernel, largest, gl->no_wait, passes->segments);
+  choose_segments (gl, kernel, largest, FALSE, best);
+  if (!init_programs (gl, kernel, straight, best, passes, error))
     return FALSE;
   if (cblur_gl_textures_fit (kernel, tiles, sizes))
     {
@@ -132,7 +175,7 @@ cblur_gl_passes_init (CblurGl            *gl,
     if (kernel->axes[axis].mode == CBLUR_MODE_DIRECT)
       passes->weights[axis] = cblur_gpu_buffer_new ((kernel->axes[axis].half_width + 1) *
                                                     sizeof (gfloat), kernel->axes[axis].weights);
-  return cblur_gl_textures_reserve (gl, cblur_gl_passes_textures (gl, kernel), sizes, error);
+  return cblur_gl_textures_reserve (gl, n_textures, sizes, error);
 }
 
 void
@@ -260,7 +303,7 @@ rows (const CblurGlPasses *passes,
       gint                 n_rows)
 {
   axis_passes (passes, tile, FALSE, first_row, n_rows,
-               0, cblur_gl_groups (tile->in_width - 2 * passes->kernel->reach,
+               0, cblur_gpu_groups (tile->in_width - 2 * passes->kernel->reach,
                                    segment_outputs (passes, FALSE)));
 }
 
@@ -273,7 +316,7 @@ columns (const CblurGlPasses *passes,
   gint stripe = segment_outputs (passes, TRUE);
 
   axis_passes (passes, tile, TRUE, 0, tile->in_width - 2 * passes->kernel->reach,
-               first_out / stripe, cblur_gl_groups (n_out, stripe));
+               first_out / stripe, cblur_gpu_groups (n_out, stripe));
   return &passes->textures[CBLUR_GL_OUTPUT];
 }
 
@@ -314,7 +357,7 @@ fill (const CblurGpuProgram *program,
   const gint rect[] = { x, y, width, height };
 
   cblur_gpu_set_ivec4 (program, "rect", rect);
-  cblur_gpu_dispatch (cblur_gl_groups (width, TEXEL_GROUP), cblur_gl_groups (height, TEXEL_GROUP),
+  cblur_gpu_dispatch (cblur_gpu_groups (width, TEXEL_GROUP), cblur_gpu_groups (height, TEXEL_GROUP),
                       0);
 }
 
@@ -349,7 +392,7 @@ premultiply_input (const CblurGlPasses *passes,
   cblur_gpu_use (passes->premultiply);
   cblur_gpu_set_ivec2 (passes->premultiply, "size", width, rows);
   cblur_gpu_bind_image (SRC_UNIT, &passes->textures[CBLUR_GL_INPUT], CBLUR_GPU_READ_WRITE);
-  cblur_gpu_dispatch (cblur_gl_groups (width, TEXEL_GROUP), cblur_gl_groups (rows, TEXEL_GROUP),
+  cblur_gpu_dispatch (cblur_gpu_groups (width, TEXEL_GROUP), cblur_gpu_groups (rows, TEXEL_GROUP),
                       CBLUR_GPU_BARRIER_IMAGES);
 }
 

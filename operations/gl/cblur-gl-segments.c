@@ -13,41 +13,32 @@ G_STATIC_ASSERT (CBLUR_GL_DIRECT_ANY_CACHE == 2 * DIRECT_MIN_CACHE);
 #define FUSED_GROUP       256
 #define FUSED_MIN_OUTPUTS 256
 
-/* CBLUR_GL_SHARED_MEMORY=BYTES: less shared memory than the GPU has, for
- * tests of the shaders' smaller variants */
-static gint
-shared_memory (const CblurGl *gl)
-{
-  gint most = gl->limits->max_shared_memory;
-
-  return (gint) MIN (cblur_setting_or (cblur_settings ()->gl_shared_memory, most), most);
-}
-
-/* The time a texel of a segment takes, by how many texels each invocation
- * holds (chunks of 3, 5, 7, ...), relative to four channels in chunks of 3;
- * longer chunks than the tables hold cost LONG_CHUNK_COST.  Two channels
- * at a time cost less a texel than four in middling chunks, where the
+/* The time a texel of a segment takes, by each invocation's share of it
+ * (3, 5, 7, ... texels), relative to four channels in shares of 3; longer
+ * shares than the tables hold cost LONG_SHARE_COST.  Two channels at a
+ * time cost less a texel than four in middling shares, where the
  * four-channel registers and shared memory leave room for fewer work
- * groups at once.  The weights are relative timings of the fused box's
- * variants on an NVIDIA GPU. */
+ * groups at once.  The weights are the fused box's variants' relative
+ * times on an NVIDIA H100, each axis alone over a 4K image at radius 15
+ * and 60; another GPU may order them otherwise. */
 static const gdouble four_channel_cost[] = { 1.00, 1.24, 1.02, 1.09 };
 static const gdouble two_channel_cost[] = { 1.11, 0.91, 0.95, 1.00, 1.35,
                                             1.24, 1.18, 1.28, 1.23, 1.19 };
-#define LONG_CHUNK_COST 1.4
+#define LONG_SHARE_COST 1.4
 
 static gdouble
-texel_cost (gint     chunk,
+texel_cost (gint     share,
             gboolean pairs)
 {
-  guint index = (chunk - 3) / 2;
+  guint index = (share - 3) / 2;
 
   if (pairs)
-    return index < G_N_ELEMENTS (two_channel_cost) ? two_channel_cost[index] : LONG_CHUNK_COST;
-  return index < G_N_ELEMENTS (four_channel_cost) ? four_channel_cost[index] : LONG_CHUNK_COST;
+    return index < G_N_ELEMENTS (two_channel_cost) ? two_channel_cost[index] : LONG_SHARE_COST;
+  return index < G_N_ELEMENTS (four_channel_cost) ? four_channel_cost[index] : LONG_SHARE_COST;
 }
 
-/* The fused box keeps a segment and its 2 * reach halo in shared memory,
- * beside two texels and a bool per invocation: the most chunks of
+/* The fused box holds a segment and its 2 * reach halo in shared memory,
+ * beside two texels and a bool per invocation: the most shares of
  * FUSED_GROUP texels that fit. */
 static gint
 fused_fits (const CblurGl *gl,
@@ -55,19 +46,20 @@ fused_fits (const CblurGl *gl,
 {
   gint texel = (pairs ? 2 : 4) * (gint) sizeof (gfloat);
 
-  return (shared_memory (gl) - FUSED_GROUP * (2 * texel + 4)) / texel / FUSED_GROUP;
+  return (gl->shared_memory - FUSED_GROUP * (2 * texel + 4)) / texel / FUSED_GROUP;
 }
 
-/* The fused box's segment lengths, in chunks of FUSED_GROUP texels, four
+/* The fused box's segment lengths, in shares of FUSED_GROUP texels, four
  * channels or pairs, shortest first: a handful, each a program of its
- * own, so that a sweep over the radius meets few compiles.  Short chunks
+ * own, so that a sweep over the radius meets few compiles.  Short shares
  * serve short reaches and narrow images, long ones long reaches, whose
  * halo a short segment would spend most of its memory on; over 4K views
- * at all reaches the best of these costs a few per cent more than every
- * odd chunk's best.  The longest serves every reach any of them does. */
+ * at all reaches the best of these comes close to the best of every odd
+ * share (on the same H100).  The longest serves every reach any of them
+ * does. */
 static const struct
 {
-  gint     chunk;
+  gint     share;
   gboolean pairs;
 } fused_lengths[] = { { 3, FALSE }, { 5, TRUE }, { 9, TRUE }, { 15, TRUE }, { 21, TRUE } };
 
@@ -81,9 +73,9 @@ cblur_gl_fused_lengths (const CblurGl  *gl,
   G_STATIC_ASSERT (G_N_ELEMENTS (fused_lengths) <= CBLUR_GL_MAX_LENGTHS);
 
   for (i = 0; i < G_N_ELEMENTS (fused_lengths); i++)
-    if (fused_lengths[i].chunk <= fused_fits (gl, fused_lengths[i].pairs))
+    if (fused_lengths[i].share <= fused_fits (gl, fused_lengths[i].pairs))
       {
-        lengths[n].len = fused_lengths[i].chunk * FUSED_GROUP;
+        lengths[n].len = fused_lengths[i].share * FUSED_GROUP;
         lengths[n].pairs = fused_lengths[i].pairs;
         n++;
       }
@@ -94,14 +86,15 @@ cblur_gl_fused_lengths (const CblurGl  *gl,
  * length times the segments the line needs, weighed by texel_cost, in at
  * least min_segments where any segment allows that.  Pairs of channels fit
  * twice the segment, so spend less of it on the halo at long reaches.  An
- * odd CHUNK spreads the invocations' chunks over all banks.  len is 0 when
- * no segment leaves FUSED_MIN_OUTPUTS outputs.  A blur that does not wait
- * takes the longest, the one compiled ahead (cblur-gl-variants.c). */
+ * odd SHARE spreads the invocations' shares over all banks.  len is 0 when
+ * no segment leaves FUSED_MIN_OUTPUTS outputs.  `any`: the longest, the
+ * one that serves every reach, compiled ahead (cblur-gl-variants.c). */
 CblurGlSegment
 cblur_gl_fused_segment (const CblurGl         *gl,
                         const CblurKernelAxis *kernel,
-                        gint               n_out,
-                        gint               min_segments)
+                        gint                   n_out,
+                        gint                   min_segments,
+                        gboolean               any)
 {
   CblurGlSegment best = { 0, FALSE };
   CblurGlSegment lengths[CBLUR_GL_MAX_LENGTHS];
@@ -118,7 +111,7 @@ cblur_gl_fused_segment (const CblurGl         *gl,
       gboolean too_few = segments < min_segments;
       gdouble  cost = (gdouble) segments * len * texel_cost (len / FUSED_GROUP, lengths[i].pairs);
 
-      if (outputs < FUSED_MIN_OUTPUTS || (gl->no_wait && i < n - 1))
+      if (outputs < FUSED_MIN_OUTPUTS || (any && i < n - 1))
         continue;
       if (too_few < best_too_few || (too_few == best_too_few && cost < best_cost))
         {
@@ -132,14 +125,15 @@ cblur_gl_fused_segment (const CblurGl         *gl,
 
 /* Shared memory is reserved whether used or not, and the more a work group
  * reserves the fewer run at once: the smallest power of two of vec4s that
- * holds a segment and its halo, else the largest that fits, in chunks,
- * whose halves must each hold a segment. */
+ * holds a segment and its halo, else the largest that fits, whose
+ * halves must each hold a segment: a longer window is loaded a half at a
+ * time. */
 static gint
 best_cache_len (const CblurGl         *gl,
                 const CblurKernelAxis *kernel)
 {
   gint window = CBLUR_GL_DIRECT_SEGMENT + 2 * kernel->half_width;
-  gint bytes = shared_memory (gl);
+  gint bytes = gl->shared_memory;
   gint len = DIRECT_MIN_CACHE;
 
   while (len < window && 2 * len * 4 * (gint) sizeof (gfloat) <= bytes)
@@ -151,7 +145,8 @@ best_cache_len (const CblurGl         *gl,
 
 gint
 cblur_gl_direct_cache_len (const CblurGl         *gl,
-                           const CblurKernelAxis *kernel)
+                           const CblurKernelAxis *kernel,
+                           gboolean               any)
 {
-  return gl->no_wait ? CBLUR_GL_DIRECT_ANY_CACHE : best_cache_len (gl, kernel);
+  return any ? CBLUR_GL_DIRECT_ANY_CACHE : best_cache_len (gl, kernel);
 }

@@ -3,6 +3,19 @@
  * shares. */
 #include "cblur-gl-internal.h"
 
+/* the shaders' sources, embedded at build time */
+G_GNUC_INTERNAL extern const gchar cblur_shader_direct[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_box_scan[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_box[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_box_fused[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_abyss[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_premultiply[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_decode[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_encode[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_variable[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_alpha[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_common[];
+
 /* The pixel rules' constants (cblur-pixel.h) as the shaders' defines, in
  * the C locale's digits, which hold the alpha floor exactly, then the
  * shared GLSL. */
@@ -83,19 +96,41 @@ defines_for (CblurGlVariant variant,
 /* Where the blur does not wait (gl->no_wait), a program still compiling
  * fails the blur with CBLUR_GL_ERROR_NOT_READY, and the CPU blurs. */
 CblurGpuProgram *
+cblur_gl_program_better (CblurGl         *gl,
+                         CblurGlShader    shader,
+                         CblurGlVariant   variant,
+                         gint             cache_len,
+                         CblurGlVariant   better_variant,
+                         gint             better_len,
+                         gboolean        *better,
+                         GError         **error)
+{
+  g_autofree gchar *defines = defines_for (variant, cache_len);
+  g_autofree gchar *better_defines = better_len > 0 ? defines_for (better_variant, better_len)
+                                                    : NULL;
+  const gchar      *name = names[shader];
+  const gchar      *source = sources ()[shader];
+  CblurGpuProgram  *program = NULL;
+
+  if (better_defines != NULL)
+    program = cblur_gpu_program_linked (gl->gpu, name, source, better_defines, prelude ());
+  if (better != NULL)
+    *better = program != NULL;
+  if (program == NULL && gl->no_wait)
+    program = cblur_gpu_program_ready (gl->gpu, name, source, defines, prelude (), error);
+  else if (program == NULL)
+    program = cblur_gpu_program (gl->gpu, name, source, defines, prelude (), error);
+  return program;
+}
+
+CblurGpuProgram *
 cblur_gl_program (CblurGl         *gl,
                   CblurGlShader    shader,
                   CblurGlVariant   variant,
                   gint             cache_len,
                   GError         **error)
 {
-  g_autofree gchar *defines = defines_for (variant, cache_len);
-
-  if (gl->no_wait)
-    return cblur_gpu_program_ready (gl->gpu, names[shader], sources ()[shader], defines,
-                                    prelude (), error);
-  return cblur_gpu_program (gl->gpu, names[shader], sources ()[shader], defines, prelude (),
-                            error);
+  return cblur_gl_program_better (gl, shader, variant, cache_len, 0, 0, NULL, error);
 }
 
 void

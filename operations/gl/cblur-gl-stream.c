@@ -1,34 +1,34 @@
 /* One tile, streamed: rows go up as GEGL's threads read them; their
  * passes run as soon as the rows they need are there, stripe by stripe,
- * and each stripe comes down in pieces that GEGL's threads write while the
+ * and each stripe comes down in lots that GEGL's threads write while the
  * rest are on their way. */
 #include "cblur-gl-internal.h"
 
-/* a stripe comes down in pieces of this many rows, each handed on to GEGL
+/* a stripe comes down in lots of this many rows, each handed on to GEGL
  * once there */
 #define DOWNLOAD_ROWS 128
 
-/* how often the streaming thread looks whether pieces are down while it
+/* how often the streaming thread looks whether lots are down while it
  * waits for rows to upload */
 #define POLL_US 100
 
-/* a piece on its way down: done when the fence is, up to output row end */
+/* a lot on its way down: done when the fence is, up to output row end */
 typedef struct
 {
   CblurGpuFence *fence;
   gint   end;
-} Piece;
+} Lot;
 
 static void
-piece_clear (gpointer data)
+lot_clear (gpointer data)
 {
-  cblur_gpu_fence_free (((Piece *) data)->fence);
+  cblur_gpu_fence_free (((Lot *) data)->fence);
 }
 
 /* Where the streamed tile stands on the GPU: its input rows up to `ready`
  * have their horizontal passes done, or need none; its output rows up to
  * `out` their vertical passes, and are on their way down, a fence after
- * each piece. */
+ * each lot. */
 typedef struct
 {
   const CblurGlTile   *tile;
@@ -38,8 +38,8 @@ typedef struct
   gint                 stripe;
   gint                 ready;
   gint                 out;
-  GArray              *pieces;
-  guint                released;   /* pieces handed to GEGL */
+  GArray              *lots;
+  guint                released;   /* lots handed to GEGL */
 } Streamed;
 
 static void
@@ -55,14 +55,14 @@ send_down (Streamed              *s,
     {
       GeglRectangle rows = { 0, row, s->job->dst->width,
                              MIN (DOWNLOAD_ROWS, first + n_rows - row) };
-      Piece         piece;
+      Lot         lot;
 
       cblur_gl_stamp (s->passes->stamps, CBLUR_GL_SPAN_DOWNLOAD);
       cblur_gl_download (s->gl, s->job, result, &rows, row);
       cblur_gl_stamp (s->passes->stamps, CBLUR_GL_SPAN_DOWNLOAD);
-      piece.fence = cblur_gpu_fence (s->gl->gpu);
-      piece.end = row + rows.height;
-      g_array_append_val (s->pieces, piece);
+      lot.fence = cblur_gpu_fence (s->gl->gpu);
+      lot.end = row + rows.height;
+      g_array_append_val (s->lots, lot);
     }
   /* the next uploads go into a texture that shaders write */
   cblur_gpu_barrier (CBLUR_GPU_BARRIER_TEXTURE_UPDATE);
@@ -112,20 +112,20 @@ advance (Streamed  *s,
   return cblur_gpu_check (s->gl->gpu, "dispatch stripes", error);
 }
 
-/* The output rows whose pieces are down, without waiting: GEGL's threads
+/* The output rows whose lots are down, without waiting: GEGL's threads
  * may write them. */
 static gint
 rows_arrived (Streamed *s)
 {
   gint rows = 0;
 
-  while (s->released < s->pieces->len)
+  while (s->released < s->lots->len)
     {
-      const Piece *piece = &g_array_index (s->pieces, Piece, s->released);
+      const Lot *lot = &g_array_index (s->lots, Lot, s->released);
 
-      if (!cblur_gpu_passed (piece->fence))
+      if (!cblur_gpu_passed (lot->fence))
         break;
-      rows = piece->end;
+      rows = lot->end;
       s->released++;
     }
   return rows;
@@ -152,9 +152,9 @@ cblur_gl_blur_streamed (CblurGl             *gl,
                         GError             **error)
 {
   const GeglRectangle *inside = &tile->inside;
-  g_autoptr (GArray)   pieces = g_array_new (FALSE, FALSE, sizeof (Piece));
+  g_autoptr (GArray)   lots = g_array_new (FALSE, FALSE, sizeof (Lot));
   Streamed             s = { tile, gl, passes, job, cblur_gl_passes_stripe (passes), 0, 0,
-                             pieces, 0 };
+                             lots, 0 };
   /* the rows of job's src that run has read and are not yet up */
   GeglRectangle        read = { tile->x + inside->x - job->src->x,
                                 tile->y + inside->y - job->src->y, inside->width, 0 };
@@ -163,14 +163,14 @@ cblur_gl_blur_streamed (CblurGl             *gl,
   gint                 uploaded = 0;
   guint                i;
 
-  g_array_set_clear_func (pieces, piece_clear);
+  g_array_set_clear_func (lots, lot_clear);
   cblur_gl_passes_made (passes, tile);
   while (uploaded < inside->height)
     {
       gint arrived = rows_arrived (&s);
-      /* with pieces on their way down, looking in on them now and then */
+      /* with lots on their way down, looking in on them now and then */
       gint rows = cblur_stream_release_and_wait (run, arrived, uploaded,
-                                                 s.released < pieces->len ? POLL_US : -1);
+                                                 s.released < lots->len ? POLL_US : -1);
 
       if (rows == uploaded)
         continue;
@@ -192,13 +192,13 @@ cblur_gl_blur_streamed (CblurGl             *gl,
   if (!in_stripes && !blur_whole (&s, error))
     return FALSE;
 
-  for (i = s.released; i < pieces->len; i++)
+  for (i = s.released; i < lots->len; i++)
     {
-      const Piece *piece = &g_array_index (pieces, Piece, i);
+      const Lot *lot = &g_array_index (lots, Lot, i);
 
-      if (!cblur_gpu_wait (gl->gpu, piece->fence, "download rows", error))
+      if (!cblur_gpu_wait (gl->gpu, lot->fence, "download rows", error))
         return FALSE;
-      cblur_stream_release (run, piece->end);
+      cblur_stream_release (run, lot->end);
     }
   return TRUE;
 }

@@ -1,6 +1,6 @@
-/* The textures a tile is blurred in, by role, kept with the context: each
- * grows to the largest of its role that a tile has needed, within the
- * GPU's budget. */
+/* The call's view of the context, and the textures a tile is blurred in,
+ * by role, which stay with the context: each grows to the largest of its
+ * role that a tile has needed, within the GPU's budget. */
 #include "cblur-gl-internal.h"
 
 #include <string.h>
@@ -27,12 +27,21 @@ cblur_gl_view (CblurGpu      *gpu,
                CblurGl       *gl,
                CblurGlReport *report)
 {
-  static const gchar key[] = "cblur-gl-textures";
+  static const gchar   key[] = "cblur-gl-textures";
+  const CblurSettings *settings = cblur_settings ();
 
   gl->gpu = gpu;
   gl->limits = cblur_gpu_limits (gpu);
   gl->no_wait = FALSE;
   gl->two_shader = FALSE;
+  gl->settled = FALSE;
+  gl->max_tile = (gint) MIN (cblur_setting_or (settings->gl_max_tile, G_MAXINT), G_MAXINT);
+  gl->texture_budget = MIN ((gsize) cblur_setting_or (settings->gl_texture_budget,
+                                                       gl->limits->memory_budget),
+                            gl->limits->memory_budget);
+  gl->shared_memory = (gint) MIN (cblur_setting_or (settings->gl_shared_memory,
+                                                    gl->limits->max_shared_memory),
+                                  gl->limits->max_shared_memory);
   gl->textures = cblur_gpu_get_data (gpu, key);
   if (gl->textures == NULL)
     {
@@ -44,16 +53,6 @@ cblur_gl_view (CblurGpu      *gpu,
       g_strlcpy (report->renderer, gl->limits->renderer, sizeof report->renderer);
       report->max_texture_size = gl->limits->max_texture_size;
     }
-}
-
-gsize
-cblur_gl_texture_budget (const CblurGl *gl)
-{
-  /* CBLUR_GL_TEXTURE_BUDGET=BYTES: a smaller budget than the GPU's, for tests */
-  gint64 bytes = cblur_setting_or (cblur_settings ()->gl_texture_budget,
-                                   gl->limits->memory_budget);
-
-  return MIN ((gsize) bytes, gl->limits->memory_budget);
 }
 
 static gsize
@@ -91,7 +90,7 @@ cblur_gl_textures_reserve (CblurGl            *gl,
     }
 
   /* a wide tile after a tall one must not make huge squares */
-  if (short_of && bytes > cblur_gl_texture_budget (gl))
+  if (short_of && bytes > gl->texture_budget)
     {
       for (i = 0; i < res->n_textures; i++)
         cblur_gpu_texture_clear (&res->textures[i]);

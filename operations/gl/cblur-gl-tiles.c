@@ -48,13 +48,6 @@ cblur_gl_plan_tiles (gint         width,
     }
 }
 
-/* CBLUR_GL_MAX_TILE=N: tiles of at most N×N output pixels, for tests */
-static gint
-tile_cap (void)
-{
-  return (gint) MIN (cblur_setting_or (cblur_settings ()->gl_max_tile, G_MAXINT), G_MAXINT);
-}
-
 /* Tiles of at most plan->width × plan->height output pixels that, with
  * their halo, fit a texture and the GPU's memory. */
 gboolean
@@ -75,8 +68,8 @@ cblur_gl_plan (CblurGl           *gl,
       return FALSE;
     }
 
-  cblur_gl_plan_tiles (dst->width, dst->height, reach, MIN (max_edge, tile_cap ()),
-                       cblur_gl_texture_budget (gl) / (n_textures * CBLUR_GL_TEXEL_BYTES),
+  cblur_gl_plan_tiles (dst->width, dst->height, reach, MIN (max_edge, gl->max_tile),
+                       gl->texture_budget / (n_textures * CBLUR_GL_TEXEL_BYTES),
                        plan);
   return TRUE;
 }

@@ -14,35 +14,36 @@ pinned_offset (const CblurImage *image,
 void
 cblur_gl_upload (CblurGl             *gl,
                  const CblurGlJob    *job,
-                 const GeglRectangle *piece,
+                 const GeglRectangle *part,
                  gint                 tex_y)
 {
   const CblurImage      *src = job->src;
   const CblurGpuTexture *input = &gl->textures->textures[CBLUR_GL_INPUT];
+  gsize                  offset = pinned_offset (src, part->x, part->y);
 
   if (src->format != NULL)
-    cblur_gl_transfer_native (gl, job, TRUE, input, piece, tex_y);
+    cblur_gl_transfer_native (gl, job, TRUE, input, part, tex_y);
   else
-    cblur_gpu_upload (input, tex_y, piece->width, piece->height, job->memory->source->buffer,
-                      pinned_offset (src, piece->x, piece->y), src->stride / CBLUR_CHANNELS);
+    cblur_gpu_upload (input, tex_y, part->width, part->height, job->memory->source->buffer,
+                      offset, src->stride / CBLUR_CHANNELS);
 }
 
 void
 cblur_gl_download (CblurGl               *gl,
                    const CblurGlJob      *job,
                    const CblurGpuTexture *result,
-                   const GeglRectangle   *piece,
+                   const GeglRectangle   *part,
                    gint                   tex_y)
 {
   const CblurImage     *dst = job->dst;
   const CblurGpuPinned *output = job->memory->output;
+  gsize                 offset = pinned_offset (dst, part->x, part->y);
 
   if (dst->format != NULL)
-    cblur_gl_transfer_native (gl, job, FALSE, result, piece, tex_y);
+    cblur_gl_transfer_native (gl, job, FALSE, result, part, tex_y);
   else
-    cblur_gpu_download (gl->gpu, result, tex_y, piece->width, piece->height, output->buffer,
-                        output->size, pinned_offset (dst, piece->x, piece->y),
-                        dst->stride / CBLUR_CHANNELS);
+    cblur_gpu_download (gl->gpu, result, tex_y, part->width, part->height, output->buffer,
+                        output->size, offset, dst->stride / CBLUR_CHANNELS);
 }
 
 void

@@ -2,6 +2,7 @@
  * passes of variable.comp, each a dispatch for the running sums of its
  * lines and one for its outputs, through ping, pong and a texture of the
  * sums. */
+#include "cblur-gl-box.h"
 #include "cblur-gl-variable-passes.h"
 
 #include <string.h>
@@ -188,16 +189,16 @@ pass (const CblurGlVariablePasses *passes,
   cblur_gpu_set_int (program, "store_line", to_line);
   cblur_gpu_bind_image (SRC_UNIT, from, CBLUR_GPU_READ);
   cblur_gpu_use (scan);
-  cblur_gpu_dispatch (cblur_gl_groups (in->lines, GROUP),
-                      cblur_gl_groups (in->n_in + phase, block), CBLUR_GPU_BARRIER_IMAGES);
+  cblur_gpu_dispatch (cblur_gpu_groups (in->lines, GROUP),
+                      cblur_gpu_groups (in->n_in + phase, block), CBLUR_GPU_BARRIER_IMAGES);
 
   cblur_gpu_bind_image (DST_UNIT, to, CBLUR_GPU_WRITE);
   cblur_gpu_use (program);
   cblur_gpu_set_ivec2 (program, "line_origin", in->x, in->y);
   if (vertical)
-    cblur_gpu_dispatch (cblur_gl_groups (in->lines, GROUP), n_out, CBLUR_GPU_BARRIER_IMAGES);
+    cblur_gpu_dispatch (cblur_gpu_groups (in->lines, GROUP), n_out, CBLUR_GPU_BARRIER_IMAGES);
   else
-    cblur_gpu_dispatch (cblur_gl_groups (n_out, GROUP), in->lines, CBLUR_GPU_BARRIER_IMAGES);
+    cblur_gpu_dispatch (cblur_gpu_groups (n_out, GROUP), in->lines, CBLUR_GPU_BARRIER_IMAGES);
 }
 
 /* The axis's passes from `from` into `to`, through ping and pong. */

@@ -23,8 +23,8 @@ struct _CblurGlVariableMemory
 
 #define CODES_TABLE (256 * sizeof (CblurBoxWidth))
 
-/* The boxes' storage buffer in video memory, kept with the context as
- * the textures are: allocating it costs more than a small blur takes. */
+/* The boxes' storage buffer in video memory, which stays with the
+ * context as the textures do: allocating it costs more than a small blur takes. */
 typedef struct
 {
   guint buffer;
@@ -89,7 +89,7 @@ cblur_gl_variable_memory_new (CblurImage         *src,
   };
   MemoryNew                         call = { memory, sizes };
 
-  if (!cblur_gpu_run (pin, &call, error))
+  if (!cblur_gl_run (pin, &call, error))
     return NULL;
 
   src->data = memory->band.source->data;
@@ -270,5 +270,5 @@ cblur_gl_variable_blur (const CblurGlVariableMemory *memory,
   memset (report, 0, sizeof *report);
   g_return_val_if_fail (!cblur_variable_is_identity (variable), FALSE);
   g_return_val_if_fail (dst->width > 0 && dst->height > 0, FALSE);
-  return cblur_gpu_run (blur, &call, error);
+  return cblur_gl_run (blur, &call, error);
 }

@@ -4,35 +4,20 @@
  * are direct.comp with the cache that holds any window in halves
  * (CBLUR_GL_DIRECT_ANY_CACHE), box-fused.comp with its longest segment,
  * the two-shader box beyond it, the abyss and format conversions, and
- * the variable blur's: a score of programs that one batch compiles.  Under auto the GPU
- * takes blurs once they are linked (cblur_gpu_prepared), and nothing
- * else is compiled for them: while the runtime's thread compiles, GL
- * calls on the context may wait for it, and a frame would with them.
- * Before the GPU takes blurs, the runtime's thread also dispatches each
- * of them once (cblur_gpu_on_linked), since a driver may finish a
- * program only at its first dispatch. */
+ * the variable blur's: a score of programs that one batch compiles.
+ * Under auto the GPU takes blurs once they are linked
+ * (cblur_gpu_prepared).  A blur's best programs compile only in a pause
+ * of the GPU's blurs (cblur_gl_program_better), since GL calls on the
+ * context, and a frame with them, wait for a compile.  Before the GPU
+ * takes blurs with any of them, the runtime's thread dispatches each
+ * once (cblur_gpu_on_linked, cblur_gpu_on_upgraded), since a driver may
+ * finish a program only at its first dispatch. */
 #include "cblur-gl-internal.h"
 #include "cblur-gl-variable-passes.h"
 
 #include "cblur-settings.h"
 
 #include <gegl.h>
-
-/* The input the CPU has blurred whole or in bands while the GPU may yet
- * take blurs, the largest with its halo (cblur_gl_expect): the first
- * uses rehearse its blur, and forget it. */
-static struct
-{
-  GMutex             lock;
-  gdouble            pixels;       /* with the halo; 0 where there is none */
-  gdouble            radii[2];     /* by CblurAxis */
-  CblurMode          mode;         /* the axes', or auto where they differ */
-  gint               iterations;
-  GeglRectangle      inside;
-  GeglAbyssPolicy    abyss;
-  gboolean           straight;
-  const CblurFormat *formats[2];   /* src's and dst's */
-} expected;
 
 /* an axis's direct and fused programs in its variant */
 static void
@@ -75,64 +60,15 @@ cblur_gl_prepare_all (CblurGpu *gpu)
   cblur_gl_variable_prepare (&gl);
 }
 
-void
-cblur_gl_expect (const CblurKernel *kernel,
-                 const CblurStream *stream,
-                 const CblurImage  *src,
-                 const CblurImage  *dst)
-{
-  const CblurKernelAxis *x = &kernel->axes[CBLUR_AXIS_X];
-  const CblurKernelAxis *y = &kernel->axes[CBLUR_AXIS_Y];
-  const GeglRectangle   *inside = &stream->inside;
-  gdouble                pixels = ((gdouble) inside->width + 2.0 * kernel->reach) *
-                                  ((gdouble) inside->height + 2.0 * kernel->reach);
-
-  g_mutex_lock (&expected.lock);
-  if (pixels > expected.pixels)
-    {
-      expected.pixels = pixels;
-      expected.radii[CBLUR_AXIS_X] = x->radius;
-      expected.radii[CBLUR_AXIS_Y] = y->radius;
-      expected.mode = x->mode == y->mode ? x->mode : CBLUR_MODE_AUTO;
-      expected.iterations = CLAMP (MAX (x->iterations, y->iterations), CBLUR_ITERATIONS_MIN,
-                                   CBLUR_ITERATIONS_MAX);
-      expected.inside = *inside;
-      expected.abyss = stream->abyss;
-      expected.straight = stream->straight_alpha;
-      expected.formats[0] = src->format;
-      expected.formats[1] = dst->format;
-    }
-  g_mutex_unlock (&expected.lock);
-}
-
 /* The expected input's blur, whose first on the GPU would otherwise pin
- * its memory and make its textures in a user's frame (tens of
- * milliseconds) */
+ * its memory and make its textures in a user's frame */
 static void
 rehearse_expected (CblurGl *gl)
 {
-  g_autoptr (CblurKernel) kernel = NULL;
-  g_autoptr (GError)      error = NULL;
   CblurStream             stream = { 0 };
   CblurImage              src, dst;
-
-  g_mutex_lock (&expected.lock);
-  if (expected.pixels > 0)
-    {
-      kernel = cblur_kernel_new_xy (expected.radii[CBLUR_AXIS_X], expected.radii[CBLUR_AXIS_Y],
-                                    expected.mode, expected.iterations);
-      stream.inside = expected.inside;
-      stream.abyss = expected.abyss;
-      stream.straight_alpha = expected.straight;
-      src = (CblurImage) { NULL, stream.inside.x - kernel->reach,
-                           stream.inside.y - kernel->reach,
-                           stream.inside.width + 2 * kernel->reach,
-                           stream.inside.height + 2 * kernel->reach, 0, expected.formats[0] };
-      dst = (CblurImage) { NULL, stream.inside.x, stream.inside.y, stream.inside.width,
-                           stream.inside.height, 0, expected.formats[1] };
-    }
-  expected.pixels = 0;
-  g_mutex_unlock (&expected.lock);
+  g_autoptr (CblurKernel) kernel = cblur_gl_expected_take (&stream, &src, &dst);
+  g_autoptr (GError)      error = NULL;
 
   if (kernel == NULL || cblur_kernel_is_identity (kernel))
     return;
@@ -201,6 +137,15 @@ blur_once (CblurGl   *gl,
 }
 
 void
+cblur_gl_upgrade_use (CblurGpu *gpu)
+{
+  CblurGl gl;
+
+  cblur_gl_view (gpu, &gl, NULL);
+  rehearse_expected (&gl);
+}
+
+void
 cblur_gl_first_use (CblurGpu *gpu)
 {
   CblurGl gl;
@@ -209,10 +154,12 @@ cblur_gl_first_use (CblurGpu *gpu)
   cblur_gl_view (gpu, &gl, NULL);
   if (gl.limits->is_software && !cblur_settings ()->gl_no_wait)
     return;
+  gl.settled = TRUE;
   for (i = 0; i < G_N_ELEMENTS (first_uses); i++)
     {
       gl.two_shader = first_uses[i].two_shader;
       blur_once (&gl, first_uses[i].mode, first_uses[i].straight);
     }
+  gl.settled = FALSE;
   rehearse_expected (&gl);
 }

@@ -78,6 +78,13 @@ void               cblur_gl_band_memory_free (CblurGlBandMemory  *memory);
  * GEGL's reads, and its downloads GEGL's writes */
 gboolean           cblur_gl_band_memory_streams (const CblurGlBandMemory *memory);
 
+/* Thread-safe: cblur_gpu_available() and the start of cblur_gpu_state()
+ * on the runtime as this module runs it (its settings, its end with
+ * GEGL's); nothing else of the runtime may make a context. */
+gboolean           cblur_gl_available        (gboolean           *is_software,
+                                              GError            **error);
+void               cblur_gl_start            (void);
+
 /* A CblurGpuWarmUp (cblur_gpu_on_made): every program the blurs may take,
  * at any radius and size, queued for the runtime's thread; none on a
  * software rasterizer, unless CBLUR_GL_NO_WAIT. */

@@ -1,17 +1,17 @@
 /* GL's errors as GErrors, read the way libplacebo reads them: every error
  * pending is taken and logged by name with the call site, so that none is
  * left for a later check to report in the wrong place; the reset status
- * and EGL's error are read too.  With CBLUR_GL_DEBUG set, the driver's
- * debug messages are logged as they come. */
+ * and EGL's error are read too.  Where the settings ask for debug, the
+ * driver's messages are logged as they come. */
+#include "cblur-gpu-config.h"
 #include "cblur-gpu-context.h"
-#include "cblur-settings.h"
 
 #include <glib/gi18n-lib.h>
 
 /* a GPU reset mid-wait never signals the fence: look for one this often */
 #define WAIT_SLICE_NS (100 * 1000 * 1000)
 
-/* GL keeps one flag per kind of error, each read once */
+/* GL holds one flag per kind of error, each read once */
 #define MAX_PENDING 8
 
 G_DEFINE_QUARK (cblur-gl-error-quark, cblur_gl_error)
@@ -184,12 +184,15 @@ debug_message (GLenum        source,
   g_debug ("GL debug 0x%x (type 0x%x, severity 0x%x): %s", id, type, severity, message);
 }
 
-/* CBLUR_GL_DEBUG: the driver's messages as they come, on the thread that
+/* The debug setting: the driver's messages as they come, on the thread that
  * caused them, which costs time on every call: for finding a fault only. */
 void
 cblur_gpu_debug_enable (void)
 {
-  if (!cblur_settings ()->gl_debug ||
+  CblurGpuConfig config;
+
+  cblur_gpu_config_read (&config);
+  if (!config.debug ||
       !(epoxy_gl_version () >= 43 || epoxy_has_gl_extension ("GL_KHR_debug")))
     return;
   glEnable (GL_DEBUG_OUTPUT_SYNCHRONOUS);

@@ -2,7 +2,9 @@
  * before Mesa's software device), else Mesa's surfaceless platform.  It is
  * made current for each call and released after, so GEGL's threads may take
  * turns with it under cblur-gpu-lifetime.c's lock. */
+#include "cblur-gpu-config.h"
 #include "cblur-gpu-context.h"
+#include "cblur-gpu-program.h"
 
 #include <dlfcn.h>
 #include <string.h>

@@ -1,30 +1,30 @@
-/* The life of the one context: the users' tasks, which run on the
- * runtime's thread (cblur-gpu-start.c), the lock that guards the
- * context's state there against the thread-safe functions' reads, its
- * making and destroying, its release once idle, and what becomes of it
- * when the host forks, exits or calls gegl_exit().  Everything the
- * runtime keeps between calls lives in `self`. */
-#include "cblur-gpu-context.h"
-#include "cblur-settings.h"
+/* The life of the one context: the lock that guards its state on the
+ * runtime's thread against the thread-safe functions' reads, its making
+ * and destroying, its release once idle (the thread's idle hook), and
+ * what becomes of it when the host forks or exits, or its user shuts the
+ * runtime down (gegl_exit()).  What stays with the context between
+ * calls lives in `self`. */
+#include "cblur-gpu-compiler.h"
+#include "cblur-gpu-config.h"
+#include "cblur-gpu-lifetime.h"
+#include "cblur-gpu-thread.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <gegl.h>
-#include <gmodule.h>
 #include <glib/gi18n-lib.h>
 
 /* A host such as GIMP runs on after a blur, and the context holds its
  * users' textures and pinned buffers: over a gigabyte of each for an 8K
  * image.  The runtime's thread lets go of them once the context has been
- * idle this long (CBLUR_GL_IDLE_MS), and keeps the context and its
- * programs, whose making the next blur would otherwise wait for or leave
- * to the CPU; the context goes too where CBLUR_GL_LET_GO is set.  Making
- * a 4K image's textures and pinned buffers again costs a blur about twice
- * its own time: a user's pause between applies, mostly under a minute,
- * keeps them. */
+ * idle this long (the settings' idle_ms), and the context and its
+ * programs stay, whose making the next blur would otherwise wait for or
+ * leave to the CPU; the context goes too where the settings say let_go.
+ * Making a large image's textures and pinned buffers again costs a blur
+ * more than the blur itself: they stay through a user's pause between
+ * applies, mostly under a minute. */
 #define IDLE_MS 60000
 
 /* While a user holds the context (a live preview's op that has blurred on
@@ -50,7 +50,6 @@ static struct
   gboolean    used_egl;   /* this process has opened EGL */
   gboolean    forked;     /* from a process that had: no GL here */
   gboolean    exiting;    /* exit() has begun: no more GL */
-  GeglConfig *config;     /* whose end, in gegl_exit(), ends ours */
 } self;
 
 void
@@ -127,22 +126,26 @@ trim (void)
   cblur_gpu_context_release (&self.gl);
 }
 
-gint64
-cblur_gpu_lifetime_reap (void)
+/* The runtime thread's idle hook: the context let go where it has been
+ * idle long enough; when to look again. */
+static gint64
+reap (void)
 {
   g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
   gint64                   now = g_get_monotonic_time ();
   gint64                   due = self.last_use + idle_after_us ();
+  CblurGpuConfig           config;
 
+  cblur_gpu_config_read (&config);
   if (self.exiting || self.forked || !cblur_gpu_context_alive (&self.gl) ||
-      (!cblur_settings ()->gl_let_go && !cblur_gpu_context_holds_memory (&self.gl)))
+      (!config.let_go && !cblur_gpu_context_holds_memory (&self.gl)))
     return G_MAXINT64;
   if (now < due)
     return due;
   /* a user's pixels may still be out in pinned buffers */
   if (self.gl.pinned_out > 0)
     return now + idle_after_us ();
-  if (cblur_settings ()->gl_let_go || self.gl.failed)
+  if (config.let_go || self.gl.failed)
     context_destroy ();
   else
     trim ();
@@ -153,8 +156,11 @@ cblur_gpu_lifetime_reap (void)
 static void
 touch (void)
 {
+  CblurGpuConfig config;
+
+  cblur_gpu_config_read (&config);
   self.last_use = g_get_monotonic_time ();
-  self.idle_after_us = cblur_setting_or (cblur_settings ()->gl_idle_ms, IDLE_MS) * 1000;
+  self.idle_after_us = (config.idle_ms > 0 ? config.idle_ms : IDLE_MS) * 1000;
 }
 
 /* on the runtime's thread */
@@ -167,9 +173,8 @@ destroy_unless_exiting (gpointer unused)
   g_mutex_unlock (&self.lock);
 }
 
-/* gegl_exit(): the context and the runtime's thread go */
-static void
-shut_down (void)
+void
+cblur_gpu_shut_down (void)
 {
   cblur_gpu_thread_end (destroy_unless_exiting, NULL);
 }
@@ -179,10 +184,10 @@ shut_down (void)
  * none of its threads.  Neither Mesa nor NVIDIA's EGL supports going on
  * with that: a call waits on threads that are not there, or works on the
  * parent's GPU objects, and even eglTerminate/eglInitialize come back to
- * the same inherited display (Mesa and libglvnd keep one per platform and
- * device).  So the child forgets the parent's context, runtime thread,
- * lock and pinned buffers without touching them, and its users go to the
- * CPU. */
+ * the same inherited display (Mesa and libglvnd hold one per platform and
+ * device).  So the child forgets the parent's context, lock and pinned
+ * buffers without touching them, as the runtime's thread and compiler
+ * forget theirs, and its users go to the CPU. */
 static void
 forget_in_child (void)
 {
@@ -190,12 +195,10 @@ forget_in_child (void)
 
   memset (&self, 0, sizeof self);
   self.forked = inherited;
-  cblur_gpu_start_forget ();
 }
 
-/* in a forked child, and once the process has begun to exit */
-static gboolean
-refuse (GError **error)
+gboolean
+cblur_gpu_lifetime_refuse (GError **error)
 {
   if (self.forked)
     g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NO_CONTEXT,
@@ -215,7 +218,7 @@ refuse (GError **error)
  * once they have, a GL call still running in another thread crashes.  It
  * stops the runtime's thread (the tasks still waiting fail, and their
  * users blur on the CPU), waits for the task in flight and for the pinned
- * buffers still out, keeps new tasks from starting, and leaves the
+ * buffers still out, stops new tasks from starting, and leaves the
  * context to the driver's teardown: no EGL call of ours inside whatever
  * host is exiting (GIMP, the gegl CLI, Python). */
 static void
@@ -223,6 +226,7 @@ wait_at_exit (void)
 {
   gint64 deadline = g_get_monotonic_time () + EXIT_WAIT_US;
 
+  cblur_gpu_thread_stop ();
   cblur_gpu_compiler_quiesce (deadline);
   /* exit() from within a GL call (a host's callback) must not wait on itself */
   if (g_atomic_pointer_get (&self.holder) == g_thread_self ())
@@ -257,18 +261,6 @@ leave_at_exit (gint     status,
   wait_at_exit ();
 }
 #endif
-
-/* gegl_exit() drops GEGL's config: our context and thread go with it. */
-static void
-config_gone (gpointer  unused,
-             GObject  *config)
-{
-  g_mutex_lock (&self.lock);
-  if (self.config == (GeglConfig *) config)
-    self.config = NULL;
-  g_mutex_unlock (&self.lock);
-  shut_down ();
-}
 
 /* One texel up through a pixel buffer, a dispatch that writes it, and
  * the texel down again, as a user does.  Drivers set up some of their
@@ -342,11 +334,6 @@ watch_host (void)
 #endif
       g_once_init_leave (&registered, 1);
     }
-  if (self.config == NULL)
-    {
-      self.config = gegl_config ();
-      g_object_weak_ref (G_OBJECT (self.config), config_gone, NULL);
-    }
 }
 
 CblurGpu *
@@ -360,9 +347,10 @@ cblur_gpu_acquire (GError **error)
   if (g_once_init_enter (&fork_watched))
     {
       pthread_atfork (NULL, NULL, forget_in_child);
+      cblur_gpu_thread_set_idle (reap);
       g_once_init_leave (&fork_watched, 1);
     }
-  if (refuse (error))
+  if (cblur_gpu_lifetime_refuse (error))
     return NULL;
 
   if (gl->failed && gl->pinned_out > 0)
@@ -409,122 +397,8 @@ cblur_gpu_release (CblurGpu *gpu)
     cblur_gpu_context_release (gpu);
 }
 
-/* a task and what came of it, for the runtime's thread */
-typedef struct
+CblurGpu *
+cblur_gpu_lifetime_context (void)
 {
-  CblurGpuTask task;
-  gpointer     data;
-  GError     **error;
-  gboolean     ok;
-} Task;
-
-static void
-run_task (gpointer data)
-{
-  Task     *task = data;
-  CblurGpu *gpu;
-
-  cblur_gpu_lock ();
-  gpu = cblur_gpu_acquire (task->error);
-  if (gpu != NULL)
-    {
-      task->ok = task->task (gpu, task->data, task->error);
-      cblur_gpu_release (gpu);
-    }
-  cblur_gpu_unlock ();
-}
-
-gboolean
-cblur_gpu_run (CblurGpuTask   task,
-               gpointer       data,
-               GError       **error)
-{
-  Task run = { task, data, error, FALSE };
-
-  if (refuse (error))
-    return FALSE;
-  if (!cblur_gpu_thread_call (run_task, &run))
-    {
-      g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_EXITING,
-                           _("the process is exiting"));
-      return FALSE;
-    }
-  return run.ok;
-}
-
-static gboolean
-read_software (CblurGpu  *gpu,
-               gpointer   is_software,
-               GError   **error)
-{
-  if (is_software != NULL)
-    *(gboolean *) is_software = gpu->limits.is_software;
-  return TRUE;
-}
-
-gboolean
-cblur_gpu_available (gboolean  *is_software,
-                     GError   **error)
-{
-  return cblur_gpu_run (read_software, is_software, error);
-}
-
-/* On the runtime's thread.  Where the context cannot be made current, it
- * has failed and the buffer goes with it: only the host's part is freed
- * here. */
-static void
-pinned_free (gpointer pinned)
-{
-  CblurGpu *gpu;
-
-  cblur_gpu_lock ();
-  gpu = cblur_gpu_acquire (NULL);
-  if (gpu != NULL)
-    cblur_gpu_pinned_give_back (gpu, pinned);
-  else
-    {
-      self.gl.pinned_out--;
-      g_free (pinned);
-    }
-  cblur_gpu_release (&self.gl);
-  cblur_gpu_unlock ();
-}
-
-/* Once the process has begun to exit, or in a forked child, no GL: only
- * the host's part, which an exit waits for. */
-void
-cblur_gpu_pinned_free (CblurGpuPinned *pinned)
-{
-  if (!self.forked && cblur_gpu_thread_call (pinned_free, pinned))
-    return;
-  cblur_gpu_lock ();
-  self.gl.pinned_out--;
-  g_free (pinned);
-  cblur_gpu_unlock ();
-}
-
-gboolean
-cblur_gpu_holds_context (void)
-{
-  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
-
-  return cblur_gpu_context_alive (&self.gl);
-}
-
-gboolean
-cblur_gpu_holds_memory (void)
-{
-  g_autoptr (GMutexLocker) locker = g_mutex_locker_new (&self.lock);
-
-  return cblur_gpu_context_holds_memory (&self.gl);
-}
-
-/* GEGL unloads a module whose operations are not in use and loads it again
- * later; the runtime's thread runs our code, and the context must not be
- * leaked by the unload, so the module stays loaded. */
-G_MODULE_EXPORT const gchar *
-g_module_check_init (GModule *module)
-{
-  g_module_make_resident (module);
-  return NULL;
+  return &self.gl;
 }

@@ -1,6 +1,6 @@
 /* Pinned host buffers, which a user fills and reads in place while the
- * GPU copies from and into them, and a few kept for the next user:
- * pinning memory costs tens of milliseconds. */
+ * GPU copies from and into them, and a few that stay for the next user:
+ * pinning memory is slow. */
 #include "cblur-gpu-context.h"
 
 #include <glib/gi18n-lib.h>
@@ -12,7 +12,7 @@ static guint reserved;   /* cblur_gpu_pinned_reserved */
 
 /* The buffer stays mapped for its lifetime, readable and writable: the
  * user writes and reads it in place, and its CPU fallback reads and
- * writes it too.  CLIENT_STORAGE keeps it in cached system memory, which
+ * writes it too.  CLIENT_STORAGE puts it in cached system memory, which
  * the GPU reaches by DMA; without it NVIDIA puts it in video memory,
  * which the CPU reads at a few MB/s. */
 static void

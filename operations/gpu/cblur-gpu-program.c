@@ -1,7 +1,9 @@
-/* Compute programs, compiled once per name and defines and kept with the
- * context, their uniforms' locations read when they are linked: setting
- * a uniform then asks the driver nothing. */
+/* Compute programs, linked one at a time or many at once, their
+ * uniforms' locations read when they are linked: setting a uniform then
+ * asks the driver nothing.  Which program a user takes, from the cache or
+ * the compiler, is cblur-gpu-compiler.c's. */
 #include "cblur-gpu-context.h"
+#include "cblur-gpu-program.h"
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -14,6 +16,34 @@ struct _CblurGpuProgram
    * at its first dispatch from each thread */
   GPtrArray  *threads;
 };
+
+/* compiles in users' tasks */
+static guint caller_compiles;
+
+/* first dispatches of a program from a thread that were not a first
+ * use's */
+static guint caller_first_uses;
+
+/* the thread that runs the first uses, while it does */
+static GThread *first_user;
+
+guint
+cblur_gpu_caller_compiles (void)
+{
+  return g_atomic_int_get (&caller_compiles);
+}
+
+guint
+cblur_gpu_caller_first_uses (void)
+{
+  return g_atomic_int_get (&caller_first_uses);
+}
+
+void
+cblur_gpu_program_first_uses (gboolean running)
+{
+  g_atomic_pointer_set (&first_user, running ? g_thread_self () : NULL);
+}
 
 void
 cblur_gpu_program_free (gpointer data)
@@ -55,7 +85,7 @@ succeeded (GLuint                    object,
 }
 
 /* The shader compiling: the defines and prelude go right after the
- * #version line that must come first; the #line keeps the info log's line
+ * #version line that must come first; the #line leaves the info log's line
  * numbers those of source. */
 static GLuint
 compile_start (const CblurGpuBuild *build)
@@ -150,77 +180,27 @@ cblur_gpu_programs_build (CblurGpuBuild *builds,
     }
 }
 
-/* the program linked on this thread, counted for cblur_gpu_caller_compiles */
-static CblurGpuProgram *
-build_here (const gchar  *name,
-            const gchar  *source,
-            const gchar  *defines,
-            const gchar  *prelude,
-            GError      **error)
+CblurGpuProgram *
+cblur_gpu_program_build (const gchar  *name,
+                         const gchar  *source,
+                         const gchar  *defines,
+                         const gchar  *prelude,
+                         GError      **error)
 {
   CblurGpuBuild build = { name, source, defines, prelude };
 
-  cblur_gpu_compiler_count_caller ();
+  g_atomic_int_inc (&caller_compiles);
   cblur_gpu_programs_build (&build, 1);
   if (build.program == NULL)
     g_propagate_error (error, build.error);
   return build.program;
 }
 
-CblurGpuProgram *
-cblur_gpu_program (CblurGpu     *gpu,
-                   const gchar  *name,
-                   const gchar  *source,
-                   const gchar  *defines,
-                   const gchar  *prelude,
-                   GError      **error)
+gboolean
+cblur_gpu_program_used_here (const CblurGpuProgram *program)
 {
-  g_autofree gchar *key = cblur_gpu_program_key (name, defines);
-  g_autofree gchar *faulty = NULL;
-  CblurGpuProgram  *program;
-
-  /* a broken program is never cached, so each faulty call compiles */
-  if (cblur_gpu_fault_compile ())
-    {
-      faulty = g_strconcat ("#error CBLUR_GL_FAULT=compile\n", defines, NULL);
-      program = build_here (name, source, faulty, prelude, error);
-      g_warn_if_fail (program == NULL);
-      return NULL;
-    }
-  program = g_hash_table_lookup (gpu->programs, key);
-  if (program != NULL)
-    return program;
-
-  /* one the runtime's thread linked is in the cache once taken */
-  program = cblur_gpu_compiler_take (gpu, key);
-  if (program != NULL)
-    return program;
-  program = build_here (name, source, defines, prelude, error);
-  if (program != NULL)
-    g_hash_table_insert (gpu->programs, g_steal_pointer (&key), program);
-  return program;
-}
-
-CblurGpuProgram *
-cblur_gpu_program_ready (CblurGpu     *gpu,
-                         const gchar  *name,
-                         const gchar  *source,
-                         const gchar  *defines,
-                         const gchar  *prelude,
-                         GError      **error)
-{
-  g_autofree gchar *key = cblur_gpu_program_key (name, defines);
-  CblurGpuProgram  *program;
-
-  /* a faulty program, or one the runtime's thread cannot make, fails here
-   * with the compiler's log */
-  if (cblur_gpu_fault_compile () || !cblur_gpu_prepare (gpu, name, source, defines, prelude))
-    return cblur_gpu_program (gpu, name, source, defines, prelude, error);
-  program = g_hash_table_lookup (gpu->programs, key);
-  if (program == NULL)
-    g_set_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NOT_READY,
-                 _("the %s shader is still compiling"), name);
-  return program;
+  return g_atomic_pointer_get (&first_user) == g_thread_self () ||
+         (program->threads != NULL && g_ptr_array_find (program->threads, g_thread_self (), NULL));
 }
 
 void
@@ -233,7 +213,8 @@ cblur_gpu_use (const CblurGpuProgram *program)
   if (!g_ptr_array_find (counted->threads, g_thread_self (), NULL))
     {
       g_ptr_array_add (counted->threads, g_thread_self ());
-      cblur_gpu_compiler_count_first_use ();
+      if (g_atomic_pointer_get (&first_user) != g_thread_self ())
+        g_atomic_int_inc (&caller_first_uses);
     }
   glUseProgram (program->id);
 }

@@ -2,7 +2,8 @@
  * else Mesa's surfaceless platform) and the objects that live in it:
  * pinned host buffers, textures, storage buffers and compute programs,
  * with dispatches, GPU timers and GL's errors.  It knows nothing of what
- * its shaders compute; an operation builds its GPU code on it.
+ * its shaders compute, nor of the program it serves: its user builds its
+ * GPU code on it, and hands it its settings (cblur_gpu_configure).
  *
  * All GL work runs on the runtime's own thread: a user hands its work
  * there as a task (cblur_gpu_run) and waits for it.  A driver binds some
@@ -10,12 +11,13 @@
  * its first dispatch from each thread, on that thread's CPU), so the
  * warm-ups that thread runs before the GPU takes blurs spare every user
  * that cost.  The context is made on first use, or ahead of it where the
- * caller would rather not wait (cblur_gpu_state).  Idle a while
- * (CBLUR_GL_IDLE_MS, longer while a user holds it), it lets go of its
- * users' memory (their data, pinned buffers) and keeps its programs,
- * so that the next blur pays no start; it goes only at gegl_exit(), or
- * when idle where CBLUR_GL_LET_GO is set, and is never used in a child
- * forked after it existed, nor once the process has begun to exit.
+ * caller would rather not wait (cblur_gpu_state).  Idle a while (the
+ * settings' idle_ms, longer while a user holds it), it lets go of its
+ * users' memory (their data, pinned buffers) while its programs stay, so
+ * that the next blur pays no start; it goes only when its user shuts the
+ * runtime down (cblur_gpu_shut_down), or when idle where the settings say
+ * let_go, and is never used in a child forked after it existed, nor once
+ * the process has begun to exit.
  *
  * Threads: the functions marked "thread-safe" may be called from any
  * thread at any time, but not from a task.  All others take a CblurGpu
@@ -59,7 +61,41 @@ typedef struct
   gint     storage_alignment;   /* of where such a range starts */
 } CblurGpuLimits;
 
-/* ---- lifetime (cblur-gpu-lifetime.c) ---- */
+/* ---- settings (cblur-gpu-config.c) ---- */
+
+/* a failure point that a test makes fail, as a driver would: no context,
+ * a shader that does not compile, an allocation or a dispatch that fails,
+ * a GPU reset, a context slow to make */
+typedef enum
+{
+  CBLUR_GPU_FAULT_NONE,
+  CBLUR_GPU_FAULT_CONTEXT,
+  CBLUR_GPU_FAULT_COMPILE,
+  CBLUR_GPU_FAULT_ALLOC,
+  CBLUR_GPU_FAULT_DISPATCH,
+  CBLUR_GPU_FAULT_LOST,
+  CBLUR_GPU_FAULT_SLOW
+} CblurGpuFault;
+
+/* What the runtime's user decides; 0 and FALSE hold the runtime's own. */
+typedef struct
+{
+  gint64        idle_ms;  /* the users' memory goes after this long unused (a minute) */
+  gboolean      let_go;   /* the context and its programs go then too */
+  gboolean      debug;    /* the driver's debug messages go to g_debug, at a cost */
+  CblurGpuFault fault;
+} CblurGpuConfig;
+
+/* Fills config (zeroed) with the settings as they are now; called on any
+ * thread, whenever the runtime needs them, so that a change shows at the
+ * next use. */
+typedef void (*CblurGpuConfigRead) (CblurGpuConfig *config);
+
+/* Thread-safe: where the runtime reads its settings; until then, and
+ * where read is NULL, it holds its own. */
+void      cblur_gpu_configure      (CblurGpuConfigRead read);
+
+/* ---- tasks (cblur-gpu-task.c) ---- */
 
 /* A user's GL work, run on the runtime's thread with the context current:
  * TRUE where it succeeded, else FALSE with the error. */
@@ -86,9 +122,11 @@ gboolean  cblur_gpu_available      (gboolean *is_software,
 gboolean  cblur_gpu_holds_context  (void);
 gboolean  cblur_gpu_holds_memory   (void);
 
+/* ---- the context's objects (cblur-gpu-context.c) ---- */
+
 const CblurGpuLimits *cblur_gpu_limits (const CblurGpu *gpu);
 
-/* A user's objects kept with the context under `key` (a static string's
+/* A user's objects that stay with the context under `key` (a static string's
  * address): destroy runs, with the context current, when the context lets
  * go of its memory after an idle time or goes, and deletes the data's GL
  * objects and frees its host memory; the next user makes them again. */
@@ -129,7 +167,7 @@ typedef enum
  * with `site`; FALSE, with the first as the error, where there was any.  A
  * loss or an out-of-memory leaves GL undefined: the context is marked
  * failed, which sticks until it is destroyed.  The fault a test sets
- * (CBLUR_GL_FAULT) fires here, through cblur-gpu-fault.c. */
+ * (CblurGpuConfig's fault) fires here, through cblur-gpu-config.c. */
 gboolean  cblur_gpu_check    (CblurGpu      *gpu,
                               const gchar   *site,
                               GError       **error);
@@ -161,8 +199,8 @@ typedef struct
   gpointer data;
 } CblurGpuPinned;
 
-/* Pinning costs tens of milliseconds: a few given back are kept for the
- * next.  While any is out, the context is not let go when idle, and at
+/* Pinning memory is slow (the driver locks every page): a few given back
+ * stay for the next.  While any is out, the context is not let go when idle, and at
  * exit the process waits for them.  Its data stays mapped for any
  * thread to read and write until it is given back or freed. */
 CblurGpuPinned *cblur_gpu_pinned_new  (CblurGpu        *gpu,
@@ -244,15 +282,51 @@ CblurGpuState cblur_gpu_state (gboolean   start,
                                gboolean  *is_software,
                                GError   **error);
 
-/* Thread-safe: a user that keeps the context from going after
- * CBLUR_GL_IDLE_MS (a live preview's op): while any hold is out, only a
- * far longer idle time lets it go. */
+/* Thread-safe, for tests and the benchmark: until the runtime's thread has
+ * made the context it was asked for, compiled all that is queued (what
+ * waits for a pause in the tasks too, which this wait makes) and run the
+ * first uses. */
+void      cblur_gpu_wait_prepared   (void);
+/* Thread-safe, and waits only for the runtime's thread's short lock:
+ * whether that thread has nothing queued (but what waits for a pause),
+ * compiling or to use first, so that a blur that takes only the programs
+ * the warm-ups queued finds them linked and already dispatched once, and
+ * no task waits for a compile or a first use.  While it compiles, a task waits
+ * for the batch: a user that takes GL blurs meanwhile does better to
+ * queue nothing more. */
+gboolean  cblur_gpu_prepared        (void);
+/* On the runtime's thread, the context current: queues
+ * (cblur_gpu_prepare) the programs a user of the runtime may take. */
+typedef void (*CblurGpuWarmUp) (CblurGpu *gpu);
+/* Thread-safe: warm_up runs, once each, whenever the runtime's thread has
+ * made the context (cblur_gpu_state), before that says READY. */
+void      cblur_gpu_on_made         (CblurGpuWarmUp warm_up);
+/* Thread-safe: first_use runs, once each, on the runtime's thread with the
+ * context current, once the programs that the warm-ups queued are linked
+ * and before cblur_gpu_prepared() says TRUE: a user's dispatches of each
+ * of them, on work of its own.  A driver may finish a program only at its
+ * first dispatch from a thread: this is where that waits, not a user's
+ * first frame. */
+void      cblur_gpu_on_linked       (CblurGpuWarmUp first_use);
+/* Thread-safe: use runs, once each time, as first_use does, after the
+ * runtime's thread has linked programs that cblur_gpu_program_linked()
+ * queued: a user's dispatches of those it asked for. */
+void      cblur_gpu_on_upgraded     (CblurGpuWarmUp use);
+
+/* ---- lifetime (cblur-gpu-lifetime.c) ---- */
+
+/* Thread-safe: a user that holds the context from going after the
+ * settings' idle time (a live preview's op): while any hold is out, only
+ * a far longer idle time lets it go. */
 void      cblur_gpu_hold   (void);
 void      cblur_gpu_unhold (void);
+/* Thread-safe: the context and the runtime's thread go (the host's
+ * library shuts down: gegl_exit()); a later call starts them again. */
+void      cblur_gpu_shut_down (void);
 
-/* ---- programs (cblur-gpu-program.c) ---- */
+/* ---- programs (cblur-gpu-cache.c, cblur-gpu-compiler.c, cblur-gpu-program.c) ---- */
 
-/* A linked compute program, kept with the context; its uniforms' locations
+/* A linked compute program, which stays with the context; its uniforms' locations
  * are read once, when it is linked. */
 typedef struct _CblurGpuProgram CblurGpuProgram;
 
@@ -277,6 +351,18 @@ CblurGpuProgram *cblur_gpu_program_ready (CblurGpu          *gpu,
                                           const gchar       *defines,
                                           const gchar       *prelude,
                                           GError           **error);
+/* The program where it is linked and the calling thread may dispatch it
+ * at once; else NULL, without an error, and it is queued for the
+ * runtime's thread to compile once the tasks pause a while (a task that
+ * comes meanwhile waits for the batch), after which the upgrades' first
+ * uses (cblur_gpu_on_upgraded) dispatch it: a blur served meanwhile by a
+ * program already linked takes it from the next on.  NULL too where it
+ * cannot be compiled there (its context failed, or its compile did). */
+CblurGpuProgram *cblur_gpu_program_linked (CblurGpu          *gpu,
+                                           const gchar       *name,
+                                           const gchar       *source,
+                                           const gchar       *defines,
+                                           const gchar       *prelude);
 /* Has the runtime's thread compile the program between tasks, in the
  * order queued and several at once, on a context of its own that shares
  * this one's objects, where it is not linked or queued yet: a later
@@ -296,30 +382,6 @@ guint     cblur_gpu_caller_compiles (void);
  * that were a user's, in a task or on a thread other than the runtime's,
  * rather than a first use's (cblur_gpu_on_linked). */
 guint     cblur_gpu_caller_first_uses (void);
-/* Thread-safe, for tests and the benchmark: until the runtime's thread has
- * made the context it was asked for, compiled all that is queued and run
- * the first uses. */
-void      cblur_gpu_wait_prepared   (void);
-/* Thread-safe, and waits only for the runtime's thread's short lock:
- * whether that thread has nothing queued, compiling or to use first, so
- * that a blur that takes only the programs the warm-ups queued finds them
- * linked and already dispatched once.  While it compiles, a task waits
- * for the batch: a user that takes GL blurs meanwhile does better to
- * queue nothing more. */
-gboolean  cblur_gpu_prepared        (void);
-/* On the runtime's thread, the context current: queues
- * (cblur_gpu_prepare) the programs a user of the runtime may take. */
-typedef void (*CblurGpuWarmUp) (CblurGpu *gpu);
-/* Thread-safe: warm_up runs, once each, whenever the runtime's thread has
- * made the context (cblur_gpu_state), before that says READY. */
-void      cblur_gpu_on_made         (CblurGpuWarmUp warm_up);
-/* Thread-safe: first_use runs, once each, on the runtime's thread with the
- * context current, once the programs that the warm-ups queued are linked
- * and before cblur_gpu_prepared() says TRUE: a user's dispatches of each
- * of them, on work of its own.  A driver may finish a program only at its
- * first dispatch from a thread: this is where that waits, not a user's
- * first frame. */
-void      cblur_gpu_on_linked       (CblurGpuWarmUp first_use);
 void      cblur_gpu_use         (const CblurGpuProgram *program);
 void      cblur_gpu_set_int     (const CblurGpuProgram *program,
                                  const gchar           *name,
@@ -342,6 +404,14 @@ void      cblur_gpu_set_vec4    (const CblurGpuProgram *program,
                                  const gfloat          *value);
 
 /* ---- dispatch and timers (cblur-gpu-dispatch.c) ---- */
+
+/* work groups of size for n items */
+static inline gint
+cblur_gpu_groups (gint n,
+                  gint size)
+{
+  return (n + size - 1) / size;
+}
 
 /* texture as the program's image `unit` */
 void      cblur_gpu_bind_image  (guint                  unit,

@@ -18,22 +18,6 @@
 /* channels a step apart, at most one in this many */
 #define U8_DIFFERING_ONE_IN 1000
 
-static gfloat *
-read_pixels (const gchar *path,
-             gsize        n_floats)
-{
-  g_autoptr (GError) error = NULL;
-  gchar             *contents = NULL;
-  gsize              length = 0;
-
-  if (!g_file_get_contents (path, &contents, &length, &error))
-    g_error ("%s", error->message);
-  if (length != n_floats * sizeof (gfloat))
-    g_error ("%s holds %" G_GSIZE_FORMAT " bytes, not %" G_GSIZE_FORMAT,
-             path, length, n_floats * sizeof (gfloat));
-  return (gfloat *) contents;
-}
-
 /* largest difference in 8-bit sRGB steps, and how many channels differ */
 static gint
 compare_u8 (const gfloat *expected,
@@ -83,8 +67,8 @@ main (gint    argc,
   width = atoi (argv[3]);
   height = atoi (argv[4]);
   n = (gsize) width * height;
-  input = read_pixels (argv[1], n * 4);
-  output = read_pixels (argv[2], n * 4);
+  input = test_read_raw (argv[1], n * 4);
+  output = test_read_raw (argv[2], n * 4);
 
   premultiplied = g_new (gfloat, n * 4);
   babl_process (babl_fish (babl_format ("RGBA float"), babl_format (TEST_FORMAT)),

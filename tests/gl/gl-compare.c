@@ -109,7 +109,7 @@ main (int    argc,
   setvbuf (stdout, NULL, _IOLBF, 0);
   gegl_init (&argc, &argv);
   g_object_set (gegl_config (), "threads", MIN (g_get_num_processors (), 64), NULL);
-  if (!cblur_gpu_available (&is_software, &error))
+  if (!cblur_gl_available (&is_software, &error))
     g_error ("no GL: %s", error->message);
 
   {

@@ -16,7 +16,7 @@ test_available (void)
 {
   g_autoptr (GError) error = NULL;
   gboolean           is_software = FALSE;
-  gboolean           ok = cblur_gpu_available (&is_software, &error);
+  gboolean           ok = cblur_gl_available (&is_software, &error);
 
   /* no context is a failure here, never a skip */
   g_assert_no_error (error);
@@ -103,7 +103,7 @@ test_box_channel_pairs (void)
   gl_test_set ("CBLUR_GL_SHARED_MEMORY", NULL);
 }
 
-/* a window wider than the shared memory cache is summed in chunks */
+/* a window wider than the shared memory cache is summed a part at a time */
 static void
 test_direct_wide_window (void)
 {
@@ -114,7 +114,7 @@ test_direct_wide_window (void)
                      <=, DIRECT_TOLERANCE);
 }
 
-/* a box block longer than the shader's 256-pixel scan chunks */
+/* a box block longer than the shader's 256-pixel scan groups */
 static void
 test_box_long_blocks (void)
 {

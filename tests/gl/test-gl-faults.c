@@ -105,12 +105,12 @@ test_available_without_context (void)
   gboolean           ok;
 
   gl_test_set ("CBLUR_GL_FAULT", "context");
-  ok = cblur_gpu_available (NULL, &error);
+  ok = cblur_gl_available (NULL, &error);
   gl_test_set ("CBLUR_GL_FAULT", NULL);
 
   g_assert_false (ok);
   g_assert_error (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NO_CONTEXT);
-  g_assert_true (cblur_gpu_available (NULL, NULL));
+  g_assert_true (cblur_gl_available (NULL, NULL));
 }
 
 /* what the op sees: a failed GL blur is redone on the CPU */
@@ -463,7 +463,7 @@ static void
 test_straight_passes (void)
 {
   check_straight_passes (CBLUR_MODE_DIRECT, 9.0, NULL);
-  /* a window wider than the cache: the direct shader loads in chunks */
+  /* a window wider than the cache: the direct shader loads it a part at a time */
   check_straight_passes (CBLUR_MODE_DIRECT, 150.0, "1");
   /* the two-dispatch box, after premultiply.comp */
   check_straight_passes (CBLUR_MODE_BOX, 9.0, "1");
@@ -491,7 +491,7 @@ test_unknown_fault (void)
   g_test_assert_expected_messages ();
   /* a second warning would be fatal */
   check_recovers (kernel);
-  g_assert_true (cblur_gpu_available (NULL, NULL));
+  g_assert_true (cblur_gl_available (NULL, NULL));
 }
 
 /* The op, which GEGL loads from its module, sees a test's reload: a fault

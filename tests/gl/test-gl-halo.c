@@ -157,7 +157,7 @@ static const struct
   gint width, height;
 } tiny_sizes[] = { { 1, 1 }, { 3, 2 }, { 1, 40 }, { 40, 1 } };
 
-/* 40 runs the box fused, in bands; 700 the direct window in chunks; 3000
+/* 40 runs the box fused, in bands; 700 the direct window a part at a time; 3000
  * the box in two dispatches a pass, whole */
 static const gdouble large_radii[] = { 40.0, 700.0, 3000.0 };
 
@@ -331,7 +331,7 @@ blur_within_bounds (void)
   gint64  started;
   gint    mode;
 
-  g_assert_true (cblur_gpu_available (NULL, NULL));
+  g_assert_true (cblur_gl_available (NULL, NULL));
   reset_peak ();
   before = peak_kib ();
   started = g_get_monotonic_time ();

@@ -7,7 +7,9 @@
  * sweep over every radius from two threads compiles nothing for them,
  * dispatches no program for the first time from any thread (a driver
  * may finish a program at its first dispatch from each) and blurs on the
- * GPU as the CPU does.
+ * GPU as the CPU does.  A program a blur would do better with compiles
+ * only once the tasks pause, and a task takes it only once the runtime's
+ * thread has dispatched it.
  * Each case runs in a process of its own, the runtime's state being the
  * process's. */
 #include "gl-test.h"
@@ -439,6 +441,65 @@ exit_while_starting (gconstpointer data)
   exit (0);
 }
 
+/* a program for the upgrade test: it does nothing, so that any dispatch
+ * of it is safe */
+static const gchar empty_shader[] =
+  "#version 430\n"
+  "layout (local_size_x = 1) in;\n"
+  "void main () { }\n";
+
+static gint upgrade_uses;
+
+/* the upgrades' first use: the program is there for it, and dispatched */
+static void
+use_upgraded (CblurGpu *gpu)
+{
+  CblurGpuProgram *program = cblur_gpu_program_linked (gpu, "empty", empty_shader, "", "");
+
+  if (program == NULL)
+    return;
+  cblur_gpu_use (program);
+  cblur_gpu_dispatch (1, 1, 0);
+  g_atomic_int_inc (&upgrade_uses);
+}
+
+static gboolean
+take_linked (CblurGpu  *gpu,
+             gpointer   found,
+             GError   **error)
+{
+  *(CblurGpuProgram **) found = cblur_gpu_program_linked (gpu, "empty", empty_shader, "", "");
+  return TRUE;
+}
+
+/* The first task that asks for a program it would do better with gets
+ * none, and compiles nothing; the program compiles once the tasks pause
+ * (cblur_gpu_wait_prepared waits for that), the upgrades' first use
+ * dispatches it, and the next task takes it, its first dispatch from
+ * the runtime's thread behind it. */
+static void
+upgrade_in_a_pause (void)
+{
+  CblurGpuProgram *found = NULL;
+  guint            compiles;
+  guint            first_uses;
+
+  if (!in_own_process ())
+    return;
+  g_assert_true (cblur_gl_available (NULL, NULL));
+  cblur_gpu_on_upgraded (use_upgraded);
+  compiles = cblur_gpu_caller_compiles ();
+  first_uses = cblur_gpu_caller_first_uses ();
+  g_assert_true (cblur_gpu_run (take_linked, &found, NULL));
+  g_assert_null (found);
+  cblur_gpu_wait_prepared ();
+  g_assert_cmpint (g_atomic_int_get (&upgrade_uses), ==, 1);
+  g_assert_true (cblur_gpu_run (take_linked, &found, NULL));
+  g_assert_nonnull (found);
+  g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, compiles);
+  g_assert_cmpuint (cblur_gpu_caller_first_uses (), ==, first_uses);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -457,5 +518,6 @@ main (int    argc,
   g_test_add_func ("/gl/startup/first-frame-pins-nothing", first_frame_pins_nothing);
   g_test_add_data_func ("/gl/startup/hand-over/gaussian", "gaussian", hand_over_mid_region);
   g_test_add_data_func ("/gl/startup/hand-over/variable", "variable", hand_over_mid_region);
+  g_test_add_func ("/gl/startup/upgrade-in-a-pause", upgrade_in_a_pause);
   return gl_test_run ();
 }

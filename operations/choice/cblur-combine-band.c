@@ -1,0 +1,247 @@
+/* The band's images all live on the heap as premultiplied RGBA float:
+ * each blur reads the part of the source (or of the mask's pixels) its
+ * reach needs and the arithmetic runs over rows on GEGL's threads. */
+
+#include "config.h"
+
+#include <string.h>
+
+#include "cblur-combine-band.h"
+#include "cblur-memory.h"
+#include "cblur-parallel.h"
+
+/* box passes where auto blurs wide radii with boxes, as the blur's
+ * default */
+#define BOX_ITERATIONS 4
+
+/* the arithmetic's cost a row, in pixels' worth of a thread's start */
+#define ROW_COST 0.01
+
+static gint
+mask_reach (const CblurCombine *combine)
+{
+  return combine->kind == CBLUR_COMBINE_UNSHARP && combine->thresholded
+         ? cblur_kernel_reach (CBLUR_COMBINE_MASK_RADIUS, CBLUR_MODE_DIRECT, BOX_ITERATIONS)
+         : 0;
+}
+
+static gint
+blur_reach (const CblurCombine *combine,
+            CblurMode           mode)
+{
+  gint reach = cblur_kernel_reach (combine->radii[0], mode, BOX_ITERATIONS);
+
+  if (combine->kind == CBLUR_COMBINE_DIFFERENCE)
+    reach = MAX (reach, cblur_kernel_reach (combine->radii[1], mode, BOX_ITERATIONS));
+  return reach;
+}
+
+/* High pass and difference change the image even where their blurs do
+ * nothing: a reach of at least 1 keeps GEGL from handing the input on. */
+gint
+cblur_combine_reach (const CblurCombine *combine,
+                     CblurMode           mode)
+{
+  gint reach = blur_reach (combine, mode) + mask_reach (combine);
+
+  return combine->kind == CBLUR_COMBINE_UNSHARP ? reach : MAX (reach, 1);
+}
+
+/* the part of image that rect covers, its pixels shared */
+static CblurImage
+part_of (const CblurImage *image,
+         gint              grow,
+         const CblurImage *rect)
+{
+  CblurImage part = *image;
+
+  part.x = rect->x - grow;
+  part.y = rect->y - grow;
+  part.width = rect->width + 2 * grow;
+  part.height = rect->height + 2 * grow;
+  part.data = cblur_image_pixel (image, part.x - image->x, part.y - image->y);
+  return part;
+}
+
+/* an image of rect's pixels grown by grow, on the heap */
+static gboolean
+image_new (const CblurImage *rect,
+           gint              grow,
+           CblurImage       *image)
+{
+  *image = (CblurImage) { NULL, rect->x - grow, rect->y - grow, rect->width + 2 * grow,
+                          rect->height + 2 * grow, 0, NULL };
+  image->stride = cblur_image_packed_stride (image);
+  image->data = cblur_pixels_alloc (image->stride * image->height * sizeof (gfloat));
+  return image->data != NULL;
+}
+
+/* a later blur's report into the band's: the GPU's figures added, the
+ * first failure kept, the CPU where any blur ran there */
+static void
+add_report (CblurRunReport *sum,
+            CblurRunReport *report)
+{
+  sum->tiles += report->tiles;
+  sum->upload_ms += report->upload_ms;
+  sum->compute_ms += report->compute_ms;
+  sum->download_ms += report->download_ms;
+  if (report->ran_on == CBLUR_BACKEND_CPU)
+    {
+      sum->ran_on = CBLUR_BACKEND_CPU;
+      sum->why_cpu = report->why_cpu;
+    }
+  if (sum->gl_failure == NULL)
+    sum->gl_failure = g_steal_pointer (&report->gl_failure);
+  g_clear_pointer (&report->gl_failure, g_free);
+}
+
+/* src's blur at radius into out, whose rectangle src covers with the
+ * kernel's reach; the band's first blur fills sum, a later one adds to it */
+static void
+blur_into (gdouble           radius,
+           CblurMode         mode,
+           CblurBackendKind  backend,
+           const CblurImage *src,
+           const CblurImage *out,
+           gboolean          first,
+           CblurRunReport   *sum)
+{
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new_xy (radius, radius, mode, BOX_ITERATIONS);
+  CblurImage              from = part_of (src, kernel->reach, out);
+  CblurRunReport          report = { 0 };
+
+  if (first)
+    {
+      cblur_backend_blur (NULL, backend, kernel, &from, out, NULL, sum);
+      return;
+    }
+  cblur_backend_blur (NULL, backend, kernel, &from, out, NULL, &report);
+  add_report (sum, &report);
+}
+
+typedef enum
+{
+  STEP_THRESHOLD,
+  STEP_RESULT
+} Step;
+
+typedef struct
+{
+  const CblurCombine *combine;
+  Step                step;
+  CblurImage          source;
+  CblurImage          first;
+  CblurImage          second;   /* the difference's second blur, or the mask */
+  gboolean            has_second;
+  const CblurImage   *out;
+  GeglRectangle       image;    /* STEP_THRESHOLD: where the mask is made, clamped beyond */
+} Rows;
+
+/* one row of the mask, its pixels beyond the image as the nearest edge
+ * pixel's */
+static void
+threshold_row (const Rows *rows,
+               gsize       y)
+{
+  const CblurImage *out = rows->out;
+  gint              row = CLAMP (out->y + (gint) y, rows->image.y,
+                                 rows->image.y + rows->image.height - 1) - out->y;
+  gint              left = CLAMP (rows->image.x - out->x, 0, out->width - 1);
+  gint              right = CLAMP (rows->image.x + rows->image.width - out->x, left + 1,
+                                   out->width);
+  gfloat           *mask = cblur_image_row (out, y);
+  gint              x;
+
+  cblur_combine_threshold (cblur_image_pixel (&rows->source, left, row),
+                           cblur_image_pixel (&rows->first, left, row),
+                           &rows->combine->threshold, right - left, mask + 4 * left);
+  for (x = 0; x < left; x++)
+    memcpy (mask + 4 * x, mask + 4 * left, 4 * sizeof (gfloat));
+  for (x = right; x < out->width; x++)
+    memcpy (mask + 4 * x, mask + 4 * (right - 1), 4 * sizeof (gfloat));
+}
+
+static void
+combine_rows (gsize    offset,
+              gsize    size,
+              gpointer user_data)
+{
+  const Rows         *rows = user_data;
+  const CblurCombine *combine = rows->combine;
+  gsize               n = rows->out->width;
+  gsize               y;
+
+  for (y = offset; y < offset + size; y++)
+    {
+      const gfloat *source = cblur_image_row (&rows->source, y);
+      const gfloat *first = cblur_image_row (&rows->first, y);
+      const gfloat *second = rows->has_second ? cblur_image_row (&rows->second, y) : NULL;
+      gfloat       *out = cblur_image_row (rows->out, y);
+
+      if (rows->step == STEP_THRESHOLD)
+        threshold_row (rows, y);
+      else if (combine->kind == CBLUR_COMBINE_UNSHARP)
+        cblur_combine_unsharp (source, first, second, combine->amount, n, out);
+      else if (combine->kind == CBLUR_COMBINE_HIGH_PASS)
+        cblur_combine_high_pass (source, first, combine->contrast, n, out);
+      else
+        cblur_combine_difference (first, second, n, out);
+    }
+}
+
+static void
+run_rows (Rows *rows)
+{
+  cblur_parallel_distribute_range (rows->out->height, ROW_COST * rows->out->width,
+                                   combine_rows, rows);
+}
+
+gboolean
+cblur_combine_band (const CblurCombine  *combine,
+                    CblurMode            mode,
+                    CblurBackendKind     backend,
+                    const CblurImage    *src,
+                    const CblurImage    *dst,
+                    const GeglRectangle *image,
+                    CblurRunReport      *report)
+{
+  gint       grow = mask_reach (combine);
+  CblurImage first = { 0 }, second = { 0 }, mask_source = { 0 };
+  Rows       rows = { combine, STEP_RESULT };
+  gboolean   ok = FALSE;
+
+  if (!image_new (dst, grow, &first))
+    return FALSE;
+  blur_into (combine->radii[0], mode, backend, src, &first, TRUE, report);
+  if (combine->kind == CBLUR_COMBINE_DIFFERENCE)
+    {
+      if (!image_new (dst, 0, &second))
+        goto out;
+      blur_into (combine->radii[1], mode, backend, src, &second, FALSE, report);
+    }
+  else if (grow > 0)
+    {
+      Rows threshold = { combine, STEP_THRESHOLD, part_of (src, 0, &first), first };
+
+      if (!image_new (dst, grow, &mask_source) || !image_new (dst, 0, &second))
+        goto out;
+      threshold.out = &mask_source;
+      threshold.image = *image;
+      run_rows (&threshold);
+      blur_into (CBLUR_COMBINE_MASK_RADIUS, CBLUR_MODE_DIRECT, backend, &mask_source,
+                 &second, FALSE, report);
+    }
+  rows.source = part_of (src, 0, dst);
+  rows.first = part_of (&first, 0, dst);
+  rows.second = second;
+  rows.has_second = second.data != NULL;
+  rows.out = dst;
+  run_rows (&rows);
+  ok = TRUE;
+out:
+  cblur_pixels_free (first.data);
+  cblur_pixels_free (second.data);
+  cblur_pixels_free (mask_source.data);
+  return ok;
+}

@@ -1,0 +1,67 @@
+/* A band of a blur joined with its source (cblur-combine.h): the blurs
+ * on the backend the choice gave the band, the second blur (Difference
+ * of Gaussians' other radius, the unsharp mask's threshold mask) of the
+ * same source in the same band, then the arithmetic.  Any thread, each
+ * with bands of its own. */
+#ifndef CBLUR_COMBINE_BAND_H
+#define CBLUR_COMBINE_BAND_H
+
+#include <gegl.h>
+
+#include "cblur-backend.h"
+#include "cblur-combine.h"
+
+G_BEGIN_DECLS
+
+typedef enum
+{
+  CBLUR_COMBINE_UNSHARP,
+  CBLUR_COMBINE_HIGH_PASS,
+  CBLUR_COMBINE_DIFFERENCE
+} CblurCombineKind;
+
+typedef struct
+{
+  CblurCombineKind kind;
+  /* the blurs' radii (3σ); radii[1] only the difference's second blur */
+  gdouble          radii[2];
+  gdouble          amount;       /* unsharp: the difference's factor */
+  gdouble          contrast;     /* high pass */
+  gboolean         thresholded;  /* unsharp: threshold weighs the difference */
+  CblurThreshold   threshold;
+} CblurCombine;
+
+/* the blur's radius (3σ) for GEGL's standard deviation, at most the
+ * blur's largest */
+static inline gdouble
+cblur_combine_radius (gdouble std_dev)
+{
+  return MIN (3.0 * std_dev, CBLUR_RADIUS_MAX);
+}
+
+/* GEGL's σ = 1 blur of the threshold mask, as a radius */
+#define CBLUR_COMBINE_MASK_RADIUS 3.0
+
+/* the source pixels beyond an output pixel that its result reads, at the
+ * blurs' mode */
+gint     cblur_combine_reach (const CblurCombine *combine,
+                              CblurMode           mode);
+
+/* Joins src, premultiplied RGBA float holding dst's rectangle grown by
+ * cblur_combine_reach() on every side, with its blurs into dst (the
+ * same pixels, held), blurring on backend with the CPU as its fallback;
+ * report, as cblur_backend_blur()'s, sums the blurs.  image: the image's
+ * rectangle, which holds dst; the threshold mask's blur reads the mask's
+ * edge beyond it, as GEGL's blur of the mask reads the mask's abyss
+ * under clamp.  FALSE where there is no room for the band's blurs. */
+gboolean cblur_combine_band  (const CblurCombine  *combine,
+                              CblurMode            mode,
+                              CblurBackendKind     backend,
+                              const CblurImage    *src,
+                              const CblurImage    *dst,
+                              const GeglRectangle *image,
+                              CblurRunReport      *report);
+
+G_END_DECLS
+
+#endif

@@ -1,0 +1,105 @@
+/* The blur the GPU's first uses rehearse next (cblur-gl-variants.c):
+ * an input the CPU has blurred whole or in bands while the GPU may yet
+ * take blurs (cblur_gl_expect), or one the GPU served with programs that
+ * serve every radius while better ones compile (cblur_gl_expect_upgrade),
+ * the largest of them, so that its next blur on the GPU finds its pinned
+ * memory, textures and programs made and dispatched. */
+#include "cblur-gl-internal.h"
+
+/* the largest input with its halo of those recorded since the last
+ * rehearsal */
+static struct
+{
+  GMutex             lock;
+  gdouble            pixels;       /* with the halo; 0 where there is none */
+  gdouble            radii[2];     /* by CblurAxis */
+  CblurMode          mode;         /* the axes', or auto where they differ */
+  gint               iterations;
+  GeglRectangle      inside;
+  GeglAbyssPolicy    abyss;
+  gboolean           straight;
+  const CblurFormat *formats[2];   /* src's and dst's */
+} expected;
+
+/* the blur of inside to rehearse, where it is the largest yet */
+static void
+expect (const CblurKernel   *kernel,
+        const GeglRectangle *inside,
+        GeglAbyssPolicy      abyss,
+        gboolean             straight,
+        const CblurImage    *src,
+        const CblurImage    *dst)
+{
+  const CblurKernelAxis *x = &kernel->axes[CBLUR_AXIS_X];
+  const CblurKernelAxis *y = &kernel->axes[CBLUR_AXIS_Y];
+  gdouble                pixels = ((gdouble) inside->width + 2.0 * kernel->reach) *
+                                  ((gdouble) inside->height + 2.0 * kernel->reach);
+
+  g_mutex_lock (&expected.lock);
+  if (pixels > expected.pixels)
+    {
+      expected.pixels = pixels;
+      expected.radii[CBLUR_AXIS_X] = x->radius;
+      expected.radii[CBLUR_AXIS_Y] = y->radius;
+      expected.mode = x->mode == y->mode ? x->mode : CBLUR_MODE_AUTO;
+      expected.iterations = CLAMP (MAX (x->iterations, y->iterations), CBLUR_ITERATIONS_MIN,
+                                   CBLUR_ITERATIONS_MAX);
+      expected.inside = *inside;
+      expected.abyss = abyss;
+      expected.straight = straight;
+      expected.formats[0] = src->format;
+      expected.formats[1] = dst->format;
+    }
+  g_mutex_unlock (&expected.lock);
+}
+
+void
+cblur_gl_expect (const CblurKernel *kernel,
+                 const CblurStream *stream,
+                 const CblurImage  *src,
+                 const CblurImage  *dst)
+{
+  expect (kernel, &stream->inside, stream->abyss, stream->straight_alpha, src, dst);
+}
+
+/* Its output as a whole image of its own: the same tiles, and so the
+ * same programs. */
+void
+cblur_gl_expect_upgrade (const CblurKernel   *kernel,
+                         const CblurGlSource *source,
+                         const CblurImage    *src,
+                         const CblurImage    *dst)
+{
+  GeglRectangle inside = { dst->x, dst->y, dst->width, dst->height };
+
+  expect (kernel, &inside, GEGL_ABYSS_NONE, source->straight, src, dst);
+}
+
+/* the recorded blur, forgotten, as cblur_gl_rehearse() takes it; NULL
+ * where there is none */
+CblurKernel *
+cblur_gl_expected_take (CblurStream *stream,
+                        CblurImage  *src,
+                        CblurImage  *dst)
+{
+  CblurKernel *kernel = NULL;
+
+  g_mutex_lock (&expected.lock);
+  if (expected.pixels > 0)
+    {
+      kernel = cblur_kernel_new_xy (expected.radii[CBLUR_AXIS_X], expected.radii[CBLUR_AXIS_Y],
+                                    expected.mode, expected.iterations);
+      stream->inside = expected.inside;
+      stream->abyss = expected.abyss;
+      stream->straight_alpha = expected.straight;
+      *src = (CblurImage) { NULL, stream->inside.x - kernel->reach,
+                            stream->inside.y - kernel->reach,
+                            stream->inside.width + 2 * kernel->reach,
+                            stream->inside.height + 2 * kernel->reach, 0, expected.formats[0] };
+      *dst = (CblurImage) { NULL, stream->inside.x, stream->inside.y, stream->inside.width,
+                            stream->inside.height, 0, expected.formats[1] };
+    }
+  expected.pixels = 0;
+  g_mutex_unlock (&expected.lock);
+  return kernel;
+}
