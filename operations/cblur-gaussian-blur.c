@@ -24,8 +24,8 @@ enum_start (cblur_op_mode)
 enum_end (CblurOpMode)
 
 /* An axis at the default blurs at radius: graphs, scripts and saved
- * layer effects that give radius alone blur as they did before there were
- * two.  GIMP sets every property of a filter in the order declared, and
+ * layer effects that give radius alone blur at it along both axes.
+ * GIMP sets every property of a filter in the order declared, and
  * puts those its settings do not give back to their defaults, so the
  * axes follow radius in any order, rather than radius setting them.
  * Reading an axis gives the radius it blurs at.  GIMP shows the axes,

@@ -346,7 +346,8 @@ test_inside (void)
 
 /* The GPU's premultiplication follows cblur_premultiply(), which must be
  * babl's RGBA float to RaGaBaA float bit for bit: GEGL's own conversion
- * is what a straight source went through before the GPU took it over.
+ * is what a straight source goes through where the GPU does not take it
+ * over.
  * Alphas around babl's floor, negative, above one and odd; a row stride
  * wider than the row, whose padding stays. */
 static void

@@ -92,7 +92,7 @@ cblur_gettext (const gchar *msgid)
   if (wanted == (locale_t) 0)
     return dgettext (GETTEXT_PACKAGE, msgid);
 
-  /* on this thread only, so the host's locale is left as it was */
+  /* on this thread only, so the host's locale stays untouched */
   previous = uselocale (wanted);
   translated = dgettext (GETTEXT_PACKAGE, msgid);
   uselocale (previous);

@@ -6,22 +6,22 @@
 #include <glib/gi18n-lib.h>
 #include "cblur-i18n.h"
 
-/* A band is hundreds of megabytes touched once per call: faulting them in
- * and zeroing them costs as much as a good part of the blur, so freed
- * bands wait here for the next call, their pages kept.  Blocks are whole
- * multiples of BLOCK_GRAIN, so that bands of nearly one size reuse each
- * other's.  The CPU's pass between and each of its threads' buffers are
- * blocks of their own. */
+/* A band's memory is hundreds of megabytes touched once per call:
+ * faulting it in and zeroing it costs as much as a good part of the
+ * blur, so freed band memory waits here for the next call with its
+ * pages.  Blocks are whole multiples of BLOCK_GRAIN, so that bands of
+ * nearly one size reuse each other's.  The CPU's pass between and each of
+ * its threads' buffers are blocks of their own. */
 #define BLOCK_GRAIN   ((gsize) 2 << 20)
 #define CACHED_BLOCKS 64
 #define CACHED_BYTES  ((gsize) 256 << 20)
 
-/* Cached blocks keep their pages while blurs follow each other: advised
- * free (MADV_FREE) on every free, each page costs the processor an assist
- * to mark it dirty again on the next call's first write.  Once no block
- * has been freed for IDLE_US, a thread of its own advises the cached ones
- * free, so that the kernel may take their pages back whenever it needs
- * them.  (Transparent huge pages are not asked for: a first call would
+/* Cached blocks hold on to their pages while blurs follow each other:
+ * advised free (MADV_FREE) on every free, each page costs the processor
+ * an assist to mark it dirty again on the next call's first write.  Once
+ * no block has been freed for IDLE_US, a thread of its own advises the
+ * cached ones free, so that the kernel may take their pages back
+ * whenever it needs them.  (Transparent huge pages are not asked for: a first call would
  * wait on the kernel compacting memory for them.) */
 #define IDLE_US (10 * G_USEC_PER_SEC)
 
@@ -29,7 +29,7 @@ typedef struct
 {
   gpointer start;
   gsize    size;
-  gboolean advised;   /* given MADV_FREE since it was last used */
+  gboolean advised;   /* given MADV_FREE since its last use */
 } Block;
 
 static GMutex      cache_lock;
@@ -37,7 +37,7 @@ static GCond       cache_freed;
 static Block       cache[CACHED_BLOCKS];
 static gint64      last_freed;
 /* the blocks handed out, by start, with their mapped sizes: one taken
- * from the cache may be larger than was asked for */
+ * from the cache may be larger than asked for */
 static GHashTable *in_use;
 
 static gsize

@@ -1,4 +1,5 @@
-/* Memory for whole bands of pixels. */
+/* Band memory (whole bands of pixels) and the CPU's own buffers, cached
+ * between calls with their pages; non-temporal stores into them. */
 #ifndef CBLUR_MEMORY_H
 #define CBLUR_MEMORY_H
 
@@ -17,15 +18,15 @@ gpointer cblur_pixels_alloc (gsize    bytes);
 gpointer cblur_pixels_take  (gsize    bytes);
 void     cblur_pixels_free  (gpointer pixels);
 
-/* One pixel (four floats, `to` 16-byte aligned) stored around the cache,
- * for a pass between that is read back only once a pass has written all
- * of it: through the cache each store would read its line first and
- * evict the pass's own lines.  A thread's streamed stores are ordered
- * only by cblur_pixels_streamed(), which it calls before others read
- * them. */
+/* One pixel (four floats, `to` 16-byte aligned) in a non-temporal store,
+ * around the cache, for a pass between that is read back only once a
+ * pass has written all of it: through the cache each store would read
+ * its line first and evict the pass's own lines.  A thread's non-temporal
+ * stores are ordered only by cblur_non_temporal_stores_fence(), which it
+ * calls before others read them. */
 static inline void
-cblur_pixels_stream (gfloat       *to,
-                     const gfloat *pixel)
+cblur_pixel_store_non_temporal (gfloat       *to,
+                                const gfloat *pixel)
 {
 #ifdef __SSE__
   _mm_stream_ps (to, _mm_loadu_ps (pixel));
@@ -35,7 +36,7 @@ cblur_pixels_stream (gfloat       *to,
 }
 
 static inline void
-cblur_pixels_streamed (void)
+cblur_non_temporal_stores_fence (void)
 {
 #ifdef __SSE__
   _mm_sfence ();

@@ -57,7 +57,7 @@ cblur_parallel_distribute_range (gsize                           size,
 typedef struct
 {
   gsize                           size;
-  gsize                           next;   /* the first unit no thread took */
+  gsize                           next;   /* the first unit no thread has taken */
   GeglParallelDistributeRangeFunc func;
   gpointer                        user_data;
 } Share;

@@ -3,7 +3,7 @@
 #include <glib/gi18n-lib.h>
 #include "cblur-i18n.h"
 
-/* the settings, published whole: a reload makes new ones, and keeps the
+/* the settings, published whole: a reload makes new ones, and leaves the
  * old, which a blur on another thread may still be reading */
 static CblurSettings *current;
 static GSList        *retired;

@@ -7,7 +7,7 @@
  *   CBLUR_GL_IDLE_MS=N         let the GL context's textures and pinned
  *                              host memory go after N ms unused; 60000
  *   CBLUR_GL_LET_GO=1          let the context itself go then too, with
- *                              its programs, rather than keep it for the
+ *                              its programs, rather than let it stay for the
  *                              next blur
  *   CBLUR_GL_DEBUG=1           log the GL driver's debug messages (GLib's
  *                              debug log, domain cblur), at a cost on

@@ -8,11 +8,11 @@
 #define WIDEST_VECTORS __attribute__ ((target_clones ("arch=x86-64-v4", "arch=x86-64-v3", "default")))
 
 /* Accumulators for this many pixels stay in registers. */
-#define DIRECT_GROUP 8
+#define DIRECT_GROUP_PIXELS 8
 
 /* Outputs made side by side, each adding its taps in its own order: a
  * sum waits for the one before it, and a single output's few vectors of
- * sums left the adders idle between taps. */
+ * sums would leave the adders idle between taps. */
 #define DIRECT_OUTPUTS 4
 
 /* `outputs` outputs `out_step` apart, their centres `step` apart */
@@ -27,7 +27,7 @@ direct_group (const gfloat     *w,
               const gint        outputs)
 {
   const gint lanes = pixels * CBLUR_CHANNELS;
-  gfloat     acc[DIRECT_OUTPUTS][DIRECT_GROUP * CBLUR_CHANNELS];
+  gfloat     acc[DIRECT_OUTPUTS][DIRECT_GROUP_PIXELS * CBLUR_CHANNELS];
   gint       j, c, o;
 
   for (o = 0; o < outputs; o++)
@@ -69,12 +69,12 @@ direct_line (const CblurKernelAxis *kernel,
 
       /* constant group sizes and counts let the compiler unroll the loops */
       outputs = n_out - i >= DIRECT_OUTPUTS ? DIRECT_OUTPUTS : 1;
-      for (p = 0; p + DIRECT_GROUP <= pixels; p += DIRECT_GROUP)
+      for (p = 0; p + DIRECT_GROUP_PIXELS <= pixels; p += DIRECT_GROUP_PIXELS)
         if (outputs == DIRECT_OUTPUTS)
-          direct_group (w, hw, centre + p, in.step, dst + p, out.step, DIRECT_GROUP,
+          direct_group (w, hw, centre + p, in.step, dst + p, out.step, DIRECT_GROUP_PIXELS,
                         DIRECT_OUTPUTS);
         else
-          direct_group (w, hw, centre + p, in.step, dst + p, out.step, DIRECT_GROUP, 1);
+          direct_group (w, hw, centre + p, in.step, dst + p, out.step, DIRECT_GROUP_PIXELS, 1);
       if (p < pixels && outputs == DIRECT_OUTPUTS)
         direct_group (w, hw, centre + p, in.step, dst + p, out.step, pixels - p,
                       DIRECT_OUTPUTS);
@@ -84,10 +84,10 @@ direct_line (const CblurKernelAxis *kernel,
 }
 
 /* An element of a strip in four vectors of its own, which the compiler
- * keeps in registers (as one array, or one vector of the element's
- * width, it kept the running sums in memory, each element waiting on the
- * previous one's store).  Narrower elements travel in the first lanes,
- * the rest zero. */
+ * holds in registers (as one array, or one vector of the element's
+ * width, it holds the running sums in memory, each element waiting on
+ * the previous one's store).  Narrower elements travel in the first
+ * lanes, the rest zero. */
 typedef gfloat Quarter __attribute__ ((vector_size (CBLUR_STRIP_PIXELS * sizeof (CblurPixel) / 4)));
 /* ... as found in lines, on whole floats */
 typedef gfloat StoredQuarter __attribute__ ((vector_size (sizeof (Quarter)), aligned (4),
@@ -168,8 +168,8 @@ bring_in (const gchar **ahead,
  * absolute coordinates, so each sum reads only pixels inside its window and
  * every output is the same whatever region it is computed in.  The pass
  * goes a block at a time, its suffix sums in a block-long buffer that stays
- * in the core's cache (over whole lines they went out to memory and back,
- * which bounded the pass on memory bandwidth); the prefix sum grows one
+ * in the core's cache (over whole lines they would go out to memory and
+ * back, bounding the pass on memory bandwidth); the prefix sum grows one
  * element an output, in registers. */
 static inline __attribute__ ((always_inline)) void
 box_pass_pixels (const CblurKernelAxis *kernel,
@@ -315,7 +315,7 @@ cblur_line_scratch_ahead (CblurLineScratch *scratch,
 /* The passes between the first and the last go in one line, in place: a
  * pass's output i is the window of elements i and on, and later outputs
  * read only elements after i, so it goes over element i.  One line
- * rather than two keeps a column strip in the core's L2 cache.  The line
+ * rather than two leaves a column strip in the core's L2 cache.  The line
  * between holds `lanes` of each element's pixels, `step` apart. */
 static void
 box_passes (const CblurKernelAxis *kernel,
@@ -345,8 +345,9 @@ box_passes (const CblurKernelAxis *kernel,
 
 /* A strip's halves go through the passes one after the other: a block of
  * a half's elements and its suffix sums stay in the core's L1 cache at the
- * radii a slider reaches, where a whole strip's outgrew it from a block
- * of a few dozen elements on, and cost no more where they did not. */
+ * radii a slider reaches, where a whole strip's outgrow it from a block
+ * of a few dozen elements on; where a whole strip's fit, halves cost no
+ * more. */
 static void
 box_line (const CblurKernelAxis *kernel,
           CblurLine          in,

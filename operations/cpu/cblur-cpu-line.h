@@ -15,7 +15,7 @@ G_BEGIN_DECLS
  * horizontal one: wide enough for the vector units, small enough that a
  * thread's line buffers stay in its L2 cache. */
 #define CBLUR_STRIP_PIXELS 16
-#define CBLUR_ROW_GROUP    (CBLUR_STRIP_PIXELS / 2)
+#define CBLUR_GROUP_ROWS   (CBLUR_STRIP_PIXELS / 2)
 
 /* A line is a run of elements, each `pixels` contiguous pixels wide, with
  * `step` pixels from one element to the next: a row segment for the

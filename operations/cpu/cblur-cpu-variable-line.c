@@ -85,8 +85,8 @@ running_sums (const CblurPixel *in,
 }
 
 /* One pass: output i of each line is the box of its element i + s, s the
- * widest box's reach; a box of one pixel and no fraction keeps it as it
- * is. */
+ * widest box's reach; a box of one pixel and no fraction hands it on as
+ * it is. */
 static inline __attribute__ ((always_inline)) void
 variable_pass (const CblurVariable *variable,
                const CblurPixel    *in,

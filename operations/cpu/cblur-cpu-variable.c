@@ -9,10 +9,10 @@
 #include "cblur-parallel.h"
 #include "cblur-pixel.h"
 
-/* The pass between is kept in strips of this many columns, all rows
- * high, and the vertical pass takes a strip at a time: it reads each
- * strip in one run, where rows would make it a page a pixel. */
-#define GROUP_COLUMNS (4 * CBLUR_VARIABLE_COLUMNS)
+/* The pass between lies in strips of this many columns, all rows high,
+ * and the vertical pass takes a strip at a time: it reads each strip in
+ * one run, where rows would make it a page a pixel. */
+#define STRIP_COLUMNS (4 * CBLUR_VARIABLE_COLUMNS)
 
 typedef struct
 {
@@ -78,7 +78,7 @@ strip_row (const Job *job,
            gint       g,
            gint       y)
 {
-  return job->between + ((gsize) g * between_rows (job) + y) * GROUP_COLUMNS;
+  return job->between + ((gsize) g * between_rows (job) + y) * STRIP_COLUMNS;
 }
 
 /* the pass between's row for row y (absolute): beyond src under loop, the
@@ -172,7 +172,7 @@ make_boxes (const Job     *job,
 }
 
 /* A row's result into its strips of the pass between, around the cache
- * (cblur_pixels_stream): the strips are read only once every row is
+ * (cblur_pixel_store_non_temporal): the strips are read only once every row is
  * done. */
 static void
 put_row (const Job        *job,
@@ -181,12 +181,13 @@ put_row (const Job        *job,
 {
   gint x, c;
 
-  for (x = 0; x < job->dst->width; x += GROUP_COLUMNS)
+  for (x = 0; x < job->dst->width; x += STRIP_COLUMNS)
     {
-      CblurPixel *row = strip_row (job, x / GROUP_COLUMNS, r);
+      CblurPixel *row = strip_row (job, x / STRIP_COLUMNS, r);
 
-      for (c = 0; c < MIN (GROUP_COLUMNS, job->dst->width - x); c++)
-        cblur_pixels_stream ((gfloat *) (row + c), (const gfloat *) (result + x + c));
+      for (c = 0; c < MIN (STRIP_COLUMNS, job->dst->width - x); c++)
+        cblur_pixel_store_non_temporal ((gfloat *) (row + c),
+                                        (const gfloat *) (result + x + c));
     }
 }
 
@@ -237,11 +238,11 @@ horizontal_rows (gsize    first,
       cblur_variable_lines (job->variable, in, n_in, 1, origin, in_boxes, result, 1, memory);
       put_row (job, r, result);
     }
-  cblur_pixels_streamed ();
+  cblur_non_temporal_stores_fence ();
   cblur_pixels_free (memory);
 }
 
-/* the columns of a group's panel p, CBLUR_VARIABLE_COLUMNS or fewer */
+/* the columns of a strip's panel p, CBLUR_VARIABLE_COLUMNS or fewer */
 static gint
 panel_columns (gint columns,
                gint p)
@@ -271,9 +272,9 @@ prefetch_boxes (const Job *job,
 /* Columns [x, x + columns) of dst: their pixels in the pass between and
  * their boxes gathered into panels of lines side by side, each panel's
  * lines blurred together into dst, or into results (dst's height of
- * GROUP_COLUMNS pixels) that go into dst's format a row at a time. */
+ * STRIP_COLUMNS pixels) that go into dst's format a row at a time. */
 static void
-vertical_group (const Job     *job,
+vertical_strip (const Job     *job,
                 gint           x,
                 gint           columns,
                 CblurPixel    *lines,
@@ -298,7 +299,7 @@ vertical_group (const Job     *job,
    * would cost more than the copy */
   for (y = 0; y < n_in; y++)
     {
-      const CblurPixel *row = strip_row (job, x / GROUP_COLUMNS, between_row (job, origin + y));
+      const CblurPixel *row = strip_row (job, x / STRIP_COLUMNS, between_row (job, origin + y));
       gint              box_row = boxes_row (job, origin + y);
 
       prefetch_boxes (job, origin + y + PREFETCH_ROWS, x, columns);
@@ -326,16 +327,16 @@ vertical_group (const Job     *job,
 }
 
 static void
-vertical_groups (gsize    first,
+vertical_strips (gsize    first,
                  gsize    count,
                  gpointer user_data)
 {
   const Job     *job = user_data;
   gint           n_in = job->dst->height + 2 * job->variable->reach;
-  gsize          elements = (gsize) GROUP_COLUMNS * n_in;
+  gsize          elements = (gsize) STRIP_COLUMNS * n_in;
   /* a strip's results wait there only to be encoded */
   gsize          results_size = job->dst->format != NULL
-                                ? (gsize) GROUP_COLUMNS * job->dst->height : 0;
+                                ? (gsize) STRIP_COLUMNS * job->dst->height : 0;
   gsize          scratch_bytes = cblur_variable_line_scratch_bytes (n_in, CBLUR_VARIABLE_COLUMNS);
   guint8        *memory = cblur_pixels_take (scratch_bytes +
                                              (elements + results_size) * sizeof (CblurPixel) +
@@ -343,13 +344,13 @@ vertical_groups (gsize    first,
   CblurPixel    *lines = (CblurPixel *) (memory + scratch_bytes);
   CblurPixel    *results = lines + elements;
   CblurBoxWidth *boxes = (CblurBoxWidth *) (results + results_size);
-  gsize          g;
+  gsize          s;
 
-  for (g = first; g < first + count; g++)
+  for (s = first; s < first + count; s++)
     {
-      gint x = g * GROUP_COLUMNS;
+      gint x = s * STRIP_COLUMNS;
 
-      vertical_group (job, x, MIN (GROUP_COLUMNS, job->dst->width - x), lines, boxes, results,
+      vertical_strip (job, x, MIN (STRIP_COLUMNS, job->dst->width - x), lines, boxes, results,
                       memory);
     }
   cblur_pixels_free (memory);
@@ -363,7 +364,7 @@ cblur_cpu_variable_blur (const CblurVariable      *variable,
                          const CblurImage         *dst)
 {
   Job    job = { variable, src, boxes, abyss, dst, { 0 }, 0, 0, NULL };
-  gint   groups = (dst->width + GROUP_COLUMNS - 1) / GROUP_COLUMNS;
+  gint   strips = (dst->width + STRIP_COLUMNS - 1) / STRIP_COLUMNS;
   gint   reach = variable->reach;
   gfloat colour[CBLUR_CHANNELS];
   gint   x;
@@ -383,19 +384,19 @@ cblur_cpu_variable_blur (const CblurVariable      *variable,
       job.above = MIN (src->y - (dst->y - reach), src->height);
       job.below = MIN (dst->y + dst->height + reach - (src->y + src->height), src->height);
     }
-  job.between = cblur_pixels_take ((gsize) groups * between_rows (&job) * GROUP_COLUMNS *
+  job.between = cblur_pixels_take ((gsize) strips * between_rows (&job) * STRIP_COLUMNS *
                                   sizeof (CblurPixel));
-  for (x = 0; x < groups * GROUP_COLUMNS; x++)
-    strip_row (&job, x / GROUP_COLUMNS, src->height)[x % GROUP_COLUMNS] = job.colour;
+  for (x = 0; x < strips * STRIP_COLUMNS; x++)
+    strip_row (&job, x / STRIP_COLUMNS, src->height)[x % STRIP_COLUMNS] = job.colour;
 
   /* a pixel costs a few dozen operations a pass: a thread is worth it
    * from a few rows or columns on */
   cblur_parallel_distribute_range (src->height + job.above + job.below,
                                   16384.0 / ((gsize) dst->width + 2 * reach + 1),
                                   horizontal_rows, &job);
-  cblur_parallel_distribute_range (groups,
-                                  16384.0 / ((gsize) GROUP_COLUMNS * (dst->height + 2 * reach) + 1),
-                                  vertical_groups, &job);
+  cblur_parallel_distribute_range (strips,
+                                  16384.0 / ((gsize) STRIP_COLUMNS * (dst->height + 2 * reach) + 1),
+                                  vertical_strips, &job);
 
   cblur_pixels_free (job.between);
 }

@@ -28,7 +28,7 @@ void cblur_combine_threshold (const gfloat         *source,
                               gfloat               *out);
 
 /* Unsharp mask: source + amount × (source − blurred), in straight alpha,
- * the source's alpha kept; mask, if not NULL, the blurred threshold
+ * the source's alpha as it is; mask, if not NULL, the blurred threshold
  * mask, weighs the difference. */
 void cblur_combine_unsharp   (const gfloat         *source,
                               const gfloat         *blurred,

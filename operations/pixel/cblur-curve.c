@@ -41,7 +41,7 @@ typedef struct
 
 /* babl converts large runs through buffers of their size, fresh memory
  * whose faults cost more than the conversion: runs stay short */
-#define BABL_RUN 4096
+#define BABL_RUN_PIXELS 4096
 
 static void
 process_runs (const Babl    *from,
@@ -54,9 +54,9 @@ process_runs (const Babl    *from,
   const Babl *fish = babl_fish (from, to);
   gsize       done;
 
-  for (done = 0; done < n; done += BABL_RUN)
+  for (done = 0; done < n; done += BABL_RUN_PIXELS)
     babl_process (fish, pixels + done * n_components, converted + done * n_components,
-                  MIN (BABL_RUN, n - done));
+                  MIN (BABL_RUN_PIXELS, n - done));
 }
 
 /* babl's conversion of n pixels, every component of pixel i values[i],
@@ -167,7 +167,7 @@ make_thresholds (const CurveSource *source)
   return thresholds;
 }
 
-/* The codes at bucket starts, in the fewest buckets that keep each to one
+/* The codes at bucket starts, in the fewest buckets that hold each to one
  * threshold where that takes no more than BUCKET_BITS_MAX. */
 static void
 make_buckets (CblurCurve *curve)

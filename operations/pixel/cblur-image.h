@@ -21,7 +21,7 @@ typedef struct
   gint               width;
   gint               height;
   gsize              stride;   /* floats (4-byte words) from one row to the next */
-  /* NULL: RGBA float, premultiplied (or straight where the stream says);
+  /* NULL: RGBA float, premultiplied (or straight where io says);
    * else pixels as stored in this format, straight */
   const CblurFormat *format;
 } CblurImage;

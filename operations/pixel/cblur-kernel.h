@@ -71,7 +71,7 @@ typedef struct
   CblurKernelAxis axes[2];   /* by CblurAxis */
   gint            reach;     /* the larger axis's */
   CblurMode       mode;      /* the mode of the axis that reaches further */
-  /* box mode was asked for and an axis blurs directly, below
+  /* box mode asked for, and an axis blurs directly below
    * CBLUR_BOX_FROM */
   gboolean        box_as_direct;
 } CblurKernel;

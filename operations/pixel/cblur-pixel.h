@@ -1,6 +1,6 @@
-/* The pixel rules both backends keep, GEGL's and babl's: how straight
+/* The pixel rules both backends follow, GEGL's and babl's: how straight
  * alpha is premultiplied and what colour the abyss has.  The GL shaders
- * take their constants from here too (cblur-gl-program.c writes them as
+ * take their constants from here too (cblur-gl-shaders.c writes them as
  * defines), so that the two backends cannot drift apart. */
 #ifndef CBLUR_PIXEL_H
 #define CBLUR_PIXEL_H
@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 
 /* babl's alpha floor: premultiplying RGBA float into RaGaBaA float, an
  * alpha within this of zero multiplies as this, so that a transparent
- * pixel keeps a trace of its colour */
+ * pixel holds a trace of its colour */
 #define CBLUR_ALPHA_FLOOR (1.0f / 65536.0f)
 
 /* the alpha that babl multiplies by, premultiplying, and divides by,

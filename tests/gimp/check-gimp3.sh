@@ -5,7 +5,7 @@
 # float), Gimp.DrawableFilter + merge_filter, CBLUR_BACKEND=BACKEND.  At
 # float the filter gets two sizes, radius-x 12 and radius-y 4, as GIMP's
 # chained pair sets them unchained; at u8 radius 12 alone, as a script
-# written before there were two does.  The result must match the
+# that knows only radius does.  The result must match the
 # double-precision reference with those radii (check-gimp-result), and
 # CBLUR_LOG must show that every band ran on BACKEND with them.
 #   check-gimp3.sh BUILD_DIR CHECK_RESULT u8|float cpu|gl
