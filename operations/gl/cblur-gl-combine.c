@@ -4,7 +4,7 @@
  * difference's first blur waits there while the second's passes reuse
  * the output texture. */
 #include "cblur-gl-combine.h"
-#include "cblur-gl-internal.h"
+#include "cblur-gl-pinned.h"
 
 #include <string.h>
 #include <glib/gi18n-lib.h>

@@ -2,7 +2,7 @@
  * include it.  They sit on the GPU runtime (cblur-gpu.h), top down:
  *
  *   cblur-gl-runtime.c   the runtime as the module runs it: its settings, its end
- *   cblur-gl-blur.c      the entry points (cblur-gl.h): a band's memory, and its blur
+ *   cblur-gl-blur.c      the entry points (cblur-gl.h), and cblur-gl-pinned.h
  *   cblur-gl-tiles.c     cutting a band into tiles, and blurring them
  *   cblur-gl-stream.c    one tile streamed as GEGL reads and writes it
  *   cblur-gl-passes.c    the compute passes of a tile, and its made abyss
@@ -14,8 +14,7 @@
  *   cblur-gl-shaders.c   the blur's shaders as the runtime's programs
  *   cblur-gl-variable*.c the variable blur (cblur-gl-variable.h) on the same tiles,
  *                        textures and conversions
- *   cblur-gl-combine.c   blurs joined with their source (cblur-gl-combine.h) on
- *                        the same tiles
+ *   cblur-gl-combine.c   blurs joined with their source, on the same tiles
  *
  * Every function here runs on the runtime's thread with its context
  * current: in a task (cblur_gpu_run()) or a warm-up. */
@@ -353,24 +352,6 @@ G_GNUC_INTERNAL gboolean     cblur_gl_blur_copied      (CblurGl             *gl,
                                                         CblurGlReport       *report,
                                                         GError             **error);
 
-/* cblur-gl-blur.c: run's GL work on src and dst, anywhere in memory,
- * copied through pinned memory of the call's own (memory's), into which
- * src and dst are pointed */
-typedef gboolean (*CblurGlHeldRun) (CblurGl                 *gl,
-                                    const CblurGlBandMemory *memory,
-                                    const CblurImage        *src,
-                                    const CblurImage        *dst,
-                                    gconstpointer            data,
-                                    CblurGlReport           *report,
-                                    GError                 **error);
-G_GNUC_INTERNAL gboolean     cblur_gl_pinned_run       (CblurGl             *gl,
-                                                        const CblurImage    *src,
-                                                        const CblurImage    *dst,
-                                                        CblurGlHeldRun       run,
-                                                        gconstpointer        data,
-                                                        CblurGlReport       *report,
-                                                        GError             **error);
-
 /* cblur-gl-blur.c: a blur of a band as cblur_band_memory_new() makes it
  * for stream's reads, source (the output grown by the reach) and output
  * without pixels, which it points at pinned memory of their own; what
@@ -459,10 +440,9 @@ G_GNUC_INTERNAL const CblurGpuTexture *cblur_gl_passes_columns   (const CblurGlP
  * row where the passes go in stripes: before the tile's other passes */
 G_GNUC_INTERNAL void         cblur_gl_passes_made      (const CblurGlPasses *passes,
                                                         const CblurGlTile   *tile);
-/* both, whole, but for cblur_gl_passes_made's; returns the texture that
- * holds the output */
-G_GNUC_INTERNAL const CblurGpuTexture *cblur_gl_passes_run       (const CblurGlPasses *passes,
-                                                        const CblurGlTile   *tile);
+/* both, whole, but for cblur_gl_passes_made's; returns the output's texture */
+G_GNUC_INTERNAL const CblurGpuTexture *cblur_gl_passes_run (const CblurGlPasses *passes,
+                                                            const CblurGlTile   *tile);
 G_GNUC_INTERNAL void         cblur_gl_passes_clear     (CblurGlPasses     *passes);
 
 G_END_DECLS
