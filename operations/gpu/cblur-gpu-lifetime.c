@@ -226,7 +226,7 @@ wait_at_exit (void)
 {
   gint64 deadline = g_get_monotonic_time () + EXIT_WAIT_US;
 
-  cblur_gpu_thread_stop ();
+  cblur_gpu_thread_stop_and_wait (deadline);
   cblur_gpu_compiler_quiesce (deadline);
   /* exit() from within a GL call (a host's callback) must not wait on itself */
   if (g_atomic_pointer_get (&self.holder) == g_thread_self ())

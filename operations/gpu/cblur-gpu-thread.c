@@ -33,6 +33,7 @@ static struct
   CblurGpuIdle  idle;
   gint64        last_call;  /* when the last call ended */
   gboolean      stop;       /* the process exits: no more GL here */
+  gboolean      working;    /* a call, chore or the idle hook runs, the mutex let go */
 } self;
 
 void
@@ -88,15 +89,25 @@ chore_due (void)
   return NULL;
 }
 
+/* with self.lock held: the work in hand has ended */
+static void
+worked (void)
+{
+  self.working = FALSE;
+  g_cond_broadcast (&self.changed);
+}
+
 /* with self.lock held, let go while the user's call runs */
 static void
 answer (void)
 {
   Call *call = g_queue_pop_head (&self.calls);
 
+  self.working = TRUE;
   g_mutex_unlock (&self.lock);
   call->call (call->data);
   g_mutex_lock (&self.lock);
+  worked ();
   call->ran = call->done = TRUE;
   self.last_call = g_get_monotonic_time ();
   g_cond_broadcast (&self.changed);
@@ -131,9 +142,11 @@ idle (void)
 
   if (hook != NULL)
     {
+      self.working = TRUE;
       g_mutex_unlock (&self.lock);
       due = hook ();
       g_mutex_lock (&self.lock);
+      worked ();
     }
   if (work_waiting () || self.stop || self.thread != g_thread_self ())
     return;
@@ -156,7 +169,11 @@ run (gpointer unused)
       if (!g_queue_is_empty (&self.calls))
         answer ();
       else if ((chore = chore_due ()) != NULL)
-        chore->run ();
+        {
+          self.working = TRUE;
+          chore->run ();
+          worked ();
+        }
       else
         idle ();
     }
@@ -174,6 +191,22 @@ cblur_gpu_thread_stop (void)
   g_mutex_lock (&self.lock);
   self.stop = TRUE;
   refuse_calls ();
+  g_mutex_unlock (&self.lock);
+}
+
+/* The driver's exit handlers come after this: GL the thread is still
+ * doing then (a compile, a first use, a trim) would run into its
+ * teardown.  The thread itself, exiting from inside its work, does not
+ * wait for itself. */
+void
+cblur_gpu_thread_stop_and_wait (gint64 deadline)
+{
+  g_mutex_lock (&self.lock);
+  self.stop = TRUE;
+  refuse_calls ();
+  while (self.working && self.thread != g_thread_self () &&
+         g_cond_wait_until (&self.changed, &self.lock, deadline))
+    ;
   g_mutex_unlock (&self.lock);
 }
 

@@ -61,6 +61,9 @@ void     cblur_gpu_thread_end       (CblurGpuCall call,
                                      gpointer     data);
 /* at exit: the calls waiting, and any to come, do not run */
 void     cblur_gpu_thread_stop      (void);
+/* exit(): as cblur_gpu_thread_stop, then waits until deadline (monotonic)
+ * for the thread's work in hand to end */
+void     cblur_gpu_thread_stop_and_wait (gint64 deadline);
 
 G_END_DECLS
 
