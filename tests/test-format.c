@@ -1,5 +1,5 @@
 /* Sources in the formats GEGL stores, which the op reads and writes as they
- * are (cblur-format): its curves against babl's, each covered format's
+ * are (cblur-format; its curves: test-curves.c): each covered format's
  * blur against babl's conversion of the double-precision reference, in
  * other babl spaces, with transparent areas, split into bands and chunks,
  * on the GPU against the CPU, and a format it does not cover. */
@@ -260,90 +260,6 @@ test_coverage (void)
     g_assert_null (cblur_format_get (babl_format (uncovered[i])));
 }
 
-/* the code cblur_format_encode() gives an opaque grey of value */
-static guint
-encode_grey (const CblurFormat *format,
-             gfloat             value)
-{
-  gfloat  rgba[4] = { value, value, value, 1.0f };
-  guint8  pixel[16];
-  guint16 code;
-
-  cblur_format_encode (format, rgba, pixel, 1);
-  if (format->type == CBLUR_SAMPLE_U8)
-    return pixel[0];
-  memcpy (&code, pixel, sizeof code);
-  return code;
-}
-
-/* The curves are babl's: decoding every code gives babl's own conversion
- * of it (which babl may come to do through tables of its own, within
- * 1e-5), and each threshold is the least float that babl's
- * double-precision curve rounds to its code, so that encoding rounds that
- * curve to nearest; encoding finds each threshold exactly, and takes what
- * lies beyond the curve's ends to them. */
-static void
-test_curves (void)
-{
-  static const Case cases[] = {
-    { "R'G'B'A u8", "sRGB" }, { "R'G'B'A u8", "Apple" }, { "Y'A u16", "ProPhoto" },
-    { "R'G'B' u16", "sRGB" }, { "RGBA u8", "sRGB" },
-  };
-  gsize i;
-
-  for (i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      const Babl        *babl = case_format (&cases[i]);
-      const Babl        *space = babl_format_get_space (babl);
-      const CblurFormat *format = cblur_format_get (babl);
-      g_auto (GStrv)     words = g_strsplit (cases[i].encoding, " ", 2);
-      g_autofree gchar  *curved_name = g_strconcat (words[0], " double", NULL);
-      g_autoptr (GString) exact_name = g_string_new (curved_name);
-      const Babl        *curved = babl_format_with_space (curved_name, space);
-      const Babl        *exact;
-      const CblurCurve  *curve = format->curves[0];
-      gint               n = format->n_components;
-      guint              k;
-
-      g_string_replace (exact_name, "'", "", 0);
-      exact = babl_format_with_space (exact_name->str, space);
-
-      for (k = 0; k <= curve->max; k++)
-        {
-          guint16 codes[4] = { k, k, k, k };
-          guint8  bytes[4] = { k, k, k, k };
-          gdouble theirs[4];
-
-          babl_process (babl_fish (babl, exact), curve->max == 255 ? (gpointer) bytes
-                                                                   : (gpointer) codes,
-                        theirs, 1);
-          g_assert_cmpfloat (fabs (curve->decode[k] - theirs[0]), <=, 1e-5 * fabs (theirs[0]));
-        }
-      for (k = 1; k <= curve->max; k++)
-        {
-          gfloat  at = curve->thresholds[k];
-          gfloat  below = nextafterf (at, -1.0f);
-          gdouble in[8], out[8];
-          gint    c;
-
-          for (c = 0; c < n; c++)
-            {
-              in[c] = at;
-              in[n + c] = below;
-            }
-          babl_process (babl_fish (exact, curved), in, out, 2);
-          g_assert_cmpfloat (out[0] * curve->max, >=, k - 0.5);
-          g_assert_cmpfloat (out[n] * curve->max, <, k - 0.5);
-          g_assert_cmpuint (encode_grey (format, at), ==, k);
-          g_assert_cmpuint (encode_grey (format, below), ==, k - 1);
-        }
-      g_assert_cmpuint (encode_grey (format, NAN), ==, 0);
-      g_assert_cmpuint (encode_grey (format, -1.0f), ==, 0);
-      g_assert_cmpuint (encode_grey (format, 2.0f), ==, curve->max);
-      g_assert_cmpuint (encode_grey (format, INFINITY), ==, curve->max);
-    }
-}
-
 static void
 check_case (const Case *c,
             CblurMode   mode,
@@ -369,123 +285,6 @@ check_case (const Case *c,
  * accurate as the blur itself is (float); then in bands (of 64 and 96 rows
  * on the CPU, its least at these reaches) that cut through the
  * transparent block. */
-/* samples for an 8-bit curve: its thresholds and the floats just below
- * them, what lies beyond its ends, and noise */
-static gfloat
-lanes_sample (const CblurCurve *curve,
-              GRand            *rand,
-              gint              i)
-{
-  static const gfloat beyond[] = { NAN, INFINITY, -INFINITY, -0.0f, 0.0f, -0.5f, 1.0f, 7.0f,
-                                   CBLUR_ALPHA_FLOOR, 1e-30f };
-  guint               k = 1 + (guint) i / 4 % curve->max;
-
-  if (i < 4 * (gint) curve->max)
-    return i / 2 % 2 ? nextafterf (curve->thresholds[k], 0.0f) : curve->thresholds[k];
-  if (g_rand_int_range (rand, 0, 8) == 0)
-    return beyond[g_rand_int_range (rand, 0, G_N_ELEMENTS (beyond))];
-  return g_rand_double_range (rand, -0.1, 1.1);
-}
-
-/* alphas that encode to the curve's top code */
-static gfloat
-opaque_alpha (const CblurCurve *curve,
-              gsize             p)
-{
-  const gfloat alphas[] = { 1.0f, nextafterf (1.0f, 0.0f), nextafterf (1.0f, 2.0f),
-                            curve->thresholds[curve->max] };
-
-  return alphas[p % G_N_ELEMENTS (alphas)];
-}
-
-/* Decoding into every other pixel, premultiplied as it goes, against
- * decoding and premultiplying. */
-static void
-check_decode_spread (const CblurFormat *format,
-                     const guint8      *stored,
-                     const gfloat      *decoded,
-                     gsize              length)
-{
-  g_autofree gfloat *expected = g_new (gfloat, length * 4);
-  g_autofree gfloat *spread = g_new0 (gfloat, length * 8);
-  gsize              p;
-
-  memcpy (expected, decoded, length * 16);
-  cblur_premultiply_pixels (expected, length);
-  cblur_format_decode_spread (format, stored, spread, length, 2, TRUE);
-  for (p = 0; p < length; p++)
-    g_assert_cmpmem (spread + p * 8, 16, expected + p * 4, 16);
-  cblur_format_decode_spread (format, stored, spread, length, 2, FALSE);
-  for (p = 0; p < length; p++)
-    g_assert_cmpmem (spread + p * 8, 16, decoded + p * 4, 16);
-}
-
-/* The 8-bit RGBA formats' vectors (cblur-format-lanes) against the
- * loops, bit for bit, at every threshold of every component, beyond the
- * curves' ends, at alphas around babl's floor and of opaque pixels, in
- * runs of every length mod 8, in place too, and decoding into a line of
- * interleaved rows. */
-static void
-test_lanes (void)
-{
-  static const Case cases[] = {
-    { "R'G'B'A u8", "sRGB" }, { "R'G'B'A u8", "ProPhoto" }, { "RGBA u8", "sRGB" },
-    { "R~G~B~A u8", "Apple" },
-  };
-  const gsize n = 4 * 1024 + 7;
-  gsize       i;
-
-  for (i = 0; i < G_N_ELEMENTS (cases); i++)
-    {
-      const CblurFormat *format = cblur_format_get (case_format (&cases[i]));
-      CblurFormat        loops = *format;
-      g_autofree gfloat *pixels = g_new (gfloat, n * 4);
-      g_autofree gfloat *decoded = g_new (gfloat, n * 4);
-      g_autofree gfloat *expected = g_new (gfloat, n * 4);
-      g_autofree gfloat *in_place = g_new (gfloat, n * 4);
-      g_autofree guint8 *ours = g_new (guint8, n * 4);
-      g_autofree guint8 *theirs = g_new (guint8, n * 4);
-      g_autoptr (GRand)  rand = g_rand_new_with_seed (i);
-      gsize              length, p;
-      gint               c;
-
-      if (format->lanes == NULL)
-        {
-          g_test_skip ("no AVX2");
-          return;
-        }
-      loops.lanes = NULL;
-      /* the first half opaque, with alphas at and around 1 that encode to
-       * the top code, then every other pixel opaque, where the colours
-       * encode as they are */
-      for (p = 0; p < n; p++)
-        for (c = 0; c < 4; c++)
-          pixels[p * 4 + c] = c == 3 && p < n / 2
-                                ? opaque_alpha (format->curves[3], p)
-                                : c == 3 && p % 2 == 0
-                                ? 1.0f
-                                : lanes_sample (format->curves[c], rand, (gint) (p + c) % 1024);
-      for (length = n - 8; length <= n; length++)
-        {
-          cblur_format_encode (format, pixels, ours, length);
-          cblur_format_encode (&loops, pixels, theirs, length);
-          g_assert_cmpmem (ours, length * 4, theirs, length * 4);
-          memcpy (in_place, pixels, length * 4 * sizeof (gfloat));
-          cblur_format_encode (format, in_place, (guint8 *) in_place, length);
-          g_assert_cmpmem (in_place, length * 4, theirs, length * 4);
-
-          cblur_format_decode (format, theirs, decoded, length);
-          cblur_format_decode (&loops, theirs, expected, length);
-          g_assert_cmpmem (decoded, length * 16, expected, length * 16);
-          memcpy (in_place, theirs, length * 4);
-          cblur_format_decode (format, (guint8 *) in_place, in_place, length);
-          g_assert_cmpmem (in_place, length * 16, expected, length * 16);
-          check_decode_spread (format, theirs, expected, length);
-          check_decode_spread (&loops, theirs, expected, length);
-        }
-    }
-}
-
 static void
 test_against_reference (void)
 {
@@ -774,8 +573,6 @@ main (gint    argc,
   test_init (&argc, &argv);
 
   g_test_add_func ("/format/coverage", test_coverage);
-  g_test_add_func ("/format/curves", test_curves);
-  g_test_add_func ("/format/lanes", test_lanes);
   g_test_add_func ("/format/against-reference", test_against_reference);
   g_test_add_func ("/format/output-format", test_output_format);
   g_test_add_func ("/format/uncovered-falls-back", test_uncovered_falls_back);
