@@ -107,10 +107,9 @@ answer (void)
   g_mutex_unlock (&self.lock);
   call->call (call->data);
   g_mutex_lock (&self.lock);
-  worked ();
   call->ran = call->done = TRUE;
   self.last_call = g_get_monotonic_time ();
-  g_cond_broadcast (&self.changed);
+  worked ();
 }
 
 /* with self.lock held: the users waiting for calls that will not run */
@@ -122,6 +121,14 @@ refuse_calls (void)
   while ((call = g_queue_pop_head (&self.calls)) != NULL)
     call->done = TRUE;
   g_cond_broadcast (&self.changed);
+}
+
+/* with self.lock held: no more calls run, those waiting neither */
+static void
+stop (void)
+{
+  self.stop = TRUE;
+  refuse_calls ();
 }
 
 /* with self.lock held: work for the thread */
@@ -189,8 +196,7 @@ void
 cblur_gpu_thread_stop (void)
 {
   g_mutex_lock (&self.lock);
-  self.stop = TRUE;
-  refuse_calls ();
+  stop ();
   g_mutex_unlock (&self.lock);
 }
 
@@ -202,8 +208,7 @@ void
 cblur_gpu_thread_stop_and_wait (gint64 deadline)
 {
   g_mutex_lock (&self.lock);
-  self.stop = TRUE;
-  refuse_calls ();
+  stop ();
   while (self.working && self.thread != g_thread_self () &&
          g_cond_wait_until (&self.changed, &self.lock, deadline))
     ;
