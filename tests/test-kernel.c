@@ -6,7 +6,7 @@
 
 #include "cblur-cpu.h"
 #include "cblur-kernel.h"
-#include "cblur-stream.h"
+#include "cblur-band-io.h"
 #include "cblur-test.h"
 
 static const gdouble radii[] = { 0.3, 1.0, 2.5, 10.0, 33.3, 300.0 };
@@ -356,7 +356,7 @@ test_made_abyss (void)
             gsize         floats = (gsize) src_rect.width * src_rect.height * 4;
             gsize         stride = (gsize) src_rect.width * 4;
             gsize         out_floats = (gsize) out->width * out->height * 4;
-            CblurStream   stream = { .inside = *gegl_buffer_get_extent (image),
+            CblurBandIo   band_io = { .inside = *gegl_buffer_get_extent (image),
                                      .abyss = policy };
             g_autofree gfloat *read_pixels = g_new (gfloat, floats);
             g_autofree gfloat *made_pixels = g_new (gfloat, floats);
@@ -374,7 +374,7 @@ test_made_abyss (void)
             gsize         i;
 
             /* as the op decides: loop's far side must be in src */
-            if (!cblur_stream_inside (&stream, &made, &inside))
+            if (!cblur_band_io_inside (&band_io, &made, &inside))
               {
                 g_assert_cmpint (policy, ==, GEGL_ABYSS_LOOP);
                 continue;
@@ -463,7 +463,7 @@ assert_streamed_as_in_memory (const gfloat *expected,
   memset (writes, 0, n);
 }
 
-/* Read through a stream and handed back in chunks of GEGL's tiles, a
+/* Read through a band io and handed back in chunks of GEGL's tiles, a
  * blur is the same bits as on pixels in memory, each pixel written once,
  * whatever the tiles and wherever the output starts; with the abyss made
  * around an inside too. */
@@ -504,19 +504,19 @@ test_streamed_bit_identical (void)
                                   src.y + R / 2, sw - R / 2, sh - R / 2, src.stride };
           CblurImage   no_inside = { NULL, inside.x, inside.y, inside.width, inside.height, 0 };
           Plane        io = { &src, &result, writes };
-          CblurStream  stream = { plane_read, plane_write, &io, tiles[t][0], tiles[t][1] };
+          CblurBandIo  band_io = { plane_read, plane_write, &io, tiles[t][0], tiles[t][1] };
           gsize        i;
 
           for (i = 0; i < (gsize) sw * sh * 4; i++)
             plane[i] = g_rand_double (rand);
 
           cblur_cpu_blur (k, &src, NULL, GEGL_ABYSS_NONE, FALSE, &in_memory);
-          cblur_cpu_blur_stream (k, &no_src, NULL, GEGL_ABYSS_NONE, FALSE, &no_dst, &stream);
+          cblur_cpu_blur_stream (k, &no_src, NULL, GEGL_ABYSS_NONE, FALSE, &no_dst, &band_io);
           assert_streamed_as_in_memory (expected, streamed, writes, n_out);
 
           cblur_cpu_blur (k, &src, &inside, GEGL_ABYSS_CLAMP, FALSE, &in_memory);
           cblur_cpu_blur_stream (k, &no_src, &no_inside, GEGL_ABYSS_CLAMP, FALSE, &no_dst,
-                                 &stream);
+                                 &band_io);
           assert_streamed_as_in_memory (expected, streamed, writes, n_out);
         }
   g_rand_free (rand);

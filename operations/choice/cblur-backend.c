@@ -23,16 +23,16 @@ typedef struct
 
 static void
 source_init (Source            *source,
-             const CblurStream *stream,
+             const CblurBandIo *band_io,
              gint               reach,
              const CblurImage  *src,
              const CblurImage  *dst)
 {
-  source->makes_abyss = cblur_stream_band (stream, reach, src, dst, &source->halo,
+  source->makes_abyss = cblur_band_io_band (band_io, reach, src, dst, &source->halo,
                                            &source->inside);
-  source->straight = cblur_stream_is_straight (stream);
+  source->straight = cblur_band_io_is_straight (band_io);
   source->read = source->makes_abyss ? &source->inside : src;
-  source->abyss = source->makes_abyss ? stream->abyss : GEGL_ABYSS_NONE;
+  source->abyss = source->makes_abyss ? band_io->abyss : GEGL_ABYSS_NONE;
 }
 
 /* Under auto a GL blur never waits for a compile: the CPU serves that
@@ -57,29 +57,29 @@ blur_on_gl (const CblurBandMemory *band,
             const CblurKernel     *kernel,
             const CblurImage      *src,
             const CblurImage      *dst,
-            CblurStream           *stream,
+            CblurBandIo           *band_io,
             const Source          *from,
             CblurRunReport        *report)
 {
   g_autoptr (GError) error = NULL;
   CblurGlReport      gl = { 0 };
-  CblurGlSource      source = { stream != NULL ? stream->abyss : GEGL_ABYSS_NONE,
+  CblurGlSource      source = { band_io != NULL ? band_io->abyss : GEGL_ABYSS_NONE,
                                 from->straight, NULL, from->read, no_wait () };
   CblurGlBandMemory *memory = cblur_band_memory_gl (band);
-  gboolean           streams = memory != NULL && stream != NULL &&
+  gboolean           streams = memory != NULL && band_io != NULL &&
                                cblur_gl_band_memory_streams (memory);
   gboolean           ok;
 
   if (streams)
-    source.run = cblur_stream_start (stream, from->read, dst);
+    source.run = cblur_stream_start (band_io, from->read, dst);
   else
-    cblur_stream_read_all (stream, src);
+    cblur_band_io_read_all (band_io, src);
   ok = cblur_gl_blur (memory, kernel, src, dst,
-                      stream != NULL ? &source : NULL, &gl, &error);
+                      band_io != NULL ? &source : NULL, &gl, &error);
   if (streams)
     cblur_stream_finish (source.run);
   else if (ok)
-    cblur_stream_write_all (stream, dst);
+    cblur_band_io_write_all (band_io, dst);
 
   if (ok)
     cblur_run_report_gl (report, &gl);
@@ -110,30 +110,30 @@ blur (CblurBandMemory   *band,
       const CblurKernel *kernel,
       const CblurImage  *src,
       const CblurImage  *dst,
-      CblurStream       *stream,
+      CblurBandIo       *band_io,
       CblurRunReport    *report)
 {
   gboolean copies = cblur_backend_does_nothing (kernel, dst);
   Source   from;
 
-  source_init (&from, stream, kernel->reach, src, dst);
+  source_init (&from, band_io, kernel->reach, src, dst);
   report->ran_on = backend;
   if (backend == CBLUR_BACKEND_GL && !copies &&
-      blur_on_gl (band, kernel, src, dst, stream, &from, report))
+      blur_on_gl (band, kernel, src, dst, band_io, &from, report))
     return;
 
   /* the GPU, where it failed, has read src, or at least its inside */
   if (copies)
-    cblur_stream_read_all (stream, src);
+    cblur_band_io_read_all (band_io, src);
   else if (backend == CBLUR_BACKEND_CPU && src->data != NULL)
-    cblur_stream_read_all (stream, from.read);
+    cblur_band_io_read_all (band_io, from.read);
   if (!copies)
     report->ran_on = CBLUR_BACKEND_CPU;
   cblur_cpu_blur_stream (kernel, copies ? src : &from.halo,
                          copies || !from.makes_abyss ? NULL : &from.inside,
-                         copies ? GEGL_ABYSS_NONE : from.abyss, from.straight, dst, stream);
+                         copies ? GEGL_ABYSS_NONE : from.abyss, from.straight, dst, band_io);
   if (dst->data != NULL)
-    cblur_stream_write_all (stream, dst);
+    cblur_band_io_write_all (band_io, dst);
 }
 
 void
@@ -142,11 +142,11 @@ cblur_backend_blur (CblurBandMemory   *band,
                     const CblurKernel *kernel,
                     const CblurImage  *src,
                     const CblurImage  *dst,
-                    CblurStream       *stream,
+                    CblurBandIo       *band_io,
                     CblurRunReport    *report)
 {
   memset (report, 0, sizeof *report);
-  blur (band, backend, kernel, src, dst, stream, report);
+  blur (band, backend, kernel, src, dst, band_io, report);
   if (report->ran_on == CBLUR_BACKEND_CPU)
     report->why_cpu = cblur_backend_why_cpu (backend, report);
 }

@@ -10,14 +10,14 @@
 #include "cblur-image.h"
 #include "cblur-kernel.h"
 #include "cblur-report.h"
-#include "cblur-stream.h"
+#include "cblur-band-io.h"
 
 G_BEGIN_DECLS
 
 /* Blurs src into dst on the backend, falling back to the CPU on any GL
  * failure; fills report's ran_on, the GPU's figures, why_cpu and
  * gl_failure, which says why GL failed, for the caller's one warning.
- * stream, if any, fills src from GEGL (all of it, streamed on the GPU,
+ * band_io, if any, fills src from GEGL (all of it, streamed on the GPU,
  * or as the CPU's passes need its rows) and takes dst back, whatever
  * backend ran.  band: cblur_band_memory_new()'s for src and dst, or NULL
  * where they hold no pixels (the CPU then streams).  src: dst grown by
@@ -27,7 +27,7 @@ void             cblur_backend_blur      (CblurBandMemory   *band,
                                           const CblurKernel *kernel,
                                           const CblurImage  *src,
                                           const CblurImage  *dst,
-                                          CblurStream       *stream,
+                                          CblurBandIo       *band_io,
                                           CblurRunReport    *report);
 
 /* Why a band that backend was chosen for ran on the CPU, for its

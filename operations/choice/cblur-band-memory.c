@@ -40,7 +40,7 @@ heap_image (CblurImage *image,
  * part of src inside; not where there is no halo to make. */
 static gboolean
 reads_inside (const CblurKernel *kernel,
-              const CblurStream *stream,
+              const CblurBandIo *band_io,
               const CblurImage  *src,
               const CblurImage  *dst,
               GeglRectangle     *inside)
@@ -48,53 +48,53 @@ reads_inside (const CblurKernel *kernel,
   GeglRectangle all = { src->x, src->y, src->width, src->height };
 
   return !cblur_backend_does_nothing (kernel, dst) &&
-         cblur_stream_inside_rect (stream, &all, inside);
+         cblur_band_io_inside_rect (band_io, &all, inside);
 }
 
 /* Under auto, where the GPU would blur the CPU's band's input whole, its
  * first uses rehearse that blur (cblur_gl_expect). */
 static void
 expect_on_gl (const CblurKernel *kernel,
-              const CblurStream *stream,
+              const CblurBandIo *band_io,
               const CblurImage  *src,
               const CblurImage  *dst)
 {
   const GeglRectangle *inside;
 
-  if (!CBLUR_HAVE_GL || stream == NULL ||
+  if (!CBLUR_HAVE_GL || band_io == NULL ||
       cblur_settings ()->backend != CBLUR_BACKEND_CHOICE_AUTO)
     return;
-  inside = &stream->inside;
+  inside = &band_io->inside;
   if (((gdouble) inside->width + 2.0 * kernel->reach) *
       ((gdouble) inside->height + 2.0 * kernel->reach) <=
       (gdouble) cblur_backend_gpu_whole_image_pixels ())
-    cblur_gl_expect (kernel, stream, src, dst);
+    cblur_gl_expect (kernel, band_io, src, dst);
 }
 
 CblurBandMemory *
 cblur_band_memory_new (CblurBackendKind   backend,
                        const CblurKernel *kernel,
-                       const CblurStream *stream,
+                       const CblurBandIo *band_io,
                        CblurImage        *src,
                        CblurImage        *dst)
 {
   g_autoptr (CblurBandMemory) band = g_new0 (CblurBandMemory, 1);
   GeglRectangle               inside;
-  gboolean                    makes_abyss = reads_inside (kernel, stream, src, dst, &inside);
+  gboolean                    makes_abyss = reads_inside (kernel, band_io, src, dst, &inside);
 
   /* the CPU reads rows and writes columns as its passes go */
   if (backend == CBLUR_BACKEND_CPU && !cblur_backend_does_nothing (kernel, dst))
     {
-      expect_on_gl (kernel, stream, src, dst);
+      expect_on_gl (kernel, band_io, src, dst);
       return g_steal_pointer (&band);
     }
 
   /* where staging fails, so will the blur, which reports why */
   if (backend == CBLUR_BACKEND_GL)
-    band->memory = cblur_gl_band_memory_new (kernel, makes_abyss ? stream : NULL, src, dst,
+    band->memory = cblur_gl_band_memory_new (kernel, makes_abyss ? band_io : NULL, src, dst,
                                              NULL);
   else if (makes_abyss)
-    cblur_stream_shrink (src, &inside);
+    cblur_band_io_shrink (src, &inside);
   if (band->memory == NULL &&
       !(heap_image (src, &band->heap[0]) && heap_image (dst, &band->heap[1])))
     return NULL;

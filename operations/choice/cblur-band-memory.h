@@ -8,7 +8,7 @@
 #include "cblur-image.h"
 #include "cblur-kernel.h"
 #include "cblur-report.h"
-#include "cblur-stream.h"
+#include "cblur-band-io.h"
 
 G_BEGIN_DECLS
 
@@ -16,14 +16,14 @@ typedef struct _CblurBandMemory CblurBandMemory;
 
 /* The band's pixels for src and dst: fills their data and stride for
  * their rectangles and formats, src being dst's grown by kernel's reach.
- * Where the backend makes the abyss beyond stream's input itself, src
+ * Where the backend makes the abyss beyond band_io's input itself, src
  * first shrinks to its part inside the input, all that GEGL reads: the
  * rest is never held.  On the CPU, which reads rows and writes columns
  * as its passes go, a blur holds no pixels and src and dst stay without.
  * NULL when even the heap has no room. */
 CblurBandMemory   *cblur_band_memory_new      (CblurBackendKind       backend,
                                                const CblurKernel     *kernel,
-                                               const CblurStream     *stream,
+                                               const CblurBandIo     *band_io,
                                                CblurImage            *src,
                                                CblurImage            *dst);
 void               cblur_band_memory_free     (CblurBandMemory       *band);

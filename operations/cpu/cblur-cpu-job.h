@@ -12,7 +12,7 @@
 #include "cblur-image.h"
 #include "cblur-kernel.h"
 #include "cblur-pixel.h"
-#include "cblur-stream.h"
+#include "cblur-band-io.h"
 
 G_BEGIN_DECLS
 
@@ -31,7 +31,7 @@ typedef struct
   CblurPixel         colour;     /* the policy's, where it has one */
   CblurPixel        *between;    /* horizontal result of src's rows, in strips */
   CblurPixel        *made_row;   /* ... of a row of the colour */
-  CblurStream       *io;         /* GEGL's reads and writes, for GEGL's pixels
+  CblurBandIo       *io;         /* GEGL's reads and writes, for GEGL's pixels
                                   * and a dst without pixels */
   /* spans and strips lie on a grid of absolute columns, GEGL's tiles'
    * where io has them: dst starts `lead` columns into its span */

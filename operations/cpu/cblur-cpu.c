@@ -30,7 +30,7 @@ has_made_rows (const CblurCpuJob *job)
  * earlier blur kept them, or keeps them for the next. */
 static void
 take_kept (CblurCpuJob *job,
-           CblurStream *io)
+           CblurBandIo *io)
 {
   const CblurImage *pixels = job->pixels;
   GeglRectangle     rect = { pixels->x, pixels->y, pixels->width, pixels->height };
@@ -98,7 +98,7 @@ cblur_cpu_blur_stream (const CblurKernel *kernel,
                        GeglAbyssPolicy    abyss,
                        gboolean           straight,
                        const CblurImage  *dst,
-                       CblurStream       *io)
+                       CblurBandIo       *io)
 {
   CblurCpuJob job = { kernel, src, dst, abyss, straight, 0, src->width, 0, src->height, src,
                       abyss_colour (abyss), NULL, NULL, io };

@@ -7,7 +7,7 @@
 
 #include "cblur-image.h"
 #include "cblur-kernel.h"
-#include "cblur-stream.h"
+#include "cblur-band-io.h"
 
 G_BEGIN_DECLS
 
@@ -36,7 +36,7 @@ void cblur_cpu_blur_stream (const CblurKernel *kernel,
                             GeglAbyssPolicy    abyss,
                             gboolean           straight,
                             const CblurImage  *dst,
-                            CblurStream       *io);
+                            CblurBandIo       *io);
 
 G_END_DECLS
 

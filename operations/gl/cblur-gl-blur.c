@@ -55,7 +55,7 @@ copy_image (const CblurImage *to,
 static void
 hold_inside (const CblurGlPlan *plan,
              const CblurKernel *kernel,
-             const CblurStream *stream,
+             const CblurBandIo *band_io,
              CblurImage        *source,
              const CblurImage  *output)
 {
@@ -64,11 +64,11 @@ hold_inside (const CblurGlPlan *plan,
   CblurImage         inside;
   g_autoptr (GArray) tiles = NULL;
 
-  if (!cblur_stream_inside_rect (stream, &all, &part))
+  if (!cblur_band_io_inside_rect (band_io, &all, &part))
     return;
   inside = *source;
-  cblur_stream_shrink (&inside, &part);
-  tiles = cblur_gl_tiles_new (plan, kernel->reach, &inside, stream->abyss, output);
+  cblur_band_io_shrink (&inside, &part);
+  tiles = cblur_gl_tiles_new (plan, kernel->reach, &inside, band_io->abyss, output);
   if (cblur_gl_tiles_can_make_abyss (tiles, &inside, NULL))
     *source = inside;
 }
@@ -125,7 +125,7 @@ memory_give_back (CblurGpu          *gpu,
 typedef struct
 {
   const CblurKernel *kernel;
-  const CblurStream *stream;
+  const CblurBandIo *band_io;
   CblurImage        *source;
   CblurImage        *output;
   CblurGlBandMemory *memory;
@@ -142,8 +142,8 @@ band_memory_new (CblurGpu  *gpu,
 
   cblur_gl_view (gpu, &gl, NULL);
   if (cblur_gl_plan (&gl, call->kernel->reach, cblur_gl_passes_textures (&gl, call->kernel),
-                     call->output, &plan, NULL) && call->stream != NULL)
-    hold_inside (&plan, call->kernel, call->stream, call->source, call->output);
+                     call->output, &plan, NULL) && call->band_io != NULL)
+    hold_inside (&plan, call->kernel, call->band_io, call->source, call->output);
   call->memory = memory_new (gpu, call->source, call->output, error);
   if (call->memory == NULL)
     return FALSE;
@@ -153,12 +153,12 @@ band_memory_new (CblurGpu  *gpu,
 
 CblurGlBandMemory *
 cblur_gl_band_memory_new (const CblurKernel  *kernel,
-                          const CblurStream  *stream,
+                          const CblurBandIo  *band_io,
                           CblurImage         *source,
                           CblurImage         *output,
                           GError            **error)
 {
-  BandMemoryNew call = { kernel, stream, source, output, NULL };
+  BandMemoryNew call = { kernel, band_io, source, output, NULL };
 
   cblur_gl_run (band_memory_new, &call, error);
   return call.memory;
@@ -335,13 +335,13 @@ cblur_gl_blur_copied (CblurGl             *gl,
 gboolean
 cblur_gl_rehearse (CblurGl           *gl,
                    const CblurKernel *kernel,
-                   const CblurStream *stream,
+                   const CblurBandIo *band_io,
                    CblurImage        *source,
                    CblurImage        *output,
                    GError           **error)
 {
-  BandMemoryNew call = { kernel, stream, source, output, NULL };
-  CblurGlSource held = { stream->abyss, stream->straight_alpha, NULL, NULL, TRUE };
+  BandMemoryNew call = { kernel, band_io, source, output, NULL };
+  CblurGlSource held = { band_io->abyss, band_io->straight_alpha, NULL, NULL, TRUE };
   CblurGlReport report = { 0 };
   gboolean      ok;
 

@@ -55,11 +55,11 @@ expect (const CblurKernel   *kernel,
 
 void
 cblur_gl_expect (const CblurKernel *kernel,
-                 const CblurStream *stream,
+                 const CblurBandIo *band_io,
                  const CblurImage  *src,
                  const CblurImage  *dst)
 {
-  expect (kernel, &stream->inside, stream->abyss, stream->straight_alpha, src, dst);
+  expect (kernel, &band_io->inside, band_io->abyss, band_io->straight_alpha, src, dst);
 }
 
 /* Its output as a whole image of its own: the same tiles, and so the
@@ -78,7 +78,7 @@ cblur_gl_expect_upgrade (const CblurKernel   *kernel,
 /* the recorded blur, forgotten, as cblur_gl_rehearse() takes it; NULL
  * where there is none */
 CblurKernel *
-cblur_gl_expected_take (CblurStream *stream,
+cblur_gl_expected_take (CblurBandIo *band_io,
                         CblurImage  *src,
                         CblurImage  *dst)
 {
@@ -89,15 +89,15 @@ cblur_gl_expected_take (CblurStream *stream,
     {
       kernel = cblur_kernel_new_xy (expected.radii[CBLUR_AXIS_X], expected.radii[CBLUR_AXIS_Y],
                                     expected.mode, expected.iterations);
-      stream->inside = expected.inside;
-      stream->abyss = expected.abyss;
-      stream->straight_alpha = expected.straight;
-      *src = (CblurImage) { NULL, stream->inside.x - kernel->reach,
-                            stream->inside.y - kernel->reach,
-                            stream->inside.width + 2 * kernel->reach,
-                            stream->inside.height + 2 * kernel->reach, 0, expected.formats[0] };
-      *dst = (CblurImage) { NULL, stream->inside.x, stream->inside.y, stream->inside.width,
-                            stream->inside.height, 0, expected.formats[1] };
+      band_io->inside = expected.inside;
+      band_io->abyss = expected.abyss;
+      band_io->straight_alpha = expected.straight;
+      *src = (CblurImage) { NULL, band_io->inside.x - kernel->reach,
+                            band_io->inside.y - kernel->reach,
+                            band_io->inside.width + 2 * kernel->reach,
+                            band_io->inside.height + 2 * kernel->reach, 0, expected.formats[0] };
+      *dst = (CblurImage) { NULL, band_io->inside.x, band_io->inside.y, band_io->inside.width,
+                            band_io->inside.height, 0, expected.formats[1] };
     }
   expected.pixels = 0;
   g_mutex_unlock (&expected.lock);

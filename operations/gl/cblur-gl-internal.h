@@ -353,13 +353,13 @@ G_GNUC_INTERNAL gboolean     cblur_gl_blur_copied      (CblurGl             *gl,
                                                         GError             **error);
 
 /* cblur-gl-blur.c: a blur of a band as cblur_band_memory_new() makes it
- * for stream's reads, source (the output grown by the reach) and output
+ * for band_io's reads, source (the output grown by the reach) and output
  * without pixels, which it points at pinned memory of their own; what
  * that takes stays for the next band of the same geometry, its pixels of
  * no use */
 G_GNUC_INTERNAL gboolean     cblur_gl_rehearse         (CblurGl             *gl,
                                                         const CblurKernel   *kernel,
-                                                        const CblurStream   *stream,
+                                                        const CblurBandIo   *band_io,
                                                         CblurImage          *source,
                                                         CblurImage          *output,
                                                         GError             **error);
@@ -372,7 +372,7 @@ G_GNUC_INTERNAL void         cblur_gl_expect_upgrade   (const CblurKernel   *ker
                                                         const CblurGlSource *source,
                                                         const CblurImage    *src,
                                                         const CblurImage    *dst);
-G_GNUC_INTERNAL CblurKernel *cblur_gl_expected_take    (CblurStream         *stream,
+G_GNUC_INTERNAL CblurKernel *cblur_gl_expected_take    (CblurBandIo         *band_io,
                                                         CblurImage          *src,
                                                         CblurImage          *dst);
 /* cblur-gl-variants.c: cblur_gpu_on_upgraded's (cblur-gl-runtime.c) */

@@ -85,7 +85,7 @@ cblur_gl_first_use (CblurGpu *gpu)
 
 void
 cblur_gl_expect (const CblurKernel *kernel,
-                 const CblurStream *stream,
+                 const CblurBandIo *band_io,
                  const CblurImage  *src,
                  const CblurImage  *dst)
 {
@@ -98,7 +98,7 @@ cblur_gpu_unhold (void)
 
 CblurGlBandMemory *
 cblur_gl_band_memory_new (const CblurKernel  *kernel,
-                          const CblurStream  *stream,
+                          const CblurBandIo  *band_io,
                           CblurImage         *source,
                           CblurImage         *output,
                           GError            **error)

@@ -65,15 +65,15 @@ cblur_gl_prepare_all (CblurGpu *gpu)
 static void
 rehearse_expected (CblurGl *gl)
 {
-  CblurStream             stream = { 0 };
+  CblurBandIo             band_io = { 0 };
   CblurImage              src, dst;
-  g_autoptr (CblurKernel) kernel = cblur_gl_expected_take (&stream, &src, &dst);
+  g_autoptr (CblurKernel) kernel = cblur_gl_expected_take (&band_io, &src, &dst);
   g_autoptr (GError)      error = NULL;
 
   if (kernel == NULL || cblur_kernel_is_identity (kernel))
     return;
   gl->two_shader = FALSE;
-  if (!cblur_gl_rehearse (gl, kernel, &stream, &src, &dst, &error))
+  if (!cblur_gl_rehearse (gl, kernel, &band_io, &src, &dst, &error))
     g_debug ("a rehearsal of the GPU's first blur failed: %s", error->message);
 }
 

@@ -8,7 +8,7 @@
 #include "cblur-gpu.h"
 #include "cblur-image.h"
 #include "cblur-kernel.h"
-#include "cblur-stream.h"
+#include "cblur-band-io.h"
 
 G_BEGIN_DECLS
 
@@ -66,10 +66,10 @@ gboolean cblur_gl_blur        (const CblurGlBandMemory *memory,
  * which the GPU copies from and into directly: with images in it,
  * cblur_gl_blur() makes no copies on the CPU.  Sets both images' data and
  * stride from their sizes and formats, source shrunk first to its part
- * inside the stream's input where there is one and the GPU can make the
+ * inside the band io's input where there is one and the GPU can make the
  * rest; NULL where GL cannot provide it. */
 CblurGlBandMemory *cblur_gl_band_memory_new  (const CblurKernel  *kernel,
-                                              const CblurStream  *stream,
+                                              const CblurBandIo  *band_io,
                                               CblurImage         *source,
                                               CblurImage         *output,
                                               GError            **error);
@@ -94,12 +94,12 @@ void               cblur_gl_prepare_all      (CblurGpu           *gpu);
 void               cblur_gl_first_use        (CblurGpu           *gpu);
 
 /* Thread-safe: a band the CPU blurs while the GPU may yet take blurs,
- * whose input (stream->inside) the GPU would blur whole.  The first
+ * whose input (band_io->inside) the GPU would blur whole.  The first
  * uses rehearse the largest such input's blur, src and dst in their
  * formats, so that its first blur on the GPU, a live preview's next
  * frame, finds its pinned memory, textures and programs made. */
 void               cblur_gl_expect           (const CblurKernel  *kernel,
-                                              const CblurStream  *stream,
+                                              const CblurBandIo  *band_io,
                                               const CblurImage   *src,
                                               const CblurImage   *dst);
 

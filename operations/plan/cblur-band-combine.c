@@ -68,7 +68,7 @@ io_rows (gsize    offset,
 }
 
 /* image read or written on GEGL's threads, the wall time added to the
- * stream's */
+ * band_io's */
 static void
 run_io (CblurRegionIo    *io,
         const CblurImage *image,
@@ -81,9 +81,9 @@ run_io (CblurRegionIo    *io,
   cblur_parallel_distribute_range (image->height, IO_ROW_COST * image->width, io_rows, &part);
   ms = (g_get_monotonic_time () - started) / 1000.0;
   if (write)
-    io->stream.write_ms += ms;
+    io->band_io.write_ms += ms;
   else
-    io->stream.read_ms += ms;
+    io->band_io.read_ms += ms;
 }
 
 static gboolean
@@ -111,7 +111,7 @@ cblur_blur_band_combine (const CblurBlur     *blur,
   if (ok)
     run_io (io, &src, FALSE);
   ok = ok && cblur_combine_band (combine, CBLUR_MODE_AUTO, backend, &src, &dst,
-                                 &io->stream.inside, report);
+                                 &io->band_io.inside, report);
   if (ok)
     run_io (io, &dst, TRUE);
   cblur_pixels_free (src.data);

@@ -57,11 +57,11 @@ cblur_blur_band_kernel (const CblurBlur     *blur,
                                   ? NULL : io->read_native };
   CblurImage            dst = { NULL, band->x, band->y, band->width, band->height, 0,
                                 io->write_native };
-  g_autoptr (CblurBandMemory) memory = cblur_band_memory_new (backend, kernel, &io->stream,
+  g_autoptr (CblurBandMemory) memory = cblur_band_memory_new (backend, kernel, &io->band_io,
                                                               &src, &dst);
 
   if (memory == NULL)
     return FALSE;
-  cblur_backend_blur (memory, backend, kernel, &src, &dst, &io->stream, report);
+  cblur_backend_blur (memory, backend, kernel, &src, &dst, &io->band_io, report);
   return TRUE;
 }

@@ -1,5 +1,5 @@
 /* A kernel blur's band (CblurBlurBand): the band grown by the kernel's
- * reach read through the region's stream, blurred on the backend with
+ * reach read through the region's band_io, blurred on the backend with
  * the fallback to the CPU (cblur_backend_blur), and written back.  The
  * blur's data: its CblurKernel.  On the loop's thread. */
 #ifndef CBLUR_BAND_KERNEL_H

@@ -43,16 +43,16 @@ blur_band (const CblurOpBlur   *op_blur,
            CblurRunReport      *report)
 {
   gint64  started = g_get_monotonic_time ();
-  gdouble read_before = io->stream.read_ms;
-  gdouble write_before = io->stream.write_ms;
+  gdouble read_before = io->band_io.read_ms;
+  gdouble write_before = io->band_io.write_ms;
 
-  io->stream.read_kept = FALSE;
+  io->band_io.read_kept = FALSE;
   if (!op_blur->blur_band (blur, backend, band, io, report))
     return FALSE;
   report->total_ms = (g_get_monotonic_time () - started) / 1000.0;
-  report->read_ms = io->stream.read_ms - read_before;
-  report->write_ms = io->stream.write_ms - write_before;
-  report->read_kept = io->stream.read_kept;
+  report->read_ms = io->band_io.read_ms - read_before;
+  report->write_ms = io->band_io.write_ms - write_before;
+  report->read_kept = io->band_io.read_kept;
   report->modes[CBLUR_AXIS_X] = blur->modes[CBLUR_AXIS_X];
   report->modes[CBLUR_AXIS_Y] = blur->modes[CBLUR_AXIS_Y];
   report->mode_name = blur->mode_name;

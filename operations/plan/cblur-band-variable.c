@@ -125,18 +125,18 @@ io_groups (Rows             *rows,
 
 /* What of the band's source, grown by the reach, is read: its rows
  * inside the input, the rest the backend makes under the abyss, so that a
- * tiny image at a huge radius costs its own pixels (cblur_stream_inside_rect
+ * tiny image at a huge radius costs its own pixels (cblur_band_io_inside_rect
  * says where that holds).  The columns beyond the input are read too, GEGL
  * making their abyss, where they are not most of a row: a row then goes
  * through the passes where it lies, not copied into a line with its
  * abyss. */
 static GeglRectangle
-read_part (const CblurStream   *stream,
+read_part (const CblurBandIo   *band_io,
            const GeglRectangle *grown)
 {
   GeglRectangle part;
 
-  if (!cblur_stream_inside_rect (stream, grown, &part))
+  if (!cblur_band_io_inside_rect (band_io, grown, &part))
     return *grown;
   if (grown->width <= 2 * part.width)
     {
@@ -210,7 +210,7 @@ cblur_blur_band_variable (const CblurBlur     *blur,
   gint                     reach = variable->variable.reach;
   GeglRectangle            grown = { band->x - reach, band->y - reach,
                                      band->width + 2 * reach, band->height + 2 * reach };
-  GeglRectangle            part = read_part (&io->stream, &grown);
+  GeglRectangle            part = read_part (&io->band_io, &grown);
   /* stored pixels at level 0, where GIMP's previews are not */
   CblurImage               src = { NULL, part.x, part.y, part.width, part.height, 0,
                                    io->level == 0 ? io->read_native : NULL };
@@ -226,13 +226,13 @@ cblur_blur_band_variable (const CblurBlur     *blur,
 
   cblur_parallel_distribute_range (io_groups (&rows, &src, 0, part.height), 1.0, read_rows,
                                    &rows);
-  io->stream.read_ms += (g_get_monotonic_time () - started) / 1000.0;
+  io->band_io.read_ms += (g_get_monotonic_time () - started) / 1000.0;
 
   cblur_backend_variable_blur (memory, &variable->variable, &src, io->abyss, &dst, report);
   blurred = g_get_monotonic_time ();
 
   cblur_parallel_distribute_range (io_groups (&rows, &dst, 0, dst.height), 1.0, write_rows,
                                    &rows);
-  io->stream.write_ms += (g_get_monotonic_time () - blurred) / 1000.0;
+  io->band_io.write_ms += (g_get_monotonic_time () - blurred) / 1000.0;
   return TRUE;
 }

@@ -53,7 +53,7 @@ typedef struct
  * back to the CPU on any GL failure (choice/ holds those fallbacks), and
  * fills report's ran_on, the GPU's figures, gl_failure and why_cpu (as
  * those fallbacks do); the loop fills the rest.  Reads and writes it makes itself rather than through
- * io->stream it adds to io->stream.read_ms and write_ms.  FALSE only
+ * io->band_io it adds to io->band_io.read_ms and write_ms.  FALSE only
  * where there is no memory for the band. */
 typedef gboolean (*CblurBlurBand) (const CblurBlur     *blur,
                                    CblurBackendKind     backend,

@@ -47,7 +47,7 @@ write_in_place (const CblurImage *dst,
                 gint              y,
                 gint              width,
                 gint              height,
-                CblurStreamFill   fill,
+                CblurBandIoFill   fill,
                 gpointer          fill_data,
                 gpointer          user_data)
 {
@@ -91,7 +91,7 @@ bound_by_input (CblurRegionIo *io,
   io->input = gegl_buffer_create_sub_buffer (input, in_rect);
   io->aux = gegl_buffer_create_sub_buffer (aux, in_rect);
   io->aux_format = gegl_operation_get_format (operation, "aux");
-  io->stream.inside = cblur_rectangle_at_level (in_rect, io->level);
+  io->band_io.inside = cblur_rectangle_at_level (in_rect, io->level);
 }
 
 void
@@ -120,11 +120,11 @@ cblur_region_io_init (CblurRegionIo  *io,
    * they are read in, and copies them as they are. */
   io->read_native = cblur_format_get (gegl_buffer_get_format (input));
 
-  io->stream = (CblurStream) { read_part, write_part, io, .kept = kept,
+  io->band_io = (CblurBandIo) { read_part, write_part, io, .kept = kept,
                                .write_in_place = write_in_place, .abyss = abyss,
                                .straight_alpha = io->read_native != NULL };
-  g_object_get (output, "tile-width", &io->stream.tile_width,
-                "tile-height", &io->stream.tile_height, NULL);
+  g_object_get (output, "tile-width", &io->band_io.tile_width,
+                "tile-height", &io->band_io.tile_height, NULL);
   if (aux != NULL)
     {
       bound_by_input (io, operation, input, aux);
@@ -136,7 +136,7 @@ cblur_region_io_init (CblurRegionIo  *io,
    * with the reach, and GEGL reads only rectangles inside its mipmap:
    * those across the edge take another path there, whose pixels depend
    * on the rectangle. */
-  io->stream.inside = abyss_at_level (gegl_buffer_get_abyss (input), level);
+  io->band_io.inside = abyss_at_level (gegl_buffer_get_abyss (input), level);
 }
 
 void

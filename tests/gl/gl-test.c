@@ -158,29 +158,29 @@ gegl_write (const CblurImage *dst, gint x, gint y, gint width, gint height, gpoi
   copy_rect (((GlTestGegl *) data)->to, dst, dst->x + x, dst->y + y, width, height);
 }
 
-CblurStream
+CblurBandIo
 gl_test_stream (GlTestGegl *gegl)
 {
-  CblurStream stream = { gegl_read, gegl_write, gegl, 32, 16 };
+  CblurBandIo band_io = { gegl_read, gegl_write, gegl, 32, 16 };
 
-  return stream;
+  return band_io;
 }
 
 void
 gl_test_blur_streamed (CblurBackendKind   backend,
                        const CblurKernel *kernel,
-                       CblurStream       *stream,
+                       CblurBandIo       *band_io,
                        CblurRunReport    *report)
 {
-  const GlTestGegl *gegl = stream->user_data;
+  const GlTestGegl *gegl = band_io->user_data;
   CblurImage        dst = *gegl->to;
   CblurImage        src = { NULL, dst.x - kernel->reach, dst.y - kernel->reach,
                             dst.width + 2 * kernel->reach, dst.height + 2 * kernel->reach, 0,
                             gegl->from->format };
-  CblurBandMemory  *band = cblur_band_memory_new (backend, kernel, stream, &src, &dst);
+  CblurBandMemory  *band = cblur_band_memory_new (backend, kernel, band_io, &src, &dst);
 
   g_assert_nonnull (band);
-  cblur_backend_blur (band, backend, kernel, &src, &dst, stream, report);
+  cblur_backend_blur (band, backend, kernel, &src, &dst, band_io, report);
   cblur_band_memory_free (band);
 }
 

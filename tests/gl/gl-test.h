@@ -59,16 +59,16 @@ typedef struct
   gulong            read_delay_us;   /* per piece, so that rows arrive over time */
 } GlTestGegl;
 
-/* a stream over gegl, in pieces of small tiles (32 × 16) */
-CblurStream gl_test_stream       (GlTestGegl        *gegl);
+/* a band io over gegl, in pieces of small tiles (32 × 16) */
+CblurBandIo gl_test_stream       (GlTestGegl        *gegl);
 
 /* The op's streamed path without GEGL: a band (on GL staged in its
- * buffers) for the stream's GlTestGegl's `to` (its input that grown by the reach),
+ * buffers) for the band io's GlTestGegl's `to` (its input that grown by the reach),
  * filled from its `from`, which need hold only what is read, blurred by
  * backend (GL falling back as the op does) and handed on into `to`. */
 void        gl_test_blur_streamed (CblurBackendKind   backend,
                                    const CblurKernel *kernel,
-                                   CblurStream       *stream,
+                                   CblurBandIo       *band_io,
                                    CblurRunReport    *report);
 
 /* name=value (NULL: unset) for the blurs that follow, the op's included:

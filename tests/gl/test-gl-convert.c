@@ -141,20 +141,20 @@ blur_streamed (Path               path,
                CblurImage        *dst)
 {
   GlTestGegl       gegl = { src, dst, 300 };
-  CblurStream      stream = gl_test_stream (&gegl);
+  CblurBandIo      band_io = gl_test_stream (&gegl);
   CblurRunReport   report;
   CblurBackendKind ran_on;
 
   /* a source in a format is straight, as the op reads it */
-  stream.straight_alpha = src->format != NULL;
+  band_io.straight_alpha = src->format != NULL;
   if (path == STREAMED_INSIDE || path == TILES_INSIDE)
     {
-      stream.inside = inside;
-      stream.abyss = GEGL_ABYSS_CLAMP;
+      band_io.inside = inside;
+      band_io.abyss = GEGL_ABYSS_CLAMP;
     }
   if (path == TILES_INSIDE)
     gl_test_set ("CBLUR_GL_MAX_TILE", TILE_CAP);
-  gl_test_blur_streamed (CBLUR_BACKEND_GL, kernel, &stream, &report);
+  gl_test_blur_streamed (CBLUR_BACKEND_GL, kernel, &band_io, &report);
   gl_test_set ("CBLUR_GL_MAX_TILE", NULL);
   ran_on = report.ran_on;
   if (path == TILES_INSIDE)

@@ -189,16 +189,16 @@ test_staged_band (gconstpointer data)
   gl_test_image_free (on_cpu);
 }
 
-/* kernel's blur of the stream's band, streamed as the op streams it: the
+/* kernel's blur of the band io's band, streamed as the op streams it: the
  * backend it ran on */
 static CblurBackendKind
 blur_streamed (const CblurKernel *kernel,
-               CblurStream       *stream)
+               CblurBandIo       *band_io)
 {
   CblurRunReport   report;
   CblurBackendKind ran_on;
 
-  gl_test_blur_streamed (CBLUR_BACKEND_GL, kernel, stream, &report);
+  gl_test_blur_streamed (CBLUR_BACKEND_GL, kernel, band_io, &report);
   ran_on = report.ran_on;
   cblur_run_report_clear (&report);
   return ran_on;
@@ -216,20 +216,20 @@ test_streamed_band (gconstpointer data)
   CblurImage             *on_cpu = gl_test_blank_image (3, -7, 300, 200);
   CblurImage             *handed_on = gl_test_blank_image (3, -7, 300, 200);
   GlTestGegl              gegl = { random, handed_on, 0 };
-  CblurStream             stream = gl_test_stream (&gegl);
+  CblurBandIo             band_io = gl_test_stream (&gegl);
   CblurBackendKind        ran_on;
 
   cblur_cpu_blur (kernel, random, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
 
   gl_test_set ("CBLUR_GL_FAULT", fault->fault);
-  ran_on = blur_streamed (kernel, &stream);
+  ran_on = blur_streamed (kernel, &band_io);
   gl_test_set ("CBLUR_GL_FAULT", NULL);
   g_assert_cmpint (ran_on, ==, CBLUR_BACKEND_CPU);
   g_assert_cmpfloat (gl_test_max_diff (handed_on, on_cpu), ==, 0.0);
 
   gl_test_image_free (handed_on);
   handed_on = gegl.to = gl_test_blank_image (3, -7, 300, 200);
-  g_assert_cmpint (blur_streamed (kernel, &stream), ==, CBLUR_BACKEND_GL);
+  g_assert_cmpint (blur_streamed (kernel, &band_io), ==, CBLUR_BACKEND_GL);
   g_assert_cmpfloat (gl_test_max_diff (handed_on, on_cpu), <=, 1e-4);
 
   gl_test_image_free (random);
@@ -284,25 +284,25 @@ test_straight_band (void)
   CblurImage             *handed_on = gl_test_blank_image (3, -7, 300, 200);
   GlTestGegl              gegl = { straight, handed_on, 0 };
   GlTestGegl              gegl_premultiplied;
-  CblurStream             stream = gl_test_stream (&gegl);
-  CblurStream             stream_premultiplied;
+  CblurBandIo             band_io = gl_test_stream (&gegl);
+  CblurBandIo             stream_premultiplied;
   CblurRunReport          report;
   CblurBackendKind        ran_on;
 
   premultiplied = babl_premultiplied (straight);
-  stream.straight_alpha = TRUE;
+  band_io.straight_alpha = TRUE;
   gegl_premultiplied = (GlTestGegl) { premultiplied, on_gpu, 0 };
   stream_premultiplied = gl_test_stream (&gegl_premultiplied);
   cblur_cpu_blur (kernel, premultiplied, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
 
   gl_test_set ("CBLUR_GL_FAULT", "dispatch");
-  ran_on = blur_streamed (kernel, &stream);
+  ran_on = blur_streamed (kernel, &band_io);
   gl_test_set ("CBLUR_GL_FAULT", NULL);
   g_assert_cmpint (ran_on, ==, CBLUR_BACKEND_CPU);
   g_assert_cmpfloat (gl_test_max_diff (handed_on, on_cpu), ==, 0.0);
 
   g_assert_cmpint (blur_streamed (kernel, &stream_premultiplied), ==, CBLUR_BACKEND_GL);
-  g_assert_cmpint (blur_streamed (kernel, &stream), ==, CBLUR_BACKEND_GL);
+  g_assert_cmpint (blur_streamed (kernel, &band_io), ==, CBLUR_BACKEND_GL);
   g_assert_cmpfloat (gl_test_max_diff (handed_on, on_gpu), ==, 0.0);
 
   /* a band GL could not stage goes through staging of the call's own */
@@ -313,7 +313,7 @@ test_straight_band (void)
 
     gl_test_image_free (handed_on);
     handed_on = gegl.to = gl_test_blank_image (3, -7, 300, 200);
-    cblur_backend_blur (NULL, CBLUR_BACKEND_GL, kernel, src, dst, &stream, &report);
+    cblur_backend_blur (NULL, CBLUR_BACKEND_GL, kernel, src, dst, &band_io, &report);
     g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
     g_assert_cmpfloat (gl_test_max_diff (handed_on, on_gpu), ==, 0.0);
     cblur_run_report_clear (&report);
@@ -328,7 +328,7 @@ test_straight_band (void)
   premultiplied = babl_premultiplied (straight);
   handed_on = gegl.to = gl_test_blank_image (3, -7, 300, 200);
   gegl.from = straight;
-  g_assert_cmpint (blur_streamed (identity, &stream), ==, CBLUR_BACKEND_GL);
+  g_assert_cmpint (blur_streamed (identity, &band_io), ==, CBLUR_BACKEND_GL);
   g_assert_cmpfloat (gl_test_max_diff (handed_on, premultiplied), ==, 0.0);
 
   gl_test_image_free (straight);
@@ -442,14 +442,14 @@ check_straight_passes (CblurMode    mode,
   CblurImage             *from_premultiplied = gl_test_blank_image (3, -7, 300, 200);
   GlTestGegl              gegl = { straight, from_straight, 0 };
   GlTestGegl              gegl_premultiplied = { premultiplied, from_premultiplied, 0 };
-  CblurStream             stream = gl_test_stream (&gegl);
-  CblurStream             stream_premultiplied = gl_test_stream (&gegl_premultiplied);
+  CblurBandIo             band_io = gl_test_stream (&gegl);
+  CblurBandIo             stream_premultiplied = gl_test_stream (&gegl_premultiplied);
 
-  stream.straight_alpha = TRUE;
+  band_io.straight_alpha = TRUE;
   if (shared_memory != NULL)
     gl_test_set ("CBLUR_GL_SHARED_MEMORY", shared_memory);
   g_assert_cmpint (blur_streamed (kernel, &stream_premultiplied), ==, CBLUR_BACKEND_GL);
-  g_assert_cmpint (blur_streamed (kernel, &stream), ==, CBLUR_BACKEND_GL);
+  g_assert_cmpint (blur_streamed (kernel, &band_io), ==, CBLUR_BACKEND_GL);
   gl_test_set ("CBLUR_GL_SHARED_MEMORY", NULL);
   g_assert_cmpfloat (gl_test_max_diff (from_straight, from_premultiplied), ==, 0.0);
 

@@ -32,16 +32,16 @@ static const GeglAbyssPolicy policies[] = {
 static const gchar *const policy_names[] = { "none", "clamp", "loop", "black", "white" };
 
 /* the image's rectangle, its pixels GEGL's and the rest its abyss */
-static CblurStream
+static CblurBandIo
 stream_over (GlTestGegl       *gegl,
              GeglAbyssPolicy   policy)
 {
-  CblurStream stream = gl_test_stream (gegl);
+  CblurBandIo band_io = gl_test_stream (gegl);
 
-  stream.inside = (GeglRectangle) { gegl->from->x, gegl->from->y,
+  band_io.inside = (GeglRectangle) { gegl->from->x, gegl->from->y,
                                     gegl->from->width, gegl->from->height };
-  stream.abyss = policy;
-  return stream;
+  band_io.abyss = policy;
+  return band_io;
 }
 
 /* dst grown by kernel's reach, for the geometry only */
@@ -65,11 +65,11 @@ blur_streamed_and_on_cpu (const CblurKernel *kernel,
                           CblurImage        *on_cpu)
 {
   GlTestGegl     gegl = { image, on_gl, 0 };
-  CblurStream    stream = stream_over (&gegl, policy);
+  CblurBandIo    band_io = stream_over (&gegl, policy);
   CblurImage     halo = halo_of (kernel, on_cpu);
   CblurRunReport report;
 
-  gl_test_blur_streamed (CBLUR_BACKEND_GL, kernel, &stream, &report);
+  gl_test_blur_streamed (CBLUR_BACKEND_GL, kernel, &band_io, &report);
   g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
   cblur_run_report_clear (&report);
   cblur_cpu_blur (kernel, &halo, image, policy, FALSE, on_cpu);
@@ -201,11 +201,11 @@ test_unstaged (gconstpointer data)
       CblurImage     *dst = gl_test_blank_image (-2, 9, 3, 2);
       CblurImage     *src = gl_test_blank_image (-2, 9, 3, 2);
       GlTestGegl      gegl = { image, handed_on, 0 };
-      CblurStream     stream = stream_over (&gegl, policies[i]);
+      CblurBandIo     band_io = stream_over (&gegl, policies[i]);
       CblurImage      halo = halo_of (kernel, dst);
       CblurRunReport  report;
 
-      cblur_backend_blur (NULL, CBLUR_BACKEND_GL, kernel, src, dst, &stream, &report);
+      cblur_backend_blur (NULL, CBLUR_BACKEND_GL, kernel, src, dst, &band_io, &report);
       g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
       cblur_run_report_clear (&report);
       cblur_cpu_blur (kernel, &halo, image, policies[i], FALSE, on_cpu);
@@ -265,14 +265,14 @@ check_tiles (CblurMode mode,
       CblurImage         src = halo;
       CblurImage        *read = held ? image : looped (image, &halo);
       GlTestGegl         gegl = { read, handed_on, 0 };
-      CblurStream        stream = stream_over (&gegl, policies[i]);
+      CblurBandIo        band_io = stream_over (&gegl, policies[i]);
       CblurBandMemory   *band;
       CblurRunReport     report;
 
-      stream.inside = (GeglRectangle) { image->x, image->y, image->width, image->height };
-      band = cblur_band_memory_new (CBLUR_BACKEND_GL, kernel, &stream, &src, &dst);
+      band_io.inside = (GeglRectangle) { image->x, image->y, image->width, image->height };
+      band = cblur_band_memory_new (CBLUR_BACKEND_GL, kernel, &band_io, &src, &dst);
       g_assert_cmpint (src.width < halo.width, ==, held);
-      cblur_backend_blur (band, CBLUR_BACKEND_GL, kernel, &src, &dst, &stream, &report);
+      cblur_backend_blur (band, CBLUR_BACKEND_GL, kernel, &src, &dst, &band_io, &report);
       g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
       g_assert_null (report.gl_failure);
       g_assert_cmpint (report.tiles, >, 1);

@@ -62,12 +62,12 @@ blur_as_op (CblurBackendKind   backend,
   CblurImage     halo = { NULL, -kernel->reach, -kernel->reach, width + 2 * kernel->reach,
                           height + 2 * kernel->reach, 0 };
   GlTestGegl     gegl = { image, on_gl, 0 };
-  CblurStream    stream = gl_test_stream (&gegl);
+  CblurBandIo    band_io = gl_test_stream (&gegl);
   CblurRunReport report;
 
-  stream.inside = (GeglRectangle) { 0, 0, width, height };
-  stream.abyss = GEGL_ABYSS_CLAMP;
-  gl_test_blur_streamed (backend, kernel, &stream, &report);
+  band_io.inside = (GeglRectangle) { 0, 0, width, height };
+  band_io.abyss = GEGL_ABYSS_CLAMP;
+  gl_test_blur_streamed (backend, kernel, &band_io, &report);
   g_assert_null (report.gl_failure);
   cblur_cpu_blur (kernel, &halo, image, GEGL_ABYSS_CLAMP, FALSE, on_cpu);
   *diff = gl_test_max_diff (on_gl, on_cpu);

@@ -224,19 +224,19 @@ check_streamed (CblurMode mode,
   CblurImage             *on_cpu = gl_test_blank_image (out.x, out.y, out.width, out.height);
   CblurImage             *handed_on = gl_test_blank_image (out.x, out.y, out.width, out.height);
   GlTestGegl              gegl = { random, handed_on, 2000 };
-  CblurStream             stream = gl_test_stream (&gegl);
+  CblurBandIo             band_io = gl_test_stream (&gegl);
   CblurRunReport          report;
   gdouble                 diff;
 
   if (makes_abyss)
     {
       clamp_outside (random, &inside);
-      stream.inside = inside;
-      stream.abyss = GEGL_ABYSS_CLAMP;
+      band_io.inside = inside;
+      band_io.abyss = GEGL_ABYSS_CLAMP;
     }
   cblur_cpu_blur (kernel, random, NULL, GEGL_ABYSS_NONE, FALSE, on_cpu);
 
-  gl_test_blur_streamed (CBLUR_BACKEND_GL, kernel, &stream, &report);
+  gl_test_blur_streamed (CBLUR_BACKEND_GL, kernel, &band_io, &report);
   g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
   diff = gl_test_max_diff (handed_on, on_cpu);
   g_test_message ("%s radius %g%s: %d tiles; max |GL - CPU| %g", cblur_mode_name (mode),

@@ -5,7 +5,7 @@
  * pieces out top first, so that the caller (the GPU's thread) can upload
  * the top while the bottom is still being read, and the top can be
  * written while the bottom still comes down. */
-#include "cblur-stream.h"
+#include "cblur-band-io.h"
 
 #include <gegl.h>
 
@@ -27,7 +27,7 @@ typedef struct
 
 struct _CblurStreamRun
 {
-  CblurStream      *stream;
+  CblurBandIo      *band_io;
   Grid              src;
   Grid              dst;
   GThread          *thread;
@@ -65,14 +65,14 @@ ceil_div (gint value,
 
 static void
 grid_init (Grid              *grid,
-           const CblurStream *stream,
+           const CblurBandIo *band_io,
            const CblurImage  *image)
 {
-  gint tile_width = MAX (stream->tile_width, 1);
+  gint tile_width = MAX (band_io->tile_width, 1);
   gint tiles_across, columns;
 
   grid->image = image;
-  grid->band_rows = MAX (stream->tile_height, 1);
+  grid->band_rows = MAX (band_io->tile_height, 1);
   grid->top = floor_to (image->y, grid->band_rows);
   grid->n_bands = ceil_div (image->y + image->height - grid->top, grid->band_rows);
   grid->left = floor_to (image->x, tile_width);
@@ -105,7 +105,7 @@ band_rows (const Grid *grid,
 static void
 transfer_piece (const Grid      *grid,
                 gint             piece,
-                CblurStreamFunc  func,
+                CblurBandIoFunc  func,
                 gpointer         user_data)
 {
   gint left = grid->left + piece % grid->n_columns * grid->piece_columns - grid->image->x;
@@ -170,7 +170,7 @@ work (gint     i,
           if (run->write_from == 0)
             run->write_from = g_get_monotonic_time ();
           g_mutex_unlock (&run->lock);
-          transfer_piece (dst, piece, run->stream->write, run->stream->user_data);
+          transfer_piece (dst, piece, run->band_io->write, run->band_io->user_data);
           g_mutex_lock (&run->lock);
           run->write_until = MAX (run->write_until, g_get_monotonic_time ());
         }
@@ -178,7 +178,7 @@ work (gint     i,
         {
           piece = run->next_read++;
           g_mutex_unlock (&run->lock);
-          transfer_piece (src, piece, run->stream->read, run->stream->user_data);
+          transfer_piece (src, piece, run->band_io->read, run->band_io->user_data);
           g_mutex_lock (&run->lock);
           piece_read (run, piece);
         }
@@ -198,15 +198,15 @@ run_thread (gpointer user_data)
 }
 
 CblurStreamRun *
-cblur_stream_start (CblurStream      *stream,
+cblur_stream_start (CblurBandIo      *band_io,
                     const CblurImage *src,
                     const CblurImage *dst)
 {
   CblurStreamRun *run = g_new0 (CblurStreamRun, 1);
 
-  run->stream = stream;
-  grid_init (&run->src, stream, src);
-  grid_init (&run->dst, stream, dst);
+  run->band_io = band_io;
+  grid_init (&run->src, band_io, src);
+  grid_init (&run->dst, band_io, dst);
   run->pieces_read = g_new0 (gint, run->src.n_bands);
   run->read_until = run->started = g_get_monotonic_time ();
   g_mutex_init (&run->lock);
@@ -263,9 +263,9 @@ cblur_stream_finish (CblurStreamRun *run)
   g_mutex_unlock (&run->lock);
   g_thread_join (run->thread);
 
-  run->stream->read_ms += (run->read_until - run->started) / 1000.0;
+  run->band_io->read_ms += (run->read_until - run->started) / 1000.0;
   if (run->write_from != 0)
-    run->stream->write_ms += (run->write_until - run->write_from) / 1000.0;
+    run->band_io->write_ms += (run->write_until - run->write_from) / 1000.0;
   g_mutex_clear (&run->lock);
   g_cond_clear (&run->changed);
   g_free (run->pieces_read);
@@ -276,7 +276,7 @@ cblur_stream_finish (CblurStreamRun *run)
 typedef struct
 {
   Grid             grid;
-  CblurStreamFunc  func;
+  CblurBandIoFunc  func;
   gpointer         user_data;
   gint             next;   /* atomic */
 } AllPieces;
@@ -294,33 +294,33 @@ transfer_pieces (gint     i,
 }
 
 static gdouble
-transfer_all (CblurStream      *stream,
+transfer_all (CblurBandIo      *band_io,
               const CblurImage *image,
-              CblurStreamFunc   func)
+              CblurBandIoFunc   func)
 {
-  AllPieces all = { { 0 }, func, stream->user_data, 0 };
+  AllPieces all = { { 0 }, func, band_io->user_data, 0 };
   gint64    started = g_get_monotonic_time ();
 
-  grid_init (&all.grid, stream, image);
+  grid_init (&all.grid, band_io, image);
   cblur_parallel_distribute (MIN (cblur_parallel_threads (), n_pieces (&all.grid)),
                              transfer_pieces, &all);
   return (g_get_monotonic_time () - started) / 1000.0;
 }
 
 void
-cblur_stream_read_all (CblurStream      *stream,
+cblur_band_io_read_all (CblurBandIo      *band_io,
                        const CblurImage *src)
 {
-  if (stream != NULL)
-    stream->read_ms += transfer_all (stream, src, stream->read);
+  if (band_io != NULL)
+    band_io->read_ms += transfer_all (band_io, src, band_io->read);
 }
 
 void
-cblur_stream_write_all (CblurStream      *stream,
+cblur_band_io_write_all (CblurBandIo      *band_io,
                         const CblurImage *dst)
 {
-  if (stream != NULL)
-    stream->write_ms += transfer_all (stream, dst, stream->write);
+  if (band_io != NULL)
+    band_io->write_ms += transfer_all (band_io, dst, band_io->write);
 }
 
 /* the pixels of image in rect (absolute), sharing image's */
@@ -348,33 +348,33 @@ image_rect (const CblurImage *image)
 }
 
 gboolean
-cblur_stream_inside_rect (const CblurStream   *stream,
+cblur_band_io_inside_rect (const CblurBandIo   *band_io,
                           const GeglRectangle *all,
                           GeglRectangle       *part)
 {
-  if (stream == NULL || !gegl_rectangle_intersect (part, all, &stream->inside) ||
+  if (band_io == NULL || !gegl_rectangle_intersect (part, all, &band_io->inside) ||
       gegl_rectangle_equal (part, all))
     return FALSE;
   /* loop's abyss repeats the far side of the input, which must be there */
-  return stream->abyss != GEGL_ABYSS_LOOP || gegl_rectangle_equal (part, &stream->inside);
+  return band_io->abyss != GEGL_ABYSS_LOOP || gegl_rectangle_equal (part, &band_io->inside);
 }
 
 gboolean
-cblur_stream_inside (const CblurStream *stream,
+cblur_band_io_inside (const CblurBandIo *band_io,
                      const CblurImage  *src,
                      CblurImage        *inside)
 {
   GeglRectangle all = image_rect (src);
   GeglRectangle part;
 
-  if (!cblur_stream_inside_rect (stream, &all, &part))
+  if (!cblur_band_io_inside_rect (band_io, &all, &part))
     return FALSE;
   *inside = sub_image (src, &part);
   return TRUE;
 }
 
 void
-cblur_stream_shrink (CblurImage          *src,
+cblur_band_io_shrink (CblurImage          *src,
                      const GeglRectangle *inside)
 {
   src->data = NULL;
@@ -386,7 +386,7 @@ cblur_stream_shrink (CblurImage          *src,
 }
 
 gboolean
-cblur_stream_band (const CblurStream *stream,
+cblur_band_io_band (const CblurBandIo *band_io,
                    gint               reach,
                    const CblurImage  *src,
                    const CblurImage  *dst,
@@ -396,7 +396,7 @@ cblur_stream_band (const CblurStream *stream,
   if (src->width == dst->width + 2 * reach && src->height == dst->height + 2 * reach)
     {
       *halo = *src;
-      return cblur_stream_inside (stream, src, inside);
+      return cblur_band_io_inside (band_io, src, inside);
     }
   *halo = (CblurImage) { NULL, dst->x - reach, dst->y - reach,
                          dst->width + 2 * reach, dst->height + 2 * reach, 0, src->format };
@@ -405,7 +405,7 @@ cblur_stream_band (const CblurStream *stream,
 }
 
 gboolean
-cblur_stream_is_straight (const CblurStream *stream)
+cblur_band_io_is_straight (const CblurBandIo *band_io)
 {
-  return stream != NULL && stream->straight_alpha;
+  return band_io != NULL && band_io->straight_alpha;
 }

@@ -1,8 +1,8 @@
 /* How a band's pixels come from GEGL and go back to it, on GEGL's threads:
  * all at once, or streamed, piece by piece from the top, while the caller
  * works on the rows that have arrived (the GPU's copies overlap GEGL's). */
-#ifndef CBLUR_STREAM_H
-#define CBLUR_STREAM_H
+#ifndef CBLUR_BAND_IO_H
+#define CBLUR_BAND_IO_H
 
 #include <gegl.h>
 
@@ -14,7 +14,7 @@ G_BEGIN_DECLS
 /* `read` fills a rectangle of the source, `write` hands on one of the
  * output (x, y relative to the image); both are called from several
  * threads at once, for disjoint rectangles. */
-typedef void (*CblurStreamFunc) (const CblurImage *image,
+typedef void (*CblurBandIoFunc) (const CblurImage *image,
                                  gint              x,
                                  gint              y,
                                  gint              width,
@@ -24,7 +24,7 @@ typedef void (*CblurStreamFunc) (const CblurImage *image,
 /* What a backend writes into a part of the output in place: the part's
  * rectangle (x, y relative to the image) and its rows in GEGL's own
  * memory, in the image's format. */
-typedef void (*CblurStreamFill)  (gint     x,
+typedef void (*CblurBandIoFill)  (gint     x,
                                   gint     y,
                                   gint     width,
                                   gint     height,
@@ -34,19 +34,19 @@ typedef void (*CblurStreamFill)  (gint     x,
 
 /* `write` without a copy: hands a rectangle of the output, as GEGL
  * holds it, to fill, part by part; the same threads' rules. */
-typedef void (*CblurStreamPlace) (const CblurImage *image,
+typedef void (*CblurBandIoPlace) (const CblurImage *image,
                                   gint              x,
                                   gint              y,
                                   gint              width,
                                   gint              height,
-                                  CblurStreamFill   fill,
+                                  CblurBandIoFill   fill,
                                   gpointer          fill_data,
                                   gpointer          user_data);
 
 typedef struct
 {
-  CblurStreamFunc read;
-  CblurStreamFunc write;
+  CblurBandIoFunc read;
+  CblurBandIoFunc write;
   gpointer        user_data;
   gint            tile_width;    /* GEGL's tiles, which pieces keep whole */
   gint            tile_height;
@@ -65,48 +65,48 @@ typedef struct
   gboolean        read_kept;
   /* where set, a backend that converts its output to the image's format
    * (not RGBA float) may write it through this instead of `write` */
-  CblurStreamPlace write_in_place;
-} CblurStream;
+  CblurBandIoPlace write_in_place;
+} CblurBandIo;
 
-void cblur_stream_read_all  (CblurStream      *stream,
+void cblur_band_io_read_all  (CblurBandIo      *band_io,
                              const CblurImage *src);
-void cblur_stream_write_all (CblurStream      *stream,
+void cblur_band_io_write_all (CblurBandIo      *band_io,
                              const CblurImage *dst);
 
-/* The part of src inside stream->inside, sharing src's pixels, around
+/* The part of src inside band_io->inside, sharing src's pixels, around
  * which a backend makes the abyss; FALSE where that is none of src, or
  * all of it, or under loop's abyss not all of the input.  The same of a
  * rectangle (absolute). */
-gboolean cblur_stream_inside      (const CblurStream   *stream,
+gboolean cblur_band_io_inside      (const CblurBandIo   *band_io,
                                    const CblurImage    *src,
                                    CblurImage          *inside);
-gboolean cblur_stream_inside_rect (const CblurStream   *stream,
+gboolean cblur_band_io_inside_rect (const CblurBandIo   *band_io,
                                    const GeglRectangle *all,
                                    GeglRectangle       *part);
 
 /* src, its pixels yet to come, shrunk to `inside`: for a band that holds
  * only what GEGL reads */
-void     cblur_stream_shrink      (CblurImage          *src,
+void     cblur_band_io_shrink      (CblurImage          *src,
                                    const GeglRectangle *inside);
 
 /* src as cblur_band_memory_new() leaves it: dst grown by reach, or only
  * its part inside the input.  halo gets the former, without pixels in the second
  * case; TRUE where the backend makes the abyss, with `inside` the part of
  * src that GEGL reads, sharing src's pixels. */
-gboolean cblur_stream_band        (const CblurStream   *stream,
+gboolean cblur_band_io_band        (const CblurBandIo   *band_io,
                                    gint                 reach,
                                    const CblurImage    *src,
                                    const CblurImage    *dst,
                                    CblurImage          *halo,
                                    CblurImage          *inside);
 
-/* whether stream, if any, reads straight alpha */
-gboolean cblur_stream_is_straight (const CblurStream *stream);
+/* whether band_io, if any, reads straight alpha */
+gboolean cblur_band_io_is_straight (const CblurBandIo *band_io);
 
 typedef struct _CblurStreamRun CblurStreamRun;
 
 /* Starts reading all of src, top pieces first. */
-CblurStreamRun *cblur_stream_start     (CblurStream      *stream,
+CblurStreamRun *cblur_stream_start     (CblurBandIo      *band_io,
                                         const CblurImage *src,
                                         const CblurImage *dst);
 

@@ -1,8 +1,8 @@
-/* The band stream against a stand-in for GEGL: plain arrays that count how
+/* The band io against a stand-in for GEGL: plain arrays that count how
  * often each pixel is read and written. */
 #include "cblur-test.h"
 #include "cblur-pixel.h"
-#include "cblur-stream.h"
+#include "cblur-band-io.h"
 
 /* a "GEGL image" of width × height at x, y: values, and counts per pixel */
 typedef struct
@@ -70,7 +70,7 @@ side_index (const Side       *side,
   return (gsize) (image->y + y - side->rect.y) * side->rect.width + image->x + x - side->rect.x;
 }
 
-/* Both directions through one stream: reads come from `in`, writes go
+/* Both directions through one band io: reads come from `in`, writes go
  * to `out` */
 typedef struct
 {
@@ -181,7 +181,7 @@ run_shape (const Shape *shape,
   CblurImage   *dst = band_image (&shape->dst);
   Side          in, out;
   Sides         sides = { &in, &out };
-  CblurStream   stream = { sides_read, sides_write, &sides, shape->tile_width, shape->tile_height };
+  CblurBandIo   band_io = { sides_read, sides_write, &sides, shape->tile_width, shape->tile_height };
   gint          x, y;
 
   g_object_set (gegl_config (), "threads", shape->threads, NULL);
@@ -192,13 +192,13 @@ run_shape (const Shape *shape,
 
   if (!streamed)
     {
-      cblur_stream_read_all (&stream, src);
-      cblur_stream_write_all (&stream, dst);
+      cblur_band_io_read_all (&band_io, src);
+      cblur_band_io_write_all (&band_io, dst);
       release_until = dst->height;
     }
   else
     {
-      CblurStreamRun *run = cblur_stream_start (&stream, src, dst);
+      CblurStreamRun *run = cblur_stream_start (&band_io, src, dst);
       gint            rows = 0;
       gint            released = 0;
 
@@ -303,18 +303,18 @@ test_inside (void)
       GeglRectangle part;
       Side          in;
       Sides         sides = { &in, NULL };
-      CblurStream   stream = { sides_read, sides_write, &sides, 16, 16, insides[i] };
+      CblurBandIo   band_io = { sides_read, sides_write, &sides, 16, 16, insides[i] };
       gsize         k;
       gint          reads;
 
       side_init (&in, &src_rect);
-      g_assert_true (cblur_stream_inside (&stream, src, &inside));
+      g_assert_true (cblur_band_io_inside (&band_io, src, &inside));
       gegl_rectangle_intersect (&part, &src_rect, &insides[i]);
       g_assert_true (gegl_rectangle_equal (&part, GEGL_RECTANGLE (inside.x, inside.y,
                                                                   inside.width, inside.height)));
       g_assert_true (cblur_image_pixel (&inside, 0, 0) ==
                      cblur_image_pixel (src, inside.x - src->x, inside.y - src->y));
-      cblur_stream_read_all (&stream, &inside);
+      cblur_band_io_read_all (&band_io, &inside);
       assert_read_once (&in, &inside);
       /* and nothing beside it */
       for (k = 0, reads = 0; k < (gsize) src_rect.width * src_rect.height; k++)
@@ -329,17 +329,17 @@ test_inside (void)
   {
     CblurImage *src = band_image (&src_rect);
     CblurImage  inside;
-    CblurStream all = { sides_read, sides_write, NULL, 16, 16, src_rect };
-    CblurStream none = { sides_read, sides_write, NULL, 16, 16, { 1000, 1000, 5, 5 } };
-    CblurStream loop = { sides_read, sides_write, NULL, 16, 16, insides[0], GEGL_ABYSS_LOOP };
-    CblurStream loop_part = { sides_read, sides_write, NULL, 16, 16, insides[1],
+    CblurBandIo all = { sides_read, sides_write, NULL, 16, 16, src_rect };
+    CblurBandIo none = { sides_read, sides_write, NULL, 16, 16, { 1000, 1000, 5, 5 } };
+    CblurBandIo loop = { sides_read, sides_write, NULL, 16, 16, insides[0], GEGL_ABYSS_LOOP };
+    CblurBandIo loop_part = { sides_read, sides_write, NULL, 16, 16, insides[1],
                               GEGL_ABYSS_LOOP };
 
-    g_assert_false (cblur_stream_inside (&all, src, &inside));
-    g_assert_false (cblur_stream_inside (&none, src, &inside));
+    g_assert_false (cblur_band_io_inside (&all, src, &inside));
+    g_assert_false (cblur_band_io_inside (&none, src, &inside));
     g_assert_cmpint (gegl_rectangle_contains (&src_rect, &insides[0]), ==, TRUE);
-    g_assert_true (cblur_stream_inside (&loop, src, &inside));
-    g_assert_false (cblur_stream_inside (&loop_part, src, &inside));
+    g_assert_true (cblur_band_io_inside (&loop, src, &inside));
+    g_assert_false (cblur_band_io_inside (&loop_part, src, &inside));
     band_image_free (src);
   }
 }
@@ -402,10 +402,10 @@ main (int    argc,
       char **argv)
 {
   test_init (&argc, &argv);
-  g_test_add_func ("/stream/whole", test_whole);
-  g_test_add_func ("/stream/streamed", test_streamed);
-  g_test_add_func ("/stream/partly-released", test_partly_released);
-  g_test_add_func ("/stream/inside", test_inside);
-  g_test_add_func ("/stream/premultiply-is-babls", test_premultiply_is_babls);
+  g_test_add_func ("/band-io/whole", test_whole);
+  g_test_add_func ("/band-io/streamed", test_streamed);
+  g_test_add_func ("/band-io/partly-released", test_partly_released);
+  g_test_add_func ("/band-io/inside", test_inside);
+  g_test_add_func ("/band-io/premultiply-is-babls", test_premultiply_is_babls);
   return g_test_run ();
 }
