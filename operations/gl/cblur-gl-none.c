@@ -137,9 +137,8 @@ gboolean
 cblur_gl_variable_blur (const CblurGlVariableMemory *memory,
                         const CblurVariable         *variable,
                         const CblurImage            *src,
-                        GeglAbyssPolicy              abyss,
+                        const CblurGlSource         *source,
                         const CblurImage            *dst,
-                        gboolean                     no_wait,
                         CblurGlReport               *report,
                         GError                     **error)
 {
