@@ -32,6 +32,12 @@ cblur_gl_start (CblurGlBlurs blurs)
 }
 
 gboolean
+cblur_gl_started_for (CblurGlBlurs blurs)
+{
+  return FALSE;
+}
+
+gboolean
 cblur_gl_blur (const CblurGlBandMemory *memory,
                const CblurKernel       *kernel,
                const CblurImage        *src,

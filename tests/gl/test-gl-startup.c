@@ -272,10 +272,10 @@ variable_compiles_nothing (void)
 }
 
 /* A start for an 8-bit Gaussian blur compiles only what such blurs take:
- * a variable blur after it finds its programs queued rather than linked,
- * and its bands go to the CPU, not waiting for a compile; once a pause
- * has compiled them, the GPU takes it, compiling nothing on this thread,
- * and blurs as the CPU did. */
+ * for a variable blur after it the GPU is as good as starting, its
+ * programs queued then, and its bands go to the CPU, not waiting for a
+ * compile; once a pause has compiled them, the GPU takes it, compiling
+ * nothing on this thread, and blurs as the CPU did. */
 static void
 start_makes_its_blurs_ready (void)
 {
