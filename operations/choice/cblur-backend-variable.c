@@ -7,10 +7,12 @@
 #include "cblur-i18n.h"
 
 #include "cblur-backend.h"
+#include "cblur-backend-offer.h"
 #include "cblur-cpu-variable.h"
 #include "cblur-gl-variable.h"
 #include "cblur-memory.h"
 #include "cblur-pixel.h"
+#include "cblur-settings.h"
 
 struct _CblurVariableBandMemory
 {
@@ -64,6 +66,16 @@ cblur_variable_band_memory_new (CblurBackendKind    backend,
     }
   band->boxes = *boxes;
   return band;
+}
+
+void
+cblur_backend_variable_expect (const CblurImage *src,
+                               const CblurImage *dst,
+                               gboolean          codes)
+{
+  if (cblur_settings ()->backend == CBLUR_BACKEND_CHOICE_AUTO &&
+      (gdouble) src->width * src->height <= (gdouble) cblur_backend_gpu_whole_image_pixels ())
+    cblur_gl_variable_expect (src, dst, codes);
 }
 
 void

@@ -32,6 +32,14 @@ CblurVariableBandMemory *cblur_variable_band_memory_new  (CblurBackendKind      
                                                           CblurVariableBoxes      *boxes);
 void                     cblur_variable_band_memory_free (CblurVariableBandMemory *band);
 
+/* Thread-safe: under auto, the band the GPU would blur next where it
+ * takes the input whole (src and dst as cblur_variable_band_memory_new()
+ * takes them, codes where the boxes are a byte a pixel), while the CPU
+ * blurs it in bands: the GPU's first uses pin its memory ahead. */
+void                     cblur_backend_variable_expect   (const CblurImage        *src,
+                                                          const CblurImage        *dst,
+                                                          gboolean                 codes);
+
 /* Blurs the band's src into its dst with its boxes, the rest made under
  * abyss (cblur_cpu_variable_blur says what each holds), on the backend
  * the band was made for, or on the CPU where GL fails; band_io, if any,

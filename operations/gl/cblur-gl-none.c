@@ -139,6 +139,18 @@ cblur_gl_variable_memory_free (CblurGlVariableMemory *memory)
 {
 }
 
+void
+cblur_gl_variable_expect (const CblurImage *src,
+                          const CblurImage *dst,
+                          gboolean          codes)
+{
+}
+
+void
+cblur_gl_variable_pin_expected (CblurGpu *gpu)
+{
+}
+
 gboolean
 cblur_gl_variable_blur (const CblurGlVariableMemory *memory,
                         const CblurVariable         *variable,

@@ -77,6 +77,48 @@ pin (CblurGpu  *gpu,
   return FALSE;
 }
 
+/* the pinned buffers of the largest band the CPU blurred while the GPU
+ * may yet take the next, for the first uses to pin ahead */
+static struct
+{
+  GMutex lock;
+  gsize  sizes[3];
+} expected;
+
+void
+cblur_gl_variable_expect (const CblurImage *src,
+                          const CblurImage *dst,
+                          gboolean          codes)
+{
+  CblurImage src_sized = *src;
+  CblurImage dst_sized = *dst;
+  gsize      sizes[3] = { image_size (&src_sized), image_size (&dst_sized),
+                          boxes_size (src, codes) };
+
+  g_mutex_lock (&expected.lock);
+  if (sizes[0] + sizes[1] > expected.sizes[0] + expected.sizes[1])
+    memcpy (expected.sizes, sizes, sizeof sizes);
+  g_mutex_unlock (&expected.lock);
+}
+
+void
+cblur_gl_variable_pin_expected (CblurGpu *gpu)
+{
+  CblurGpuPinned *pinned[3] = { NULL };
+  gsize           sizes[3];
+  gint            i;
+
+  g_mutex_lock (&expected.lock);
+  memcpy (sizes, expected.sizes, sizeof sizes);
+  memset (expected.sizes, 0, sizeof expected.sizes);
+  g_mutex_unlock (&expected.lock);
+  for (i = 0; i < 3 && sizes[0] > 0; i++)
+    pinned[i] = cblur_gpu_pinned_new (gpu, sizes[i], NULL);
+  for (i = 0; i < 3; i++)
+    if (pinned[i] != NULL)
+      cblur_gpu_pinned_give_back (gpu, pinned[i]);
+}
+
 CblurGlVariableMemory *
 cblur_gl_variable_memory_new (CblurImage         *src,
                               CblurImage         *dst,

@@ -29,6 +29,17 @@ CblurGlVariableMemory *cblur_gl_variable_memory_new  (CblurImage         *src,
 /* Thread-safe. */
 void                   cblur_gl_variable_memory_free (CblurGlVariableMemory *memory);
 
+/* Thread-safe: a band the CPU blurs while the GPU may yet take the next
+ * (src and dst as cblur_gl_variable_memory_new() takes them, codes where
+ * the boxes are a byte a pixel).  The GPU's first uses pin the largest
+ * such band's memory and give it back for the next band to take, whose
+ * first blur on the GPU, an apply's, would otherwise pin it. */
+void                   cblur_gl_variable_expect      (const CblurImage      *src,
+                                                      const CblurImage      *dst,
+                                                      gboolean               codes);
+/* On the runtime's thread, in the first uses: pins what was expected. */
+void                   cblur_gl_variable_pin_expected (CblurGpu             *gpu);
+
 /* Blurs src into dst as cblur_cpu_variable_blur() does, both in memory's
  * pinned buffers, with the boxes there: src is the part of dst's
  * rectangle grown by variable->reach that is read (loop's abyss needs all

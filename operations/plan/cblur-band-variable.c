@@ -185,6 +185,27 @@ cblur_variable_blur_init (CblurVariableBlur *blur,
                                  blur->table);
 }
 
+/* A band on the CPU: the GPU, where it takes the next blur of this input
+ * whole, finds that band's memory pinned (cblur_backend_variable_expect) */
+static void
+expect_whole (const CblurVariableBlur *variable,
+              const CblurRegionIo     *io,
+              const CblurImage        *src,
+              const CblurImage        *dst)
+{
+  const GeglRectangle *inside = &io->band_io.inside;
+  gint                 reach = variable->variable.reach;
+  GeglRectangle        grown = { inside->x - reach, inside->y - reach,
+                                 inside->width + 2 * reach, inside->height + 2 * reach };
+  GeglRectangle        part = read_part (&io->band_io, &grown);
+  CblurImage           whole_src = { NULL, part.x, part.y, part.width, part.height, 0,
+                                     src->format };
+  CblurImage           whole_dst = { NULL, inside->x, inside->y, inside->width,
+                                     inside->height, 0, dst->format };
+
+  cblur_backend_variable_expect (&whole_src, &whole_dst, variable->has_table);
+}
+
 gboolean
 cblur_blur_band_variable (const CblurBlur     *blur,
                           CblurBackendKind     backend,
@@ -206,8 +227,11 @@ cblur_blur_band_variable (const CblurBlur     *blur,
                                     { NULL, NULL, variable->has_table ? variable->table
                                                                       : NULL } };
   CblurBandIo              band_io = band_io_of (io, &rows);
-  g_autoptr (CblurVariableBandMemory) memory =
-    cblur_variable_band_memory_new (backend, &src, &dst, &rows.boxes);
+  g_autoptr (CblurVariableBandMemory) memory = NULL;
+
+  if (backend == CBLUR_BACKEND_CPU)
+    expect_whole (variable, io, &src, &dst);
+  memory = cblur_variable_band_memory_new (backend, &src, &dst, &rows.boxes);
 
   cblur_backend_variable_blur (memory, &variable->variable, &src, io->abyss, &band_io, &dst,
                                report);
