@@ -400,6 +400,20 @@ decode_rows (gsize    offset,
                                 cblur_image_row (decode->to, y), decode->to->width, 1, TRUE);
 }
 
+/* image's premultiplied float rows encoded in place into its format */
+static void
+encode_rows (gsize    offset,
+             gsize    size,
+             gpointer user_data)
+{
+  const CblurImage *image = user_data;
+  gsize             y;
+
+  for (y = offset; y < offset + size; y++)
+    cblur_format_encode (image->format, cblur_image_row (image, y),
+                         cblur_image_bytes (image, 0, y), image->width);
+}
+
 /* from, in its format, as premultiplied float in to, a new image of the
  * heap's; FALSE where there is no room */
 static gboolean
@@ -428,7 +442,8 @@ read_into_heap (CblurBandIo *band_io,
 }
 
 /* held, read as stored, for the CPU's blurs and arithmetic (decoded
- * where it has a format) into dst, whose pixels it has */
+ * where it has a format) into dst, whose pixels it has (encoded in place
+ * into its format, where it has one) */
 static gboolean
 combine_decoded (const CblurCombine  *combine,
                  CblurMode            mode,
@@ -438,12 +453,19 @@ combine_decoded (const CblurCombine  *combine,
                  const GeglRectangle *image,
                  CblurRunReport      *report)
 {
-  CblurImage src = { 0 };
+  CblurImage src = *held;
+  CblurImage out = *dst;
   gboolean   ok;
 
-  if (held->format == NULL)
-    return combine_after (combine, mode, backend, held, dst, image, report);
-  ok = decoded (held, &src) && combine_after (combine, mode, backend, &src, dst, image, report);
+  out.format = NULL;
+  src.data = NULL;
+  ok = held->format == NULL
+       ? combine_after (combine, mode, backend, held, &out, image, report)
+       : decoded (held, &src) && combine_after (combine, mode, backend, &src, &out, image,
+                                                 report);
+  if (ok && dst->format != NULL)
+    cblur_parallel_distribute_range (dst->height, DECODE_ROW_COST * dst->width, encode_rows,
+                                     (gpointer) dst);
   cblur_pixels_free (src.data);
   return ok;
 }
@@ -503,12 +525,15 @@ cblur_combine_band_io (const CblurCombine *combine,
   gboolean   ok;
 
   memset (report, 0, sizeof *report);
-  g_return_val_if_fail (dst->format == NULL, FALSE);
+  g_return_val_if_fail (cblur_image_pixel_bytes (dst) == CBLUR_CHANNELS * sizeof (gfloat),
+                        FALSE);
   if (backend == CBLUR_BACKEND_GL &&
       combine_pinned (combine, mode, &held, &out, band_io, report))
     return TRUE;
   held = *src;
-  ok = image_new (dst, 0, &out) && read_into_heap (band_io, &held) &&
+  ok = image_new (dst, 0, &out);
+  out.format = dst->format;
+  ok = ok && read_into_heap (band_io, &held) &&
        combine_decoded (combine, mode, backend, &held, &out, &band_io->inside, report);
   if (ok)
     cblur_band_io_write_all (band_io, &out);

@@ -30,9 +30,8 @@ cblur_blur_describe_combine (CblurBlur          *blur,
 }
 
 /* The source is read as GEGL stores it where cblur-format covers it, and
- * the result written as the op's output pad gives it, premultiplied
- * float: the backends decode the source themselves, the GPU on its own
- * side of the bus. */
+ * the result written in the op's output format: the backends decode and
+ * encode themselves, the GPU on its own side of the bus. */
 gboolean
 cblur_blur_band_combine (const CblurBlur     *blur,
                          CblurBackendKind     backend,
@@ -43,7 +42,7 @@ cblur_blur_band_combine (const CblurBlur     *blur,
   gint       reach = blur->reach;
   CblurImage src = { NULL, band->x - reach, band->y - reach, band->width + 2 * reach,
                      band->height + 2 * reach, 0, io->read_native };
-  CblurImage dst = { NULL, band->x, band->y, band->width, band->height, 0, NULL };
+  CblurImage dst = { NULL, band->x, band->y, band->width, band->height, 0, io->write_native };
 
   return cblur_combine_band_io (blur->data, CBLUR_MODE_AUTO, backend, &src, &dst,
                                 &io->band_io, report);
