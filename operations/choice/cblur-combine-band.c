@@ -270,7 +270,7 @@ gl_combine_init (const CblurCombine *combine,
   gint i, n_blurs = combine->kind == CBLUR_COMBINE_DIFFERENCE ? 2 : 1;
 
   *gl = (CblurGlCombine) { kinds[combine->kind], { NULL, NULL }, combine->amount,
-                           combine->contrast };
+                           combine->contrast, cblur_backend_gl_no_wait () };
   if (combine->kind == CBLUR_COMBINE_UNSHARP && combine->thresholded)
     return FALSE;
   for (i = 0; i < n_blurs; i++)

@@ -214,6 +214,7 @@ combine_task (CblurGpu  *gpu,
   CblurGl        gl;
 
   cblur_gl_view (gpu, &gl, call->report);
+  gl.no_wait = call->combine->no_wait;
   if (call->memory != NULL)
     return combine_held (&gl, call->memory, call->src, call->dst, call->combine, call->report,
                          error);

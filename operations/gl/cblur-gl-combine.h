@@ -25,6 +25,9 @@ typedef struct
   const CblurKernel *kernels[2];
   gfloat             amount;     /* unsharp: the difference's factor */
   gfloat             contrast;   /* high pass */
+  /* as CblurGlSource's: a program not linked yet fails the call with
+   * CBLUR_GL_ERROR_NOT_READY rather than compile in it */
+  gboolean           no_wait;
 } CblurGlCombine;
 
 /* The kernels' greatest reach: what src holds beyond dst on every side. */
