@@ -309,8 +309,7 @@ gl_report_into (gboolean             ok,
       report->ran_on = CBLUR_BACKEND_GL;
       cblur_run_report_gl (report, gl_report);
     }
-  else if (!g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_EXITING) &&
-           !g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NOT_READY))
+  else if (cblur_backend_gl_failed (error))
     report->gl_failure = g_strdup (error->message);
 }
 

@@ -375,15 +375,16 @@ G_GNUC_INTERNAL void         cblur_gl_expect_upgrade   (const CblurKernel   *ker
 G_GNUC_INTERNAL CblurKernel *cblur_gl_expected_take    (CblurBandIo         *band_io,
                                                         CblurImage          *src,
                                                         CblurImage          *dst);
-/* cblur-gl-variants.c: cblur_gpu_on_upgraded's (cblur-gl-runtime.c) */
-G_GNUC_INTERNAL void         cblur_gl_upgrade_use      (CblurGpu            *gpu);
 /* cblur-gl-variants.c: the programs that blurs take at every radius and
  * size, queued for the runtime's thread where not linked yet */
 G_GNUC_INTERNAL void         cblur_gl_prepare_blurs    (CblurGl             *gl,
                                                         CblurGlBlurs         blurs);
-/* cblur-gl-runtime.c: the blurs the starts so far asked for
+/* cblur-gl-variants.c: the blurs the starts so far asked for
  * (cblur_gl_start), all where none did */
 G_GNUC_INTERNAL CblurGlBlurs cblur_gl_started_blurs    (void);
+/* cblur-gl-runtime.c, thread-safe: the runtime configured as the module
+ * runs it, once */
+G_GNUC_INTERNAL void         cblur_gl_runtime_init     (void);
 
 /* cblur-gl-stream.c: what a streamed tile's passes do as its rows come:
  * a blur's passes (`passes`) behind functions, so that the Gaussian's and
