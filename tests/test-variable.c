@@ -12,7 +12,7 @@
 #include "cblur-settings.h"
 #include "cblur-variable.h"
 #include "cblur-test.h"
-#include "reference.h"
+#include "reference-variable.h"
 
 /* renders all of input through operation with mask on its aux pad (none
  * where NULL), in format (NULL: the tests' own) */
