@@ -36,16 +36,6 @@
  * two-shader box too */
 #define SWEEP_RADIUS_MAX 600.0
 
-static gboolean
-in_own_process (void)
-{
-  if (g_test_subprocess ())
-    return TRUE;
-  g_test_trap_subprocess (NULL, CHILD_TIMEOUT_US, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_test_trap_assert_passed ();
-  return FALSE;
-}
-
 /* kernel's blur of a random width × height image through backend,
  * streamed as the op runs it; where it ran, and its largest difference
  * from the CPU's blur */
@@ -141,7 +131,7 @@ sweep (gpointer data)
 static void
 sweep_compiles_nothing (void)
 {
-  if (!in_own_process ())
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
   /* fewer lengths: this machine's GPU may be a slow compiler */
   gl_test_set ("CBLUR_GL_SHARED_MEMORY", "16384");
@@ -171,7 +161,7 @@ choice_waits_for_programs (void)
   gdouble              diff;
   guint                i;
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
   /* three fused lengths, of which the blurs take the longest */
   gl_test_set ("CBLUR_GL_SHARED_MEMORY", "32768");
@@ -257,7 +247,7 @@ variable_compiles_nothing (void)
 {
   gint on[2] = { 0, 0 };
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
   start_as_auto ();
   cblur_gpu_wait_prepared ();
@@ -281,7 +271,7 @@ first_frame_pins_nothing (void)
   gdouble                 diff;
   guint                   reserved;
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
   gl_test_set ("CBLUR_GL_NO_WAIT", "1");
   gl_test_set ("CBLUR_BACKEND", NULL);
@@ -343,7 +333,7 @@ hand_over_mid_region (gconstpointer op)
   g_autofree gfloat *on_cpu = NULL;
   g_autofree gfloat *on_gl = NULL;
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
   gl_test_set ("CBLUR_BAND_PIXELS", "8192");
   gl_test_set ("CBLUR_GL_FAULT", "slow");
@@ -376,7 +366,7 @@ auto_does_not_wait (void)
   CblurBackendKind        chosen;
   CblurPrediction         prediction;
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
   gl_test_set ("CBLUR_GL_FAULT", "slow");
   start_as_auto ();
@@ -409,7 +399,7 @@ wait_for_start (void)
 {
   gint64 started;
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
   gl_test_set ("CBLUR_GL_FAULT", "slow");
   start_as_auto ();
@@ -430,7 +420,7 @@ exit_while_starting (gconstpointer data)
 {
   const gchar *how = data;
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
   if (strstr (how, "slow") != NULL)
     gl_test_set ("CBLUR_GL_FAULT", "slow");
@@ -484,7 +474,7 @@ upgrade_in_a_pause (void)
   guint            compiles;
   guint            first_uses;
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
   g_assert_true (cblur_gl_available (NULL, NULL));
   cblur_gpu_on_upgraded (use_upgraded);
