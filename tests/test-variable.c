@@ -29,15 +29,6 @@ sigmas_of (GeglBuffer *mask,
   return sigmas;
 }
 
-static RefImage *
-reference_input (GeglBuffer *buffer)
-{
-  const GeglRectangle *extent = gegl_buffer_get_extent (buffer);
-  g_autofree gfloat   *pixels = test_read (buffer, extent);
-
-  return ref_image_from_floats (pixels, extent->width, extent->height);
-}
-
 /* The largest difference over every channel of the pixels whose sigma is
  * at least `least`, and the root-mean-square one over all pixels. */
 typedef struct
@@ -81,6 +72,16 @@ typedef struct
   gboolean        holes;
 } Case;
 
+/* the op's blur of input through mask as the case asks, the mask linear */
+static gfloat *
+blur_case (const Case *c,
+           GeglBuffer *input,
+           GeglBuffer *mask)
+{
+  return variable_test_blur ("cblur:variable-blur", input, mask, "radius", c->radius,
+                             "linear-mask", TRUE, "abyss-policy", c->abyss, NULL);
+}
+
 /* The op against each pixel's own Gaussian on a width x height part of a
  * photograph with a smooth mask, within the Gaussian blur's box promise,
  * and where asked closer than gegl:variable-blur. */
@@ -96,11 +97,9 @@ check_sized (const Case *c,
                                           : g_object_ref (photo);
   g_autoptr (GeglBuffer) mask = variable_test_mask (width, height, "Y float", mask_value, 0.0);
   g_autofree gdouble    *sigmas = sigmas_of (mask, c->radius);
-  g_autoptr (RefImage)   src = reference_input (input);
+  g_autoptr (RefImage)   src = test_reference_input (input);
   g_autoptr (RefImage)   expected = NULL;
-  g_autofree gfloat     *ours = variable_test_blur ("cblur:variable-blur", input, mask,
-                                                    "radius", c->radius, "linear-mask", TRUE,
-                                                    "abyss-policy", c->abyss, NULL);
+  g_autofree gfloat     *ours = blur_case (c, input, mask);
   g_autofree gchar      *what = g_strdup_printf ("%s %dx%d radius %g abyss %d%s",
                                                  c->photo != NULL ? c->photo : "synthetic",
                                                  width, height, c->radius, c->abyss,
@@ -159,11 +158,9 @@ check_boxes (const Case *c,
   g_autoptr (GeglBuffer) mask = variable_test_mask (width, height, "Y float",
                                                     variable_test_smooth_mask, 0.0);
   g_autofree gdouble    *sigmas = sigmas_of (mask, c->radius);
-  g_autoptr (RefImage)   src = reference_input (input);
+  g_autoptr (RefImage)   src = test_reference_input (input);
   g_autoptr (RefImage)   expected = NULL;
-  g_autofree gfloat     *ours = variable_test_blur ("cblur:variable-blur", input, mask,
-                                                    "radius", c->radius, "linear-mask", TRUE,
-                                                    "abyss-policy", c->abyss, NULL);
+  g_autofree gfloat     *ours = blur_case (c, input, mask);
   gdouble                max_abs, rms;
 
   src->abyss = c->abyss;
