@@ -92,14 +92,16 @@ cblur_backend_variable_blur (CblurVariableBandMemory *band,
   memset (report, 0, sizeof *report);
   report->ran_on = CBLUR_BACKEND_GL;
   if (band->memory != NULL &&
-      cblur_gl_variable_blur (band->memory, variable, src, abyss, dst, &gl, &error))
+      cblur_gl_variable_blur (band->memory, variable, src, abyss, dst,
+                              cblur_backend_gl_no_wait (), &gl, &error))
     {
       cblur_run_report_gl (report, &gl);
       return;
     }
   if (band->no_memory != NULL)
     report->gl_failure = g_strdup (band->no_memory);
-  else if (error != NULL && !g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_EXITING))
+  else if (error != NULL && !g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_EXITING) &&
+           !g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NOT_READY))
     report->gl_failure = g_strdup (error->message);
   report->ran_on = CBLUR_BACKEND_CPU;
   report->why_cpu = cblur_backend_why_cpu (band->backend, report);
