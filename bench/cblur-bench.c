@@ -311,9 +311,10 @@ typedef struct
   gboolean    in_turn;       /* drag's methods' frames taken in turn */
 } Interactive;
 
-/* the blurs of the interactive methods, and gegl-nop, their floor: a view
- * of the image itself, the same at every radius; the other no-blur methods
- * have no radius to drag */
+/* the blurs of the interactive methods, with or without arithmetic, and
+ * gegl-nop, their floor: a view of the image itself, the same at every
+ * radius; GEGL's other no-blur methods have no radius to drag, and the
+ * variable blurs no mask */
 static gboolean
 interactive_method (const BenchMethod *method,
                     gchar            **methods)
@@ -321,7 +322,7 @@ interactive_method (const BenchMethod *method,
   static const gchar *const usual[] = { "cpu-auto", "gl-auto", "gegl-iir", NULL };
 
   if (!g_str_has_suffix (method->operation, "gaussian-blur") &&
-      !g_str_equal (method->operation, "gegl:nop"))
+      !bench_method_is_combine (method) && !g_str_equal (method->operation, "gegl:nop"))
     return FALSE;
   return methods != NULL ? g_strv_contains ((const gchar * const *) methods, method->name)
                          : g_strv_contains (usual, method->name);

@@ -33,6 +33,11 @@ void             cblur_backend_blur      (CblurBandMemory   *band,
 /* Thread-safe: whether a GL blur now takes only linked programs, the CPU
  * serving a band whose program still compiles (CblurGlSource's no_wait). */
 gboolean         cblur_backend_gl_no_wait (void);
+/* Thread-safe: whether a GL call's error is a failure to report; not
+ * where the process exits, nor where a program is still compiling, for
+ * which the programs of every blur are queued, so that one pause
+ * compiles all that the next blurs take. */
+gboolean         cblur_backend_gl_failed  (const GError *error);
 
 /* Why a band that backend was chosen for ran on the CPU, for its
  * report: its gl_failure, the setting, or the GPU's programs still
