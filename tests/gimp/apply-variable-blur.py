@@ -8,7 +8,8 @@
 # layer before), channel-mask.raw and layer-mask.raw (the masks as the
 # filter got them), channel-output.raw and layer-output.raw (the layers
 # after); mask-pad, the aux pad's label and description on two lines, as
-# GIMP's dialog shows them beside the drawable chooser; last size, which
+# GIMP's dialog shows them beside the drawable chooser, then GIMP's own
+# Variable Blur's two; last size, which
 # holds "WIDTH HEIGHT".
 import math
 import os
@@ -72,10 +73,11 @@ fill_mask(mask_layer)
 # GIMP's dialog labels the chooser as GEGL labels the op's aux pad; the
 # plug-in's own GEGL loads the operations first
 Gegl.init(None)
-node = Gegl.Node.new()
-node.set_property('operation', 'cblur:variable-blur')
 with open(os.path.join(out, 'mask-pad'), 'w') as f:
-    f.write('%s\n%s\n' % (node.get_pad_label('aux'), node.get_pad_description('aux')))
+    for op in ('cblur:variable-blur', 'gegl:variable-blur'):
+        node = Gegl.Node.new()
+        node.set_property('operation', op)
+        f.write('%s\n%s\n' % (node.get_pad_label('aux'), node.get_pad_description('aux')))
 
 save_pixels(photo, 'input.raw')
 blur_with(channel, 'channel')
