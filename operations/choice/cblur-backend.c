@@ -83,9 +83,8 @@ blur_on_gl (const CblurBandMemory *band,
 
   if (ok)
     cblur_run_report_gl (report, &gl);
-  else if (!g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_EXITING) &&
-           !g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NOT_READY))
-    report->gl_failure = g_strdup (error->message);
+  else
+    cblur_run_report_gl_error (report, error);
   return ok;
 }
 
@@ -97,9 +96,7 @@ cblur_backend_why_cpu (CblurBackendKind      backend,
     return report->gl_failure;
   if (cblur_settings ()->backend == CBLUR_BACKEND_CHOICE_CPU)
     return "CBLUR_BACKEND=cpu";
-  return backend == CBLUR_BACKEND_GL ? _("the GPU's programs for this blur are being "
-                                         "compiled; the CPU blurs meanwhile")
-                                     : NULL;
+  return backend == CBLUR_BACKEND_GL ? report->why_cpu : NULL;
 }
 
 /* A blur that changes nothing is a copy, on the CPU's threads, converted

@@ -31,9 +31,10 @@ void             cblur_backend_blur      (CblurBandMemory   *band,
                                           CblurRunReport    *report);
 
 /* Why a band that backend was chosen for ran on the CPU, for its
- * report: its gl_failure, the setting, or the GPU's programs still
- * compiling; NULL where the CPU was chosen under auto, which the
- * choice's prediction tells (cblur_choice_report). */
+ * report: its gl_failure, the setting, or what the GPU's blur left in
+ * report's why_cpu (cblur_run_report_gl_error); NULL where the CPU was
+ * chosen under auto, which the choice's prediction tells
+ * (cblur_choice_report). */
 const gchar     *cblur_backend_why_cpu   (CblurBackendKind      backend,
                                           const CblurRunReport *report);
 

@@ -313,9 +313,8 @@ combine_on_gl (const CblurCombine *combine,
           report->ran_on = CBLUR_BACKEND_GL;
           cblur_run_report_gl (report, &gl_report);
         }
-      else if (!g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_EXITING) &&
-               !g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NOT_READY))
-        report->gl_failure = g_strdup (error->message);
+      else
+        cblur_run_report_gl_error (report, error);
     }
   gl_combine_clear (&gl);
   return ok;
