@@ -25,6 +25,7 @@ static struct
   CblurMeasured *store;
   gboolean       changed;   /* since the last save */
   gint64         saved;     /* when */
+  gint           saving;    /* saves under way in the background */
 } kept;
 
 static void save_at_exit (void);
@@ -64,14 +65,13 @@ cblur_choice_figure_record (const gchar *group,
   g_mutex_unlock (&kept.lock);
 }
 
-/* The figures into the file where they changed and the last save is a
- * while ago, or at exit (`now` G_MAXINT64) whatever; one that fails tries
- * again next time. */
-static void
-save_figures_at (gint64 now)
+/* Whether the figures changed and the last save is a while ago, or at
+ * exit (`now` G_MAXINT64) whether they changed at all; where so, the
+ * save is taken as begun. */
+static gboolean
+save_due_at (gint64 now)
 {
-  g_autoptr (GError) error = NULL;
-  gboolean           due;
+  gboolean due;
 
   g_mutex_lock (&kept.lock);
   due = kept.changed && (kept.saved == 0 || now - kept.saved >= SAVE_EVERY_US);
@@ -81,7 +81,16 @@ save_figures_at (gint64 now)
       kept.saved = now;
     }
   g_mutex_unlock (&kept.lock);
-  if (due && !cblur_measured_save (store (), &error))
+  return due;
+}
+
+/* The figures into the file; one that fails tries again next time. */
+static void
+save_figures (void)
+{
+  g_autoptr (GError) error = NULL;
+
+  if (!cblur_measured_save (store (), &error))
     {
       g_debug ("the measured figures are not saved: %s", error->message);
       g_mutex_lock (&kept.lock);
@@ -90,17 +99,43 @@ save_figures_at (gint64 now)
     }
 }
 
+static gpointer
+save_in_background (gpointer unused)
+{
+  save_figures ();
+  g_mutex_lock (&kept.lock);
+  kept.saving--;
+  g_mutex_unlock (&kept.lock);
+  return NULL;
+}
+
+/* A save reads, merges, writes and syncs the file: on a thread of its
+ * own, so that the blur whose region made it due does not wait for the
+ * disk.  The exit's save waits for it (the store saves one at a time). */
 void
 cblur_choice_save (void)
 {
-  save_figures_at (g_get_monotonic_time ());
+  if (!save_due_at (g_get_monotonic_time ()))
+    return;
+  g_mutex_lock (&kept.lock);
+  kept.saving++;
+  g_mutex_unlock (&kept.lock);
+  g_thread_unref (g_thread_new ("cblur-save", save_in_background, NULL));
 }
 
-/* the last region's figures, which came within a second of a save */
+/* the last region's figures, which came within a second of a save; a
+ * save under way in the background is waited for, as saving again waits
+ * for it, rather than cut off by the exit */
 static void
 save_at_exit (void)
 {
-  save_figures_at (G_MAXINT64);
+  gboolean saving;
+
+  g_mutex_lock (&kept.lock);
+  saving = kept.saving > 0;
+  g_mutex_unlock (&kept.lock);
+  if (save_due_at (G_MAXINT64) || saving)
+    save_figures ();
 }
 
 /* ---- groups and names ---- */

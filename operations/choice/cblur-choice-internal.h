@@ -38,8 +38,8 @@ gdouble      cblur_choice_rate_for      (const gchar     *group,
 gdouble      cblur_choice_updated_rate  (gdouble          figure,
                                          gdouble          measured);
 
-/* The figures into the file where they changed and the last save is a
- * while ago; a save that fails tries again next time. */
+/* The figures into the file, in the background, where they changed and
+ * the last save is a while ago; a save that fails tries again next time. */
 void         cblur_choice_save          (void);
 
 /* ---- the GPU's start (cblur-choice-start.c) ---- */
