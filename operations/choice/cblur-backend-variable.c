@@ -92,7 +92,8 @@ cblur_backend_variable_blur (CblurVariableBandMemory *band,
   memset (report, 0, sizeof *report);
   report->ran_on = CBLUR_BACKEND_GL;
   if (band->memory != NULL &&
-      cblur_gl_variable_blur (band->memory, variable, src, abyss, dst, &gl, &error))
+      cblur_gl_variable_blur (band->memory, variable, src, abyss, dst,
+                              cblur_backend_gl_no_wait (), &gl, &error))
     {
       cblur_run_report_gl (report, &gl);
       return;

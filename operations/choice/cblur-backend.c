@@ -38,8 +38,8 @@ source_init (Source            *source,
 /* Under auto a GL blur never waits for a compile: the CPU serves that
  * band.  On a software rasterizer, which auto leaves for the CPU, only
  * where asked (CBLUR_GL_NO_WAIT): there GL blurs are the tests'. */
-static gboolean
-no_wait (void)
+gboolean
+cblur_backend_gl_no_wait (void)
 {
   gboolean is_software = TRUE;
 
@@ -64,7 +64,8 @@ blur_on_gl (const CblurBandMemory *band,
   g_autoptr (GError) error = NULL;
   CblurGlReport      gl = { 0 };
   CblurGlSource      source = { band_io != NULL ? band_io->abyss : GEGL_ABYSS_NONE,
-                                from->straight, NULL, from->read, no_wait () };
+                                from->straight, NULL, from->read,
+                                cblur_backend_gl_no_wait () };
   CblurGlBandMemory *memory = cblur_band_memory_gl (band);
   gboolean           streams = memory != NULL && band_io != NULL &&
                                cblur_gl_band_memory_streams (memory);

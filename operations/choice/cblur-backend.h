@@ -30,6 +30,10 @@ void             cblur_backend_blur      (CblurBandMemory   *band,
                                           CblurBandIo       *band_io,
                                           CblurRunReport    *report);
 
+/* Thread-safe: whether a GL blur now takes only linked programs, the CPU
+ * serving a band whose program still compiles (CblurGlSource's no_wait). */
+gboolean         cblur_backend_gl_no_wait (void);
+
 /* Why a band that backend was chosen for ran on the CPU, for its
  * report: its gl_failure, the setting, or what the GPU's blur left in
  * report's why_cpu (cblur_run_report_gl_error); NULL where the CPU was

@@ -54,8 +54,8 @@ void         cblur_choice_read_gpu      (CblurFigures    *figures);
 
 /* The start, in the background, at once or once the region in hand is
  * done (cblur_choice_start_after_region, taken back by
- * cblur_choice_take_after_region). */
-void         cblur_choice_start_gpu     (void);
+ * cblur_choice_take_after_region), making blurs like work ready first. */
+void         cblur_choice_start_gpu     (const CblurWork *work);
 void         cblur_choice_start_after_region (void);
 gboolean     cblur_choice_take_after_region  (void);
 

@@ -50,12 +50,13 @@ start_linked (CblurGpu *gpu)
 }
 
 /* On the runtime's thread, once the GPU is ready for blurs: what a start
- * costs a later process, whose driver serves the programs from its shader
- * cache (NVIDIA's and Mesa's keep one on disk): the context's making and
- * the programs' first uses, not their compiles, which the first process
- * on a machine pays in full.  Taken as a rate is: a faster start replaces
- * the figure whole.  A start that took longer, where the CPU blurred
- * beside it, only delays a hand-over that the CPU covers. */
+ * costs, from the ask to the programs' first uses, compiles included.  A
+ * later process's driver may serve the programs from its shader cache
+ * (NVIDIA's and Mesa's keep one on disk), yet linking them from there on
+ * few cores still takes about as long as the context: a figure without
+ * them would have a few-core machine wait for a start several times as
+ * long as predicted.  Taken as a rate is: a faster start (a warm cache, an idle
+ * CPU) replaces the figure whole, a slower one weighs in by half. */
 static void
 start_done (CblurGpu *gpu)
 {
@@ -65,7 +66,7 @@ start_done (CblurGpu *gpu)
 
   g_mutex_lock (&start.lock);
   if (start.started > 0 && start.made >= start.started && start.linked >= start.made)
-    ms = (start.made - start.started + g_get_monotonic_time () - start.linked) / 1000.0;
+    ms = (g_get_monotonic_time () - start.started) / 1000.0;
   g_mutex_unlock (&start.lock);
   if (ms <= 0)
     return;
@@ -90,15 +91,30 @@ cblur_choice_register_warm_ups (void)
     }
 }
 
+/* The blurs like work whose programs the start makes ready: a straight
+ * float source is premultiplied on the GPU, every other format decoded;
+ * an op the choice does not know of takes them all. */
+static CblurGlBlurs
+blurs_of (const CblurWork *work)
+{
+  gboolean straight = g_strcmp0 (work->format, "RGBA float") == 0;
+
+  if (g_strcmp0 (work->op, "variable-blur") == 0)
+    return CBLUR_GL_BLURS_VARIABLE;
+  if (g_strcmp0 (work->op, "gaussian-blur") == 0)
+    return straight ? CBLUR_GL_BLURS_STRAIGHT : CBLUR_GL_BLURS_ENCODED;
+  return CBLUR_GL_BLURS_ALL;
+}
+
 void
-cblur_choice_start_gpu (void)
+cblur_choice_start_gpu (const CblurWork *work)
 {
   g_mutex_lock (&start.lock);
   if (start.started == 0)
     start.started = g_get_monotonic_time ();
   start.after_region = FALSE;
   g_mutex_unlock (&start.lock);
-  cblur_gl_start ();
+  cblur_gl_start (blurs_of (work));
 }
 
 void

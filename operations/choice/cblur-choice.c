@@ -74,7 +74,7 @@ choose (const CblurWork  *work,
   read_figures (work, &figures);
   cblur_choice_decide (&figures, work->pixels, prediction);
   if (prediction->start == CBLUR_START_NOW)
-    cblur_choice_start_gpu ();
+    cblur_choice_start_gpu (work);
   else if (prediction->start == CBLUR_START_AFTER)
     cblur_choice_start_after_region ();
   else if (prediction->wait_ms > 0 && cblur_choice_wait_ready (prediction->wait_ms))
@@ -134,7 +134,7 @@ cblur_choice_region_done (const CblurWork *work)
       after = prediction.start != CBLUR_START_NONE;
     }
   if (after)
-    cblur_choice_start_gpu ();
+    cblur_choice_start_gpu (work);
   cblur_choice_save ();
 }
 

@@ -377,6 +377,13 @@ G_GNUC_INTERNAL CblurKernel *cblur_gl_expected_take    (CblurBandIo         *ban
                                                         CblurImage          *dst);
 /* cblur-gl-variants.c: cblur_gpu_on_upgraded's (cblur-gl-runtime.c) */
 G_GNUC_INTERNAL void         cblur_gl_upgrade_use      (CblurGpu            *gpu);
+/* cblur-gl-variants.c: the programs that blurs take at every radius and
+ * size, queued for the runtime's thread where not linked yet */
+G_GNUC_INTERNAL void         cblur_gl_prepare_blurs    (CblurGl             *gl,
+                                                        CblurGlBlurs         blurs);
+/* cblur-gl-runtime.c: the blurs the starts so far asked for
+ * (cblur_gl_start), all where none did */
+G_GNUC_INTERNAL CblurGlBlurs cblur_gl_started_blurs    (void);
 
 /* cblur-gl-stream.c: one tile, streamed: run reads the tile's input, or
  * its part inside the image, from job's src */

@@ -27,7 +27,7 @@ cblur_gl_available (gboolean  *is_software,
 }
 
 void
-cblur_gl_start (void)
+cblur_gl_start (CblurGlBlurs blurs)
 {
 }
 
@@ -139,6 +139,7 @@ cblur_gl_variable_blur (const CblurGlVariableMemory *memory,
                         const CblurImage            *src,
                         GeglAbyssPolicy              abyss,
                         const CblurImage            *dst,
+                        gboolean                     no_wait,
                         CblurGlReport               *report,
                         GError                     **error)
 {

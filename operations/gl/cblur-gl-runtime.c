@@ -81,10 +81,22 @@ cblur_gl_available (gboolean  *is_software,
   return cblur_gpu_available (is_software, error);
 }
 
+/* the blurs that starts asked for, 0 for none: then all */
+static gint started_blurs;
+
+CblurGlBlurs
+cblur_gl_started_blurs (void)
+{
+  CblurGlBlurs blurs = g_atomic_int_get (&started_blurs);
+
+  return blurs != 0 ? blurs : CBLUR_GL_BLURS_ALL;
+}
+
 void
-cblur_gl_start (void)
+cblur_gl_start (CblurGlBlurs blurs)
 {
   runtime_init ();
+  g_atomic_int_or (&started_blurs, blurs);
   cblur_gpu_state (TRUE, NULL, NULL);
 }
 

@@ -240,6 +240,7 @@ typedef struct
   const CblurImage            *src;
   GeglAbyssPolicy              abyss;
   const CblurImage            *dst;
+  gboolean                     no_wait;
   CblurGlReport               *report;
 } Blur;
 
@@ -252,6 +253,7 @@ blur (CblurGpu  *gpu,
   CblurGl     gl;
 
   cblur_gl_view (gpu, &gl, call->report);
+  gl.no_wait = call->no_wait;
   return blur_band (&gl, call->memory, call->variable, call->src, call->abyss, call->dst,
                     call->report, error);
 }
@@ -262,10 +264,11 @@ cblur_gl_variable_blur (const CblurGlVariableMemory *memory,
                         const CblurImage            *src,
                         GeglAbyssPolicy              abyss,
                         const CblurImage            *dst,
+                        gboolean                     no_wait,
                         CblurGlReport               *report,
                         GError                     **error)
 {
-  Blur call = { memory, variable, src, abyss, dst, report };
+  Blur call = { memory, variable, src, abyss, dst, no_wait, report };
 
   memset (report, 0, sizeof *report);
   g_return_val_if_fail (!cblur_variable_is_identity (variable), FALSE);

@@ -36,13 +36,16 @@ void                   cblur_gl_variable_memory_free (CblurGlVariableMemory *mem
  * the pixels and the nearest pixel's box is taken.  Either may be in a
  * cblur-format (src is then straight), which the GPU converts; else
  * premultiplied RGBA float.  The variable blur changes something and dst
- * is not empty.  On FALSE, dst is untouched or partly written and the
- * caller redoes it on the CPU. */
+ * is not empty.  no_wait: as CblurGlSource's, a program not linked yet
+ * fails the blur with CBLUR_GL_ERROR_NOT_READY rather than compile here.
+ * On FALSE, dst is untouched or partly written and the caller redoes it
+ * on the CPU. */
 gboolean cblur_gl_variable_blur (const CblurGlVariableMemory *memory,
                                  const CblurVariable         *variable,
                                  const CblurImage            *src,
                                  GeglAbyssPolicy              abyss,
                                  const CblurImage            *dst,
+                                 gboolean                     no_wait,
                                  CblurGlReport               *report,
                                  GError                     **error);
 

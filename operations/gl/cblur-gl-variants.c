@@ -4,7 +4,8 @@
  * are direct.comp with the cache that holds any window in halves
  * (CBLUR_GL_DIRECT_ANY_CACHE), box-fused.comp with its longest segment,
  * the two-shader box beyond it, the abyss and format conversions, and
- * the variable blur's: a score of programs that one batch compiles.
+ * the variable blur's: those of the blurs the starts asked for
+ * (cblur_gl_start), in one batch.
  * Under auto the GPU takes blurs once they are linked
  * (cblur_gpu_prepared).  A blur's best programs compile only in a pause
  * of the GPU's blurs (cblur_gl_program_better), since GL calls on the
@@ -34,8 +35,44 @@ queue_axis (CblurGl        *gl,
                               lengths[n - 1].len);
 }
 
+void
+cblur_gl_prepare_blurs (CblurGl      *gl,
+                        CblurGlBlurs  blurs)
+{
+  if (blurs & (CBLUR_GL_BLURS_ENCODED | CBLUR_GL_BLURS_STRAIGHT))
+    {
+      queue_axis (gl, 0);
+      queue_axis (gl, CBLUR_GL_VERTICAL);
+    }
+  if (blurs & CBLUR_GL_BLURS_STRAIGHT)
+    {
+      queue_axis (gl, CBLUR_GL_PREMULTIPLY);
+      cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_ABYSS, 0, 0);
+    }
+  /* the two-shader box, premultiply.comp first where the source is
+   * straight */
+  if (blurs & CBLUR_GL_BLURS_TWO_SHADER)
+    {
+      cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_BOX_SCAN, 0, 0);
+      cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_BOX, 0, 0);
+      cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_BOX_SCAN, CBLUR_GL_VERTICAL, 0);
+      cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_BOX, CBLUR_GL_VERTICAL, 0);
+      cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_PREMULTIPLY, 0, 0);
+    }
+  if (blurs & (CBLUR_GL_BLURS_ENCODED | CBLUR_GL_BLURS_VARIABLE))
+    {
+      cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_DECODE, 0, 0);
+      cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_ENCODE, 0, 0);
+    }
+  if (blurs & CBLUR_GL_BLURS_VARIABLE)
+    cblur_gl_variable_prepare (gl);
+}
+
 /* A software rasterizer, which auto leaves for the CPU, compiles nothing
- * ahead, but where the tests ask (CBLUR_GL_NO_WAIT). */
+ * ahead, but where the tests ask (CBLUR_GL_NO_WAIT).  Each program
+ * queued lengthens the start that a waiting blur waits for, the more so
+ * on few cores and with the driver's cache cold: only the started blurs'
+ * go. */
 void
 cblur_gl_prepare_all (CblurGpu *gpu)
 {
@@ -44,20 +81,7 @@ cblur_gl_prepare_all (CblurGpu *gpu)
   cblur_gl_view (gpu, &gl, NULL);
   if (gl.limits->is_software && !cblur_settings ()->gl_no_wait)
     return;
-  queue_axis (&gl, 0);
-  queue_axis (&gl, CBLUR_GL_PREMULTIPLY);
-  queue_axis (&gl, CBLUR_GL_VERTICAL);
-  /* the two-shader box, premultiply.comp first where the source is
-   * straight */
-  cblur_gl_program_prepare (&gl, CBLUR_GL_SHADER_BOX_SCAN, 0, 0);
-  cblur_gl_program_prepare (&gl, CBLUR_GL_SHADER_BOX, 0, 0);
-  cblur_gl_program_prepare (&gl, CBLUR_GL_SHADER_BOX_SCAN, CBLUR_GL_VERTICAL, 0);
-  cblur_gl_program_prepare (&gl, CBLUR_GL_SHADER_BOX, CBLUR_GL_VERTICAL, 0);
-  cblur_gl_program_prepare (&gl, CBLUR_GL_SHADER_PREMULTIPLY, 0, 0);
-  cblur_gl_program_prepare (&gl, CBLUR_GL_SHADER_ABYSS, 0, 0);
-  cblur_gl_program_prepare (&gl, CBLUR_GL_SHADER_DECODE, 0, 0);
-  cblur_gl_program_prepare (&gl, CBLUR_GL_SHADER_ENCODE, 0, 0);
-  cblur_gl_variable_prepare (&gl);
+  cblur_gl_prepare_blurs (&gl, cblur_gl_started_blurs ());
 }
 
 /* The expected input's blur, whose first on the GPU would otherwise pin
@@ -91,15 +115,16 @@ rehearse_expected (CblurGl *gl)
  * premultiply.comp. */
 static const struct
 {
-  CblurMode mode;
-  gboolean  straight;   /* float, straight, only inside; else 8-bit, with its halo */
-  gboolean  two_shader;
+  CblurMode    mode;
+  gboolean     straight;   /* float, straight, only inside; else 8-bit, with its halo */
+  gboolean     two_shader;
+  CblurGlBlurs blurs;      /* whose programs it dispatches */
 } first_uses[] = {
-  { CBLUR_MODE_DIRECT, TRUE, FALSE },
-  { CBLUR_MODE_DIRECT, FALSE, FALSE },
-  { CBLUR_MODE_BOX, TRUE, FALSE },
-  { CBLUR_MODE_BOX, FALSE, FALSE },
-  { CBLUR_MODE_BOX, TRUE, TRUE }
+  { CBLUR_MODE_DIRECT, TRUE, FALSE, CBLUR_GL_BLURS_STRAIGHT },
+  { CBLUR_MODE_DIRECT, FALSE, FALSE, CBLUR_GL_BLURS_ENCODED },
+  { CBLUR_MODE_BOX, TRUE, FALSE, CBLUR_GL_BLURS_STRAIGHT },
+  { CBLUR_MODE_BOX, FALSE, FALSE, CBLUR_GL_BLURS_ENCODED },
+  { CBLUR_MODE_BOX, TRUE, TRUE, CBLUR_GL_BLURS_TWO_SHADER }
 };
 
 static CblurImage
@@ -148,18 +173,20 @@ cblur_gl_upgrade_use (CblurGpu *gpu)
 void
 cblur_gl_first_use (CblurGpu *gpu)
 {
-  CblurGl gl;
-  guint   i;
+  CblurGlBlurs blurs = cblur_gl_started_blurs ();
+  CblurGl      gl;
+  guint        i;
 
   cblur_gl_view (gpu, &gl, NULL);
   if (gl.limits->is_software && !cblur_settings ()->gl_no_wait)
     return;
   gl.settled = TRUE;
   for (i = 0; i < G_N_ELEMENTS (first_uses); i++)
-    {
-      gl.two_shader = first_uses[i].two_shader;
-      blur_once (&gl, first_uses[i].mode, first_uses[i].straight);
-    }
+    if (first_uses[i].blurs & blurs)
+      {
+        gl.two_shader = first_uses[i].two_shader;
+        blur_once (&gl, first_uses[i].mode, first_uses[i].straight);
+      }
   gl.settled = FALSE;
   rehearse_expected (&gl);
 }

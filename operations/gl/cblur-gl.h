@@ -83,11 +83,26 @@ gboolean           cblur_gl_band_memory_streams (const CblurGlBandMemory *memory
  * GEGL's); nothing else of the runtime may make a context. */
 gboolean           cblur_gl_available        (gboolean           *is_software,
                                               GError            **error);
-void               cblur_gl_start            (void);
 
-/* A CblurGpuWarmUp (cblur_gpu_on_made): every program the blurs may take,
- * at any radius and size, queued for the runtime's thread; none on a
- * software rasterizer, unless CBLUR_GL_NO_WAIT. */
+/* The blurs whose programs a start compiles and uses first: the rest
+ * compile once a blur asks for them, in a pause of the GPU's blurs. */
+typedef enum
+{
+  CBLUR_GL_BLURS_ENCODED    = 1 << 0,  /* kernel blurs of what the GPU decodes */
+  CBLUR_GL_BLURS_STRAIGHT   = 1 << 1,  /* kernel blurs of straight RGBA float */
+  CBLUR_GL_BLURS_TWO_SHADER = 1 << 2,  /* box reaches beyond the fused box's */
+  CBLUR_GL_BLURS_VARIABLE   = 1 << 3,
+  CBLUR_GL_BLURS_ALL        = (1 << 4) - 1
+} CblurGlBlurs;
+
+/* Thread-safe: starts the GPU in the background (cblur_gpu_state), its
+ * start to make `blurs` ready, beside those that earlier starts asked
+ * for; a context made without a start makes all ready. */
+void               cblur_gl_start            (CblurGlBlurs        blurs);
+
+/* A CblurGpuWarmUp (cblur_gpu_on_made): every program the started blurs
+ * may take, at any radius and size, queued for the runtime's thread; none
+ * on a software rasterizer, unless CBLUR_GL_NO_WAIT. */
 void               cblur_gl_prepare_all      (CblurGpu           *gpu);
 /* The runtime's first uses (cblur_gpu_on_linked): small blurs that
  * dispatch each program cblur_gl_prepare_all() queued, once. */

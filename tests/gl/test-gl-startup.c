@@ -17,6 +17,7 @@
 #include "cblur-choice-internal.h"
 #include "cblur-log.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -270,6 +271,43 @@ variable_compiles_nothing (void)
   g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, 0);
 }
 
+/* A start for an 8-bit Gaussian blur compiles only what such blurs take:
+ * a variable blur after it finds its programs queued rather than linked,
+ * and its bands go to the CPU, not waiting for a compile; once a pause
+ * has compiled them, the GPU takes it, compiling nothing on this thread,
+ * and blurs as the CPU did. */
+static void
+start_makes_its_blurs_ready (void)
+{
+  static const CblurWork gaussian_u8 = { "gaussian-blur", "box", "R'G'B'A u8", 0, 4.0e6 };
+  CblurPrediction        prediction;
+  g_autofree gfloat     *first = NULL;
+  g_autofree gfloat     *later = NULL;
+  gint                   on[2] = { 0, 0 };
+  gint                   i;
+
+  if (!in_own_process ())
+    return;
+  gl_test_set ("CBLUR_BACKEND", NULL);
+  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
+  cblur_choice_learn (&gaussian_u8, CBLUR_BACKEND_CPU, SLOW_ON_CPU_MS);
+  g_assert_cmpint (cblur_choice_make (&gaussian_u8, &prediction), ==, CBLUR_BACKEND_CPU);
+  g_assert_cmpint (prediction.start, ==, CBLUR_START_NOW);
+  cblur_gpu_wait_prepared ();
+  g_assert_true (cblur_gpu_prepared ());
+
+  cblur_log_watch (count_variable_bands, on);
+  first = blur_variable_sized ("Y' u8", 96, 64);
+  g_assert_cmpint (on[TRUE], ==, 0);
+  cblur_gpu_wait_prepared ();
+  later = blur_variable_sized ("Y' u8", 96, 64);
+  cblur_log_watch (NULL, NULL);
+  g_assert_cmpint (on[TRUE], >, 0);
+  g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, 0);
+  for (i = 0; i < 96 * 64 * 4; i++)
+    g_assert_cmpfloat (fabsf (first[i] - later[i]), <=, BOX_TOLERANCE);
+}
+
 /* Under auto, the CPU's blur of an input as the op reads it has the
  * first uses rehearse the GPU's blur of that input whole: the GPU's first
  * blur of it, a live preview's first frame there after the CPU's, finds
@@ -515,6 +553,7 @@ main (int    argc,
   g_test_add_func ("/gl/startup/sweep-compiles-nothing", sweep_compiles_nothing);
   g_test_add_func ("/gl/startup/choice-waits-for-programs", choice_waits_for_programs);
   g_test_add_func ("/gl/startup/variable-compiles-nothing", variable_compiles_nothing);
+  g_test_add_func ("/gl/startup/start-makes-its-blurs-ready", start_makes_its_blurs_ready);
   g_test_add_func ("/gl/startup/first-frame-pins-nothing", first_frame_pins_nothing);
   g_test_add_data_func ("/gl/startup/hand-over/gaussian", "gaussian", hand_over_mid_region);
   g_test_add_data_func ("/gl/startup/hand-over/variable", "variable", hand_over_mid_region);
