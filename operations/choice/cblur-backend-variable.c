@@ -7,10 +7,12 @@
 #include "cblur-i18n.h"
 
 #include "cblur-backend.h"
+#include "cblur-backend-offer.h"
 #include "cblur-cpu-variable.h"
 #include "cblur-gl-variable.h"
 #include "cblur-memory.h"
 #include "cblur-pixel.h"
+#include "cblur-settings.h"
 
 struct _CblurVariableBandMemory
 {
@@ -67,6 +69,16 @@ cblur_variable_band_memory_new (CblurBackendKind    backend,
 }
 
 void
+cblur_backend_variable_expect (const CblurImage *src,
+                               const CblurImage *dst,
+                               gboolean          codes)
+{
+  if (cblur_settings ()->backend == CBLUR_BACKEND_CHOICE_AUTO &&
+      (gdouble) src->width * src->height <= (gdouble) cblur_backend_gpu_whole_image_pixels ())
+    cblur_gl_variable_expect (src, dst, codes);
+}
+
+void
 cblur_variable_band_memory_free (CblurVariableBandMemory *band)
 {
   gint i;
@@ -78,26 +90,55 @@ cblur_variable_band_memory_free (CblurVariableBandMemory *band)
   g_free (band);
 }
 
+/* TRUE where the GPU blurred src into dst and GEGL has its rows; else src
+ * is read, dst's released rows handed on, and error says why. */
+static gboolean
+blur_on_gl (CblurVariableBandMemory  *band,
+            const CblurVariable      *variable,
+            const CblurImage         *src,
+            GeglAbyssPolicy           abyss,
+            CblurBandIo              *band_io,
+            const CblurImage         *dst,
+            CblurRunReport           *report,
+            GError                  **error)
+{
+  CblurGlReport gl = { 0 };
+  CblurGlSource source = { abyss, FALSE, NULL, src, cblur_backend_gl_no_wait () };
+  gboolean      streams = band_io != NULL && abyss != GEGL_ABYSS_LOOP;
+  gboolean      ok;
+
+  if (streams)
+    source.run = cblur_stream_start (band_io, src, dst);
+  else if (band_io != NULL)
+    cblur_band_io_read_all (band_io, src);
+  ok = cblur_gl_variable_blur (band->memory, variable, src, &source, dst, &gl, error);
+  if (streams)
+    cblur_stream_finish (source.run);
+  else if (ok && band_io != NULL)
+    cblur_band_io_write_all (band_io, dst);
+  if (ok)
+    cblur_run_report_gl (report, &gl);
+  return ok;
+}
+
 void
 cblur_backend_variable_blur (CblurVariableBandMemory *band,
                              const CblurVariable     *variable,
                              const CblurImage        *src,
                              GeglAbyssPolicy          abyss,
+                             CblurBandIo             *band_io,
                              const CblurImage        *dst,
                              CblurRunReport          *report)
 {
   g_autoptr (GError) error = NULL;
-  CblurGlReport      gl;
 
   memset (report, 0, sizeof *report);
   report->ran_on = CBLUR_BACKEND_GL;
   if (band->memory != NULL &&
-      cblur_gl_variable_blur (band->memory, variable, src, abyss, dst,
-                              cblur_backend_gl_no_wait (), &gl, &error))
-    {
-      cblur_run_report_gl (report, &gl);
-      return;
-    }
+      blur_on_gl (band, variable, src, abyss, band_io, dst, report, &error))
+    return;
+  if (band->memory == NULL && band_io != NULL)
+    cblur_band_io_read_all (band_io, src);
   if (band->no_memory != NULL)
     report->gl_failure = g_strdup (band->no_memory);
   else if (band->memory != NULL)
@@ -105,4 +146,6 @@ cblur_backend_variable_blur (CblurVariableBandMemory *band,
   report->ran_on = CBLUR_BACKEND_CPU;
   report->why_cpu = cblur_backend_why_cpu (band->backend, report);
   cblur_cpu_variable_blur (variable, src, &band->boxes, abyss, dst);
+  if (band_io != NULL)
+    cblur_band_io_write_all (band_io, dst);
 }

@@ -5,6 +5,7 @@
 #ifndef CBLUR_BACKEND_VARIABLE_H
 #define CBLUR_BACKEND_VARIABLE_H
 
+#include "cblur-band-io.h"
 #include "cblur-image.h"
 #include "cblur-report.h"
 #include "cblur-variable.h"
@@ -31,16 +32,27 @@ CblurVariableBandMemory *cblur_variable_band_memory_new  (CblurBackendKind      
                                                           CblurVariableBoxes      *boxes);
 void                     cblur_variable_band_memory_free (CblurVariableBandMemory *band);
 
+/* Thread-safe: under auto, the band the GPU would blur next where it
+ * takes the input whole (src and dst as cblur_variable_band_memory_new()
+ * takes them, codes where the boxes are a byte a pixel), while the CPU
+ * blurs it in bands: the GPU's first uses pin its memory ahead. */
+void                     cblur_backend_variable_expect   (const CblurImage        *src,
+                                                          const CblurImage        *dst,
+                                                          gboolean                 codes);
+
 /* Blurs the band's src into its dst with its boxes, the rest made under
  * abyss (cblur_cpu_variable_blur says what each holds), on the backend
- * the band was made for, or on the CPU where GL fails; fills report's
- * ran_on, the GPU's figures, gl_failure and why_cpu
- * (cblur_run_report_clear frees it).  Call from
- * one thread at a time per band. */
+ * the band was made for, or on the CPU where GL fails; band_io, if any,
+ * reads src and its boxes from GEGL (streamed on the GPU but under loop's
+ * abyss) and writes dst back, whatever backend ran; without one src holds
+ * its pixels and boxes, and dst keeps the result.  Fills report's ran_on, the
+ * GPU's figures, gl_failure and why_cpu (cblur_run_report_clear frees
+ * it).  Call from one thread at a time per band. */
 void cblur_backend_variable_blur (CblurVariableBandMemory *band,
                                   const CblurVariable     *variable,
                                   const CblurImage        *src,
                                   GeglAbyssPolicy          abyss,
+                                  CblurBandIo             *band_io,
                                   const CblurImage        *dst,
                                   CblurRunReport          *report);
 

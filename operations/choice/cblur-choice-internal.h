@@ -48,9 +48,10 @@ void         cblur_choice_save          (void);
  * measure after them: before any blur may start the GPU. */
 void         cblur_choice_register_warm_ups (void);
 
-/* The GPU as the rule sees it (gpu, why_no_gpu) and what of its start is
- * left to pay (start_left_ms). */
-void         cblur_choice_read_gpu      (CblurFigures    *figures);
+/* The GPU as the rule sees it for blurs like work (gpu, why_no_gpu) and
+ * what of its start is left to pay (start_left_ms). */
+void         cblur_choice_read_gpu      (const CblurWork *work,
+                                         CblurFigures    *figures);
 
 /* The start, in the background, at once or once the region in hand is
  * done (cblur_choice_start_after_region, taken back by

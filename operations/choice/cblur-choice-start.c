@@ -106,6 +106,20 @@ blurs_of (const CblurWork *work)
   return CBLUR_GL_BLURS_ALL;
 }
 
+/* Whether the start made blurs like work ready; where it did not (it
+ * started for another kind), their programs are queued now, and until
+ * they are linked the GPU is as good as starting for them. */
+static gboolean
+blurs_made_ready (const CblurWork *work)
+{
+  CblurGlBlurs blurs = blurs_of (work);
+
+  if (cblur_gl_started_for (blurs))
+    return TRUE;
+  cblur_gl_start (blurs);
+  return FALSE;
+}
+
 void
 cblur_choice_start_gpu (const CblurWork *work)
 {
@@ -193,7 +207,8 @@ why_software (void)
 }
 
 void
-cblur_choice_read_gpu (CblurFigures *figures)
+cblur_choice_read_gpu (const CblurWork *work,
+                       CblurFigures    *figures)
 {
   g_autoptr (GError) error = NULL;
   gboolean           is_software = FALSE;
@@ -232,6 +247,9 @@ cblur_choice_read_gpu (CblurFigures *figures)
       cblur_choice_figure_record (group, "software", 1.0);
       figures->why_no_gpu = why_software ();
     }
+  else if (!ready (state))
+    figures->gpu = CBLUR_CHOICE_GPU_STARTING;
   else
-    figures->gpu = ready (state) ? CBLUR_CHOICE_GPU_READY : CBLUR_CHOICE_GPU_STARTING;
+    figures->gpu = blurs_made_ready (work) ? CBLUR_CHOICE_GPU_READY
+                                           : CBLUR_CHOICE_GPU_STARTING;
 }

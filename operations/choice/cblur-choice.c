@@ -33,7 +33,7 @@ static void
 read_figures (const CblurWork *work,
               CblurFigures    *figures)
 {
-  cblur_choice_read_gpu (figures);
+  cblur_choice_read_gpu (work, figures);
   figures->cores = cblur_machine_cores ();
   figures->cpu_rate = cblur_choice_rate_for (cblur_choice_cpu_group (), work);
   figures->gl_call_ms = GL_CALL_MS;

@@ -218,6 +218,49 @@ made_and_passes (gconstpointer      data,
   return cblur_gl_passes_run (passes, tile);
 }
 
+/* the kernel's passes as a streamed tile takes them */
+static void
+kernel_rows (gconstpointer      passes,
+             const CblurGlTile *tile,
+             gint               first,
+             gint               n)
+{
+  cblur_gl_passes_rows (passes, tile, first, n);
+}
+
+static const CblurGpuTexture *
+kernel_columns (gconstpointer      passes,
+                const CblurGlTile *tile,
+                gint               first,
+                gint               n)
+{
+  return cblur_gl_passes_columns (passes, tile, first, n);
+}
+
+static const CblurGpuTexture *
+kernel_whole (gconstpointer      passes,
+              const CblurGlTile *tile)
+{
+  return cblur_gl_passes_run (passes, tile);
+}
+
+/* the one tile, streamed, its abyss made first */
+static gboolean
+blur_streamed (CblurGl              *gl,
+               const CblurGlPasses  *passes,
+               const CblurGlJob     *job,
+               CblurStreamRun       *run,
+               const CblurGlTile    *tile,
+               GError              **error)
+{
+  CblurGlStreamPasses stream = { passes, passes->stamps, passes->kernel->reach,
+                                 cblur_gl_passes_stripe (passes), kernel_rows,
+                                 kernel_columns, kernel_whole };
+
+  cblur_gl_passes_made (passes, tile);
+  return cblur_gl_blur_streamed (gl, &stream, job, run, tile, error);
+}
+
 /* The tiles of the band, src read from where the run reads it where
  * the band streams. */
 static gboolean
@@ -261,8 +304,7 @@ blur_held (CblurGl                 *gl,
   /* a result of whole rows is encoded straight into the pinned memory */
   ok = ok && cblur_gl_convert_prepare (gl, src, dst, plan.n_x > 1 ? plan.height : 0, error);
   if (ok && run != NULL)
-    ok = cblur_gl_blur_streamed (gl, &passes, &job, run, &g_array_index (tiles, CblurGlTile, 0),
-                                 error);
+    ok = blur_streamed (gl, &passes, &job, run, &g_array_index (tiles, CblurGlTile, 0), error);
   else if (ok)
     ok = cblur_gl_tiles_run (gl, tiles, kernel->reach, &job, made_and_passes, &passes, &stamps,
                              error);

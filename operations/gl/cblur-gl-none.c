@@ -32,6 +32,12 @@ cblur_gl_start (CblurGlBlurs blurs)
 }
 
 gboolean
+cblur_gl_started_for (CblurGlBlurs blurs)
+{
+  return FALSE;
+}
+
+gboolean
 cblur_gl_blur (const CblurGlBandMemory *memory,
                const CblurKernel       *kernel,
                const CblurImage        *src,
@@ -133,13 +139,24 @@ cblur_gl_variable_memory_free (CblurGlVariableMemory *memory)
 {
 }
 
+void
+cblur_gl_variable_expect (const CblurImage *src,
+                          const CblurImage *dst,
+                          gboolean          codes)
+{
+}
+
+void
+cblur_gl_variable_pin_expected (CblurGpu *gpu)
+{
+}
+
 gboolean
 cblur_gl_variable_blur (const CblurGlVariableMemory *memory,
                         const CblurVariable         *variable,
                         const CblurImage            *src,
-                        GeglAbyssPolicy              abyss,
+                        const CblurGlSource         *source,
                         const CblurImage            *dst,
-                        gboolean                     no_wait,
                         CblurGlReport               *report,
                         GError                     **error)
 {

@@ -92,12 +92,36 @@ cblur_gl_started_blurs (void)
   return blurs != 0 ? blurs : CBLUR_GL_BLURS_ALL;
 }
 
+gboolean
+cblur_gl_started_for (CblurGlBlurs blurs)
+{
+  return (cblur_gl_started_blurs () & blurs) == blurs;
+}
+
+/* a task: the programs of the blurs in data queued */
+static gboolean
+queue_blurs (CblurGpu  *gpu,
+             gpointer   data,
+             GError   **error)
+{
+  CblurGl gl;
+
+  cblur_gl_view (gpu, &gl, NULL);
+  cblur_gl_prepare_blurs (&gl, GPOINTER_TO_INT (data));
+  return TRUE;
+}
+
 void
 cblur_gl_start (CblurGlBlurs blurs)
 {
+  CblurGlBlurs before;
+
   runtime_init ();
-  g_atomic_int_or (&started_blurs, blurs);
-  cblur_gpu_state (TRUE, NULL, NULL);
+  before = g_atomic_int_or (&started_blurs, blurs);
+  /* a context made already ran its warm-ups with the blurs before */
+  if (cblur_gpu_state (TRUE, NULL, NULL) == CBLUR_GPU_READY && before != 0 &&
+      (before & blurs) != blurs)
+    cblur_gpu_run (queue_blurs, GINT_TO_POINTER (blurs & ~before), NULL);
 }
 
 /* GEGL unloads a module whose operations are not in use and loads it again

@@ -31,15 +31,14 @@ lot_clear (gpointer data)
  * each lot. */
 typedef struct
 {
-  const CblurGlTile   *tile;
-  CblurGl             *gl;
-  const CblurGlPasses *passes;
-  const CblurGlJob    *job;
-  gint                 stripe;
-  gint                 ready;
-  gint                 out;
-  GArray              *lots;
-  guint                released;   /* lots handed to GEGL */
+  const CblurGlTile         *tile;
+  CblurGl                   *gl;
+  const CblurGlStreamPasses *passes;
+  const CblurGlJob          *job;
+  gint                       ready;
+  gint                       out;
+  GArray                    *lots;
+  guint                      released;   /* lots handed to GEGL */
 } Streamed;
 
 static void
@@ -81,7 +80,7 @@ advance_rows (Streamed *s,
   gint                 end = MIN (complete, inside->y + inside->height);
 
   if (end > first)
-    cblur_gl_passes_rows (s->passes, s->tile, first - inside->y, end - first);
+    s->passes->rows (s->passes->passes, s->tile, first - inside->y, end - first);
   s->ready = complete;
 }
 
@@ -93,17 +92,18 @@ advance (Streamed  *s,
          gint       complete,
          GError   **error)
 {
-  gint reach = s->passes->kernel->reach;
+  gint reach = s->passes->reach;
+  gint stripe = s->passes->stripe;
 
   if (complete > s->ready)
     advance_rows (s, complete);
 
   while (s->out < s->job->dst->height &&
-         (s->ready == s->tile->in_height || s->out + s->stripe + 2 * reach <= s->ready))
+         (s->ready == s->tile->in_height || s->out + stripe + 2 * reach <= s->ready))
     {
-      gint                   n_rows = MIN (s->stripe, s->job->dst->height - s->out);
-      const CblurGpuTexture *result = cblur_gl_passes_columns (s->passes, s->tile, s->out,
-                                                               n_rows);
+      gint                   n_rows = MIN (stripe, s->job->dst->height - s->out);
+      const CblurGpuTexture *result = s->passes->columns (s->passes->passes, s->tile, s->out,
+                                                          n_rows);
 
       send_down (s, result, s->out, n_rows);
       s->out += n_rows;
@@ -136,35 +136,32 @@ static gboolean
 blur_whole (Streamed  *s,
             GError   **error)
 {
-  send_down (s, cblur_gl_passes_run (s->passes, s->tile), 0, s->job->dst->height);
+  send_down (s, s->passes->whole (s->passes->passes, s->tile), 0, s->job->dst->height);
   cblur_gpu_flush ();
   return cblur_gpu_check (s->gl->gpu, "dispatch tile", error);
 }
 
-/* Loop's abyss above the image is its bottom rows, and the two-dispatch
- * box goes whole: those wait for all rows. */
 gboolean
-cblur_gl_blur_streamed (CblurGl             *gl,
-                        const CblurGlPasses *passes,
-                        const CblurGlJob    *job,
-                        CblurStreamRun      *run,
-                        const CblurGlTile   *tile,
-                        GError             **error)
+cblur_gl_blur_streamed (CblurGl                   *gl,
+                        const CblurGlStreamPasses *passes,
+                        const CblurGlJob          *job,
+                        CblurStreamRun            *run,
+                        const CblurGlTile         *tile,
+                        GError                   **error)
 {
   const GeglRectangle *inside = &tile->inside;
   g_autoptr (GArray)   lots = g_array_new (FALSE, FALSE, sizeof (Lot));
-  Streamed             s = { tile, gl, passes, job, cblur_gl_passes_stripe (passes), 0, 0,
-                             lots, 0 };
+  Streamed             s = { tile, gl, passes, job, 0, 0, lots, 0 };
   /* the rows of job's src that run has read and are not yet up */
   GeglRectangle        read = { tile->x + inside->x - job->src->x,
                                 tile->y + inside->y - job->src->y, inside->width, 0 };
-  gboolean             in_stripes = s.stripe > 0 && !(tile->abyss == GEGL_ABYSS_LOOP &&
-                                                  inside->height < tile->in_height);
+  gboolean             in_stripes = passes->stripe > 0 &&
+                                    !(tile->abyss == GEGL_ABYSS_LOOP &&
+                                      inside->height < tile->in_height);
   gint                 uploaded = 0;
   guint                i;
 
   g_array_set_clear_func (lots, lot_clear);
-  cblur_gl_passes_made (passes, tile);
   while (uploaded < inside->height)
     {
       gint arrived = rows_arrived (&s);

@@ -265,14 +265,27 @@ row_passes (const CblurGlVariablePasses *passes,
                            above + inside->height });
 }
 
-const CblurGpuTexture *
-cblur_gl_variable_passes_run (const CblurGlVariablePasses *passes,
-                              const CblurGlTile           *tile)
+/* every column of the output, from the texture between */
+static void
+column_passes (const CblurGlVariablePasses *passes,
+               const CblurGlTile           *tile,
+               gint                         above)
 {
   const CblurGpuTexture *textures = passes->textures;
   const GeglRectangle   *inside = &tile->inside;
   gint                   reach = passes->variable->reach;
-  gint                   above, below;
+
+  axis_passes (passes, TRUE, &textures[CBLUR_GL_BETWEEN], &textures[CBLUR_GL_OUTPUT],
+               (Lines) { { inside->y, inside->height, tile->abyss },
+                         tile->abyss == GEGL_ABYSS_LOOP ? above : -1, tile->in_height,
+                         tile->in_width - 2 * reach, tile->x + reach, tile->y, 0, 0 });
+}
+
+const CblurGpuTexture *
+cblur_gl_variable_passes_run (const CblurGlVariablePasses *passes,
+                              const CblurGlTile           *tile)
+{
+  gint above, below;
 
   loop_rows (tile, &above, &below);
   cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_COMPUTE);
@@ -280,10 +293,38 @@ cblur_gl_variable_passes_run (const CblurGlVariablePasses *passes,
   /* the rows inside the image (and under loop the halo's), then every
    * column of the output */
   row_passes (passes, tile, above, below);
-  axis_passes (passes, TRUE, &textures[CBLUR_GL_BETWEEN], &textures[CBLUR_GL_OUTPUT],
-               (Lines) { { inside->y, inside->height, tile->abyss },
-                         tile->abyss == GEGL_ABYSS_LOOP ? above : -1, tile->in_height,
-                         tile->in_width - 2 * reach, tile->x + reach, tile->y, 0, 0 });
+  column_passes (passes, tile, above);
   cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_COMPUTE);
-  return &textures[CBLUR_GL_OUTPUT];
+  return &passes->textures[CBLUR_GL_OUTPUT];
+}
+
+void
+cblur_gl_variable_passes_rows (const CblurGlVariablePasses *passes,
+                               const CblurGlTile           *tile,
+                               gint                         first,
+                               gint                         n)
+{
+  const GeglRectangle *inside = &tile->inside;
+  CblurGlMap           map = { inside->x, inside->width, tile->abyss };
+
+  g_return_if_fail (tile->abyss != GEGL_ABYSS_LOOP);
+  cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_COMPUTE);
+  cblur_gpu_bind_buffer (WIDTHS_BINDING, passes->widths, 0, 0);
+  axis_passes (passes, FALSE, &passes->textures[CBLUR_GL_INPUT],
+               &passes->textures[CBLUR_GL_BETWEEN],
+               (Lines) { map, -1, tile->in_width, n, tile->x, tile->y + inside->y + first,
+                         first, first });
+  cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_COMPUTE);
+}
+
+const CblurGpuTexture *
+cblur_gl_variable_passes_columns (const CblurGlVariablePasses *passes,
+                                  const CblurGlTile           *tile)
+{
+  g_return_val_if_fail (tile->abyss != GEGL_ABYSS_LOOP, NULL);
+  cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_COMPUTE);
+  cblur_gpu_bind_buffer (WIDTHS_BINDING, passes->widths, 0, 0);
+  column_passes (passes, tile, 0);
+  cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_COMPUTE);
+  return &passes->textures[CBLUR_GL_OUTPUT];
 }

@@ -47,6 +47,16 @@ G_GNUC_INTERNAL void     cblur_gl_variable_prepare       (CblurGl               
  * returns the texture that holds its output */
 G_GNUC_INTERNAL const CblurGpuTexture *cblur_gl_variable_passes_run (const CblurGlVariablePasses *passes,
                                                                      const CblurGlTile           *tile);
+/* The same in two steps, for a tile streamed under an abyss other than
+ * loop's: the row passes of its inside rows [first, first + n), counted
+ * from its first, whose boxes are in the widths; then, once every row's
+ * are done, the column passes, which return the output's texture. */
+G_GNUC_INTERNAL void     cblur_gl_variable_passes_rows    (const CblurGlVariablePasses *passes,
+                                                           const CblurGlTile           *tile,
+                                                           gint                         first,
+                                                           gint                         n);
+G_GNUC_INTERNAL const CblurGpuTexture *cblur_gl_variable_passes_columns (const CblurGlVariablePasses *passes,
+                                                                         const CblurGlTile           *tile);
 
 G_END_DECLS
 

@@ -77,6 +77,48 @@ pin (CblurGpu  *gpu,
   return FALSE;
 }
 
+/* the pinned buffers of the largest band the CPU blurred while the GPU
+ * may yet take the next, for the first uses to pin ahead */
+static struct
+{
+  GMutex lock;
+  gsize  sizes[3];
+} expected;
+
+void
+cblur_gl_variable_expect (const CblurImage *src,
+                          const CblurImage *dst,
+                          gboolean          codes)
+{
+  CblurImage src_sized = *src;
+  CblurImage dst_sized = *dst;
+  gsize      sizes[3] = { image_size (&src_sized), image_size (&dst_sized),
+                          boxes_size (src, codes) };
+
+  g_mutex_lock (&expected.lock);
+  if (sizes[0] + sizes[1] > expected.sizes[0] + expected.sizes[1])
+    memcpy (expected.sizes, sizes, sizeof sizes);
+  g_mutex_unlock (&expected.lock);
+}
+
+void
+cblur_gl_variable_pin_expected (CblurGpu *gpu)
+{
+  CblurGpuPinned *pinned[3] = { NULL };
+  gsize           sizes[3];
+  gint            i;
+
+  g_mutex_lock (&expected.lock);
+  memcpy (sizes, expected.sizes, sizeof sizes);
+  memset (expected.sizes, 0, sizeof expected.sizes);
+  g_mutex_unlock (&expected.lock);
+  for (i = 0; i < 3 && sizes[0] > 0; i++)
+    pinned[i] = cblur_gpu_pinned_new (gpu, sizes[i], NULL);
+  for (i = 0; i < 3; i++)
+    if (pinned[i] != NULL)
+      cblur_gpu_pinned_give_back (gpu, pinned[i]);
+}
+
 CblurGlVariableMemory *
 cblur_gl_variable_memory_new (CblurImage         *src,
                               CblurImage         *dst,
@@ -132,9 +174,9 @@ widths_free (gpointer data)
   g_free (widths);
 }
 
-/* the boxes copied into video memory, where every pass reads them */
+/* where the boxes go in video memory, which every pass reads */
 static gboolean
-upload_widths (CblurGl                     *gl,
+widths_buffer (CblurGl                     *gl,
                const CblurGlVariableMemory *memory,
                guint                       *buffer,
                GError                     **error)
@@ -161,10 +203,89 @@ upload_widths (CblurGl                     *gl,
       widths->buffer = cblur_gpu_buffer_new (size, NULL);
       widths->size = size;
     }
-  cblur_gpu_copy (memory->boxes->buffer, 0, widths->buffer, 0, size);
-  cblur_gpu_barrier (CBLUR_GPU_BARRIER_BUFFER_UPDATE);
   *buffer = widths->buffer;
   return cblur_gpu_check (gl->gpu, "alloc variable widths", error);
+}
+
+/* bytes [offset, offset + size) of the boxes into video memory */
+static void
+copy_widths (const CblurGlVariableMemory *memory,
+             guint                        buffer,
+             gsize                        offset,
+             gsize                        size)
+{
+  cblur_gpu_copy (memory->boxes->buffer, offset, buffer, offset, size);
+  cblur_gpu_barrier (CBLUR_GPU_BARRIER_BUFFER_UPDATE);
+}
+
+/* Where the boxes of src's rows [first, first + n) lie: a byte or a box a
+ * pixel, after the table of a byte's boxes. */
+static void
+rows_of_widths (const CblurGlVariableMemory *memory,
+                const CblurImage            *src,
+                gint                         first,
+                gint                         n,
+                gsize                       *offset,
+                gsize                       *size)
+{
+  gsize row = memory->codes ? (gsize) src->width : src->width * sizeof (CblurBoxWidth);
+
+  *offset = (memory->codes ? CODES_TABLE : 0) + first * row;
+  *size = n * row;
+}
+
+/* A streamed tile's passes: before each run of rows' passes, their boxes
+ * go up. */
+typedef struct
+{
+  const CblurGlVariablePasses *passes;
+  const CblurGlVariableMemory *memory;
+  const CblurImage            *src;
+  guint                        widths;
+} Streamed;
+
+static void
+streamed_rows (gconstpointer      data,
+               const CblurGlTile *tile,
+               gint               first,
+               gint               n)
+{
+  const Streamed *s = data;
+  gsize           offset, size;
+
+  rows_of_widths (s->memory, s->src, tile->y + tile->inside.y - s->src->y + first, n, &offset,
+                  &size);
+  copy_widths (s->memory, s->widths, offset, size);
+  cblur_gl_variable_passes_rows (s->passes, tile, first, n);
+}
+
+static const CblurGpuTexture *
+streamed_columns (gconstpointer      data,
+                  const CblurGlTile *tile,
+                  gint               first,
+                  gint               n)
+{
+  return cblur_gl_variable_passes_columns (((const Streamed *) data)->passes, tile);
+}
+
+/* the tile as the rows come, its output once all have: the table of a
+ * byte's boxes first */
+static gboolean
+blur_streamed (CblurGl                     *gl,
+               const CblurGlVariablePasses *passes,
+               const CblurGlVariableMemory *memory,
+               const CblurGlJob            *job,
+               CblurStreamRun              *run,
+               const CblurGlTile           *tile,
+               GError                     **error)
+{
+  Streamed            s = { passes, memory, job->src, passes->widths };
+  CblurGlStreamPasses stream = { &s, passes->stamps, passes->variable->reach,
+                                 job->dst->height, streamed_rows, streamed_columns, NULL };
+
+  if (memory->codes)
+    copy_widths (memory, s.widths, 0, CODES_TABLE);
+  return cblur_gl_blur_streamed (gl, &stream, job, run, tile, error);
 }
 
 /* tiles of dst that fit a texture and the GPU's memory with their halo */
@@ -200,6 +321,7 @@ blur_band (CblurGl                     *gl,
            const CblurVariable         *variable,
            const CblurImage            *src,
            GeglAbyssPolicy              abyss,
+           CblurStreamRun              *run,
            const CblurImage            *dst,
            CblurGlReport               *report,
            GError                     **error)
@@ -211,23 +333,36 @@ blur_band (CblurGl                     *gl,
   g_autoptr (GArray)    tiles = plan_tiles (gl, variable, src, abyss, dst, error);
   guint                 widths = 0;
   gboolean              ok = tiles != NULL;
+  gboolean              streams;
 
   if (!ok)
     return FALSE;
   report->tiles = tiles->len;
+  /* a band of several tiles goes whole once all of it is read */
+  if (run != NULL && (tiles->len != 1 || abyss == GEGL_ABYSS_LOOP))
+    cblur_stream_wait_read (run, src->height, -1);
+  streams = run != NULL && tiles->len == 1 && abyss != GEGL_ABYSS_LOOP;
   cblur_gl_variable_texture_sizes (variable, tiles, sizes);
   cblur_gl_stamps_init (&stamps);
   cblur_gl_stamp (&stamps, CBLUR_GL_SPAN_UPLOAD);
-  ok = upload_widths (gl, memory, &widths, error);
+  ok = widths_buffer (gl, memory, &widths, error);
+  if (ok && !streams)
+    copy_widths (memory, widths, 0, memory->boxes_size);
   cblur_gl_stamp (&stamps, CBLUR_GL_SPAN_UPLOAD);
   ok = ok && cblur_gl_textures_reserve (gl, CBLUR_GL_VARIABLE_TEXTURES, sizes, error) &&
        cblur_gl_variable_passes_init (gl, variable, widths, memory->codes, src, abyss,
                                       &stamps, &passes, error) &&
        /* a result of whole rows is encoded straight into the pinned memory */
        cblur_gl_convert_prepare (gl, src, dst, tiles->len > 1 ? sizes[CBLUR_GL_OUTPUT].height : 0,
-                                 error) &&
-       cblur_gl_tiles_run (gl, tiles, variable->reach, &job, variable_passes, &passes, &stamps,
-                           error);
+                                 error);
+  if (ok && streams)
+    ok = blur_streamed (gl, &passes, memory, &job, run, &g_array_index (tiles, CblurGlTile, 0),
+                        error);
+  else if (ok)
+    ok = cblur_gl_tiles_run (gl, tiles, variable->reach, &job, variable_passes, &passes,
+                             &stamps, error);
+  if (ok && run != NULL && !streams)
+    cblur_stream_release (run, dst->height);
   cblur_gl_stamps_clear (&stamps, ok ? report : NULL);
   return ok;
 }
@@ -238,9 +373,8 @@ typedef struct
   const CblurGlVariableMemory *memory;
   const CblurVariable         *variable;
   const CblurImage            *src;
-  GeglAbyssPolicy              abyss;
+  const CblurGlSource         *source;
   const CblurImage            *dst;
-  gboolean                     no_wait;
   CblurGlReport               *report;
 } Blur;
 
@@ -253,22 +387,21 @@ blur (CblurGpu  *gpu,
   CblurGl     gl;
 
   cblur_gl_view (gpu, &gl, call->report);
-  gl.no_wait = call->no_wait;
-  return blur_band (&gl, call->memory, call->variable, call->src, call->abyss, call->dst,
-                    call->report, error);
+  gl.no_wait = call->source->no_wait;
+  return blur_band (&gl, call->memory, call->variable, call->src, call->source->abyss,
+                    call->source->run, call->dst, call->report, error);
 }
 
 gboolean
 cblur_gl_variable_blur (const CblurGlVariableMemory *memory,
                         const CblurVariable         *variable,
                         const CblurImage            *src,
-                        GeglAbyssPolicy              abyss,
+                        const CblurGlSource         *source,
                         const CblurImage            *dst,
-                        gboolean                     no_wait,
                         CblurGlReport               *report,
                         GError                     **error)
 {
-  Blur call = { memory, variable, src, abyss, dst, no_wait, report };
+  Blur call = { memory, variable, src, source, dst, report };
 
   memset (report, 0, sizeof *report);
   g_return_val_if_fail (!cblur_variable_is_identity (variable), FALSE);

@@ -29,23 +29,36 @@ CblurGlVariableMemory *cblur_gl_variable_memory_new  (CblurImage         *src,
 /* Thread-safe. */
 void                   cblur_gl_variable_memory_free (CblurGlVariableMemory *memory);
 
+/* Thread-safe: a band the CPU blurs while the GPU may yet take the next
+ * (src and dst as cblur_gl_variable_memory_new() takes them, codes where
+ * the boxes are a byte a pixel).  The GPU's first uses pin the largest
+ * such band's memory and give it back for the next band to take, whose
+ * first blur on the GPU, an apply's, would otherwise pin it. */
+void                   cblur_gl_variable_expect      (const CblurImage      *src,
+                                                      const CblurImage      *dst,
+                                                      gboolean               codes);
+/* On the runtime's thread, in the first uses: pins what was expected. */
+void                   cblur_gl_variable_pin_expected (CblurGpu             *gpu);
+
 /* Blurs src into dst as cblur_cpu_variable_blur() does, both in memory's
  * pinned buffers, with the boxes there: src is the part of dst's
  * rectangle grown by variable->reach that is read (loop's abyss needs all
- * of the input, or all of the grown rectangle), beyond which `abyss` makes
- * the pixels and the nearest pixel's box is taken.  Either may be in a
- * cblur-format (src is then straight), which the GPU converts; else
- * premultiplied RGBA float.  The variable blur changes something and dst
- * is not empty.  no_wait: as CblurGlSource's, a program not linked yet
- * fails the blur with CBLUR_GL_ERROR_NOT_READY rather than compile here.
- * On FALSE, dst is untouched or partly written and the caller redoes it
- * on the CPU. */
+ * of the input, or all of the grown rectangle), beyond which the source's
+ * abyss makes the pixels and the nearest pixel's box is taken.  Either
+ * may be in a cblur-format (src is then straight), which the GPU
+ * converts; else premultiplied RGBA float.  The variable blur changes
+ * something and dst is not empty.  source: its abyss, no_wait as for
+ * cblur_gl_blur(), and where its run reads src and its boxes, the rows
+ * go up and through the row passes as they come, and dst's rows are
+ * released as they come down (under loop's abyss, or where the band
+ * takes several tiles, once all are read and all are done); its straight
+ * and read are not taken.  On FALSE, dst is untouched or partly written
+ * (rows released to the run), and the caller redoes it on the CPU. */
 gboolean cblur_gl_variable_blur (const CblurGlVariableMemory *memory,
                                  const CblurVariable         *variable,
                                  const CblurImage            *src,
-                                 GeglAbyssPolicy              abyss,
+                                 const CblurGlSource         *source,
                                  const CblurImage            *dst,
-                                 gboolean                     no_wait,
                                  CblurGlReport               *report,
                                  GError                     **error);
 

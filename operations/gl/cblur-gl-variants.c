@@ -14,6 +14,7 @@
  * once (cblur_gpu_on_linked, cblur_gpu_on_upgraded), since a driver may
  * finish a program only at its first dispatch. */
 #include "cblur-gl-internal.h"
+#include "cblur-gl-variable.h"
 #include "cblur-gl-variable-passes.h"
 
 #include "cblur-settings.h"
@@ -168,6 +169,7 @@ cblur_gl_upgrade_use (CblurGpu *gpu)
 
   cblur_gl_view (gpu, &gl, NULL);
   rehearse_expected (&gl);
+  cblur_gl_variable_pin_expected (gpu);
 }
 
 void
@@ -189,4 +191,5 @@ cblur_gl_first_use (CblurGpu *gpu)
       }
   gl.settled = FALSE;
   rehearse_expected (&gl);
+  cblur_gl_variable_pin_expected (gpu);
 }

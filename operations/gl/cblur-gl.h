@@ -97,8 +97,13 @@ typedef enum
 
 /* Thread-safe: starts the GPU in the background (cblur_gpu_state), its
  * start to make `blurs` ready, beside those that earlier starts asked
- * for; a context made without a start makes all ready. */
+ * for; a context made without a start makes all ready.  Where the GPU
+ * has started for other blurs, their programs are queued for its thread
+ * (a short task, waited for), which compiles them in a pause. */
 void               cblur_gl_start            (CblurGlBlurs        blurs);
+/* Thread-safe: whether the starts so far asked for all of blurs (or a
+ * context was made without one) */
+gboolean           cblur_gl_started_for      (CblurGlBlurs        blurs);
 
 /* A CblurGpuWarmUp (cblur_gpu_on_made): every program the started blurs
  * may take, at any radius and size, queued for the runtime's thread; none

@@ -5,8 +5,9 @@
 
 #include <glib/gi18n-lib.h>
 
-/* enough for a source and an output */
-#define MAX_IDLE 2
+/* enough for a band's source, its output and a third buffer beside them
+ * (the variable blur's boxes) */
+#define MAX_IDLE 3
 
 static guint reserved;   /* cblur_gpu_pinned_reserved */
 

@@ -4,123 +4,109 @@
 #include "cblur-backend-variable.h"
 #include "cblur-parallel.h"
 
-/* A band's rows going in or out on GEGL's threads, IO_ROWS at a time:
- * rows of the source with their boxes, made from the mask's rows as they
- * come.  Where native formats are set, rows go in and out as GEGL stores
- * them, and the backends convert them. */
+/* What a band's io needs to read and write the variable blur's rows
+ * (its CblurBandIo's user data): rows of the source with their boxes,
+ * made from the mask's rows as they come.  Where native formats are set,
+ * rows go in and out as GEGL stores them, and the backends convert
+ * them. */
 typedef struct
 {
-  const CblurRegionIo     *io;
-  const CblurVariable     *variable;
-  const CblurImage        *image;   /* src on the way in, dst on the way out */
-  gint                     top;     /* the image's rows [top, bottom) go in or out */
-  gint                     bottom;
+  const CblurRegionIo *io;
+  const CblurVariable *variable;
   /* the band's; its table, where the mask is stored a byte a pixel, the
    * box of each byte */
-  CblurVariableBoxes       boxes;
+  CblurVariableBoxes   boxes;
 } Rows;
 
-#define IO_ROWS 32
-
-static GeglRectangle
-io_rows (const Rows *rows,
-         gsize       group)
-{
-  const CblurImage *image = rows->image;
-  gint              y = rows->top + group * IO_ROWS;
-
-  return (GeglRectangle) { image->x, image->y + y, image->width,
-                           MIN (IO_ROWS, rows->bottom - y) };
-}
-
-/* rows' pixels as the band holds them: as stored, or in premultiplied
+/* the band's pixels as it holds them: as stored, or in premultiplied
  * float where the op does not read the stored format */
-static void
-read_pixels (const Rows          *rows,
-             const GeglRectangle *rect)
+static const Babl *
+held_format (const Rows       *rows,
+             const CblurImage *image)
 {
-  const CblurImage    *image = rows->image;
-  const CblurRegionIo *io = rows->io;
-
-  gegl_buffer_get (io->input, rect, 1.0 / (1 << io->level),
-                   image->format != NULL ? image->format->babl : io->premultiplied,
-                   cblur_image_row (image, rect->y - image->y), image->stride * sizeof (gfloat),
-                   io->abyss);
+  return image->format != NULL ? image->format->babl : rows->io->premultiplied;
 }
 
-/* the boxes of the rows' pixels from the mask there, or the mask's bytes
- * where the band has their table; mask: room for their values in float */
+/* the boxes of rect's pixels from the mask there, or the mask's bytes
+ * where the band has their table */
 static void
 read_widths (const Rows          *rows,
-             const GeglRectangle *rect,
-             gfloat              *mask)
+             const CblurImage    *image,
+             const GeglRectangle *rect)
 {
   const CblurVariableBoxes *boxes = &rows->boxes;
   const CblurRegionIo      *io = rows->io;
-  gsize                     first = (gsize) (rect->y - rows->image->y) * rows->image->width;
-  gsize                     n = (gsize) rect->width * rect->height;
+  gsize                     first = (gsize) (rect->y - image->y) * image->width +
+                                    (rect->x - image->x);
+  g_autofree gfloat        *mask = NULL;
+  gint                      row;
 
-  if (boxes->table == NULL)
+  if (boxes->table != NULL)
     {
-      gegl_buffer_get (io->aux, rect, 1.0 / (1 << io->level), io->aux_format, mask,
-                       GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
-      cblur_variable_widths (rows->variable, mask, boxes->widths + first, n);
+      gegl_buffer_get (io->aux, rect, 1.0, gegl_buffer_get_format (io->aux),
+                       boxes->codes + first, image->width, GEGL_ABYSS_CLAMP);
       return;
     }
-  gegl_buffer_get (io->aux, rect, 1.0, gegl_buffer_get_format (io->aux),
-                   boxes->codes + first, GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
+  mask = g_new (gfloat, (gsize) rect->width * rect->height);
+  gegl_buffer_get (io->aux, rect, 1.0 / (1 << io->level), io->aux_format, mask,
+                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
+  for (row = 0; row < rect->height; row++)
+    cblur_variable_widths (rows->variable, mask + (gsize) row * rect->width,
+                           boxes->widths + first + (gsize) row * image->width, rect->width);
 }
 
+/* CblurBandIoFunc: a rectangle of the source and its boxes in */
 static void
-read_rows (gsize    first,
-           gsize    count,
-           gpointer user_data)
+read_rect (const CblurImage *image,
+           gint              x,
+           gint              y,
+           gint              width,
+           gint              height,
+           gpointer          user_data)
 {
-  const Rows *rows = user_data;
-  gfloat     *mask = g_new (gfloat, (gsize) rows->image->width * IO_ROWS);
-  gsize       group;
+  const Rows          *rows = user_data;
+  const CblurRegionIo *io = rows->io;
+  GeglRectangle        rect = { image->x + x, image->y + y, width, height };
 
-  for (group = first; group < first + count; group++)
-    {
-      GeglRectangle rect = io_rows (rows, group);
-
-      read_pixels (rows, &rect);
-      read_widths (rows, &rect, mask);
-    }
-  g_free (mask);
+  gegl_buffer_get (io->input, &rect, 1.0 / (1 << io->level), held_format (rows, image),
+                   cblur_image_bytes (image, x, y), image->stride * sizeof (gfloat),
+                   io->abyss);
+  read_widths (rows, image, &rect);
 }
 
+/* CblurBandIoFunc: a rectangle of the output out */
 static void
-write_rows (gsize    first,
-            gsize    count,
-            gpointer user_data)
+write_rect (const CblurImage *image,
+            gint              x,
+            gint              y,
+            gint              width,
+            gint              height,
+            gpointer          user_data)
 {
-  const Rows       *rows = user_data;
-  const CblurImage *image = rows->image;
-  gsize             group;
+  const Rows   *rows = user_data;
+  GeglRectangle rect = { image->x + x, image->y + y, width, height };
 
-  for (group = first; group < first + count; group++)
-    {
-      GeglRectangle rect = io_rows (rows, group);
-
-      gegl_buffer_set (rows->io->output, &rect, rows->io->level,
-                       image->format != NULL ? image->format->babl : rows->io->premultiplied,
-                       cblur_image_row (image, rect.y - image->y),
-                       image->stride * sizeof (gfloat));
-    }
+  gegl_buffer_set (rows->io->output, &rect, rows->io->level, held_format (rows, image),
+                   cblur_image_bytes (image, x, y), image->stride * sizeof (gfloat));
 }
 
-/* rows [top, bottom) of image go in or out: how many groups */
-static gsize
-io_groups (Rows             *rows,
-           const CblurImage *image,
-           gint              top,
-           gint              bottom)
+/* The band's io: the region's, its reads and writes the variable
+ * blur's */
+static CblurBandIo
+band_io_of (const CblurRegionIo *io,
+            Rows                *rows)
 {
-  rows->image = image;
-  rows->top = top;
-  rows->bottom = bottom;
-  return (bottom - top + IO_ROWS - 1) / IO_ROWS;
+  CblurBandIo band_io = io->band_io;
+
+  band_io.read = read_rect;
+  band_io.write = write_rect;
+  band_io.user_data = rows;
+  band_io.straight_alpha = FALSE;
+  band_io.read_ms = band_io.write_ms = 0;
+  band_io.kept = NULL;
+  band_io.read_kept = FALSE;
+  band_io.write_in_place = NULL;
+  return band_io;
 }
 
 /* What of the band's source, grown by the reach, is read: its rows
@@ -199,6 +185,27 @@ cblur_variable_blur_init (CblurVariableBlur *blur,
                                  blur->table);
 }
 
+/* A band on the CPU: the GPU, where it takes the next blur of this input
+ * whole, finds that band's memory pinned (cblur_backend_variable_expect) */
+static void
+expect_whole (const CblurVariableBlur *variable,
+              const CblurRegionIo     *io,
+              const CblurImage        *src,
+              const CblurImage        *dst)
+{
+  const GeglRectangle *inside = &io->band_io.inside;
+  gint                 reach = variable->variable.reach;
+  GeglRectangle        grown = { inside->x - reach, inside->y - reach,
+                                 inside->width + 2 * reach, inside->height + 2 * reach };
+  GeglRectangle        part = read_part (&io->band_io, &grown);
+  CblurImage           whole_src = { NULL, part.x, part.y, part.width, part.height, 0,
+                                     src->format };
+  CblurImage           whole_dst = { NULL, inside->x, inside->y, inside->width,
+                                     inside->height, 0, dst->format };
+
+  cblur_backend_variable_expect (&whole_src, &whole_dst, variable->has_table);
+}
+
 gboolean
 cblur_blur_band_variable (const CblurBlur     *blur,
                           CblurBackendKind     backend,
@@ -216,23 +223,19 @@ cblur_blur_band_variable (const CblurBlur     *blur,
                                    io->level == 0 ? io->read_native : NULL };
   CblurImage               dst = { NULL, band->x, band->y, band->width, band->height, 0,
                                    io->write_native };
-  Rows                     rows = { io, &variable->variable, NULL, 0, 0,
+  Rows                     rows = { io, &variable->variable,
                                     { NULL, NULL, variable->has_table ? variable->table
                                                                       : NULL } };
-  gint64                   started = g_get_monotonic_time ();
-  gint64                   blurred;
-  g_autoptr (CblurVariableBandMemory) memory =
-    cblur_variable_band_memory_new (backend, &src, &dst, &rows.boxes);
+  CblurBandIo              band_io = band_io_of (io, &rows);
+  g_autoptr (CblurVariableBandMemory) memory = NULL;
 
-  cblur_parallel_distribute_range (io_groups (&rows, &src, 0, part.height), 1.0, read_rows,
-                                   &rows);
-  io->band_io.read_ms += (g_get_monotonic_time () - started) / 1000.0;
+  if (backend == CBLUR_BACKEND_CPU)
+    expect_whole (variable, io, &src, &dst);
+  memory = cblur_variable_band_memory_new (backend, &src, &dst, &rows.boxes);
 
-  cblur_backend_variable_blur (memory, &variable->variable, &src, io->abyss, &dst, report);
-  blurred = g_get_monotonic_time ();
-
-  cblur_parallel_distribute_range (io_groups (&rows, &dst, 0, dst.height), 1.0, write_rows,
-                                   &rows);
-  io->band_io.write_ms += (g_get_monotonic_time () - blurred) / 1000.0;
+  cblur_backend_variable_blur (memory, &variable->variable, &src, io->abyss, &band_io, &dst,
+                               report);
+  io->band_io.read_ms += band_io.read_ms;
+  io->band_io.write_ms += band_io.write_ms;
   return TRUE;
 }

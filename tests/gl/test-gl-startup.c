@@ -272,10 +272,11 @@ variable_compiles_nothing (void)
 }
 
 /* A start for an 8-bit Gaussian blur compiles only what such blurs take:
- * a variable blur after it finds its programs queued rather than linked,
- * and its bands go to the CPU, not waiting for a compile; once a pause
- * has compiled them, the GPU takes it, compiling nothing on this thread,
- * and blurs as the CPU did. */
+ * for a variable blur after it the GPU is as good as starting, its
+ * programs queued then, and its bands go to the CPU (or, once they are
+ * linked, the GPU), not waiting for a compile on this thread; once a
+ * pause has compiled them, the GPU takes every band, compiling nothing
+ * here, and blurs as the CPU did. */
 static void
 start_makes_its_blurs_ready (void)
 {
@@ -296,12 +297,15 @@ start_makes_its_blurs_ready (void)
   cblur_gpu_wait_prepared ();
   g_assert_true (cblur_gpu_prepared ());
 
-  cblur_log_watch (count_variable_bands, on);
+  g_assert_false (cblur_gl_started_for (CBLUR_GL_BLURS_VARIABLE));
   first = blur_variable_sized ("Y' u8", 96, 64);
-  g_assert_cmpint (on[TRUE], ==, 0);
+  g_assert_true (cblur_gl_started_for (CBLUR_GL_BLURS_VARIABLE));
+  g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, 0);
   cblur_gpu_wait_prepared ();
+  cblur_log_watch (count_variable_bands, on);
   later = blur_variable_sized ("Y' u8", 96, 64);
   cblur_log_watch (NULL, NULL);
+  g_assert_cmpint (on[FALSE], ==, 0);
   g_assert_cmpint (on[TRUE], >, 0);
   g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, 0);
   for (i = 0; i < 96 * 64 * 4; i++)
@@ -332,6 +336,31 @@ first_frame_pins_nothing (void)
   g_assert_cmpint (blur_as_op (CBLUR_BACKEND_GL, kernel, 160, 96, &diff), ==,
                    CBLUR_BACKEND_GL);
   g_assert_cmpfloat (diff, <=, BOX_TOLERANCE);
+  g_assert_cmpuint (cblur_gpu_pinned_reserved (), ==, reserved);
+}
+
+/* The same of the variable blur: a band the CPU blurred under auto has
+ * the first uses pin that band's memory, and the GPU's first blur of it
+ * pins nothing. */
+static void
+first_variable_pins_nothing (void)
+{
+  gint  on[2] = { 0, 0 };
+  guint reserved;
+
+  if (!in_own_process ())
+    return;
+  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
+  gl_test_set ("CBLUR_BACKEND", NULL);
+  cblur_log_watch (count_variable_bands, on);
+  blur_variable_op ("Y' u8");
+  g_assert_cmpint (on[TRUE], ==, 0);
+  start_as_auto ();
+  cblur_gpu_wait_prepared ();
+  reserved = cblur_gpu_pinned_reserved ();
+  blur_variable_op ("Y' u8");
+  cblur_log_watch (NULL, NULL);
+  g_assert_cmpint (on[TRUE], >, 0);
   g_assert_cmpuint (cblur_gpu_pinned_reserved (), ==, reserved);
 }
 
@@ -555,6 +584,7 @@ main (int    argc,
   g_test_add_func ("/gl/startup/variable-compiles-nothing", variable_compiles_nothing);
   g_test_add_func ("/gl/startup/start-makes-its-blurs-ready", start_makes_its_blurs_ready);
   g_test_add_func ("/gl/startup/first-frame-pins-nothing", first_frame_pins_nothing);
+  g_test_add_func ("/gl/startup/first-variable-pins-nothing", first_variable_pins_nothing);
   g_test_add_data_func ("/gl/startup/hand-over/gaussian", "gaussian", hand_over_mid_region);
   g_test_add_data_func ("/gl/startup/hand-over/variable", "variable", hand_over_mid_region);
   g_test_add_func ("/gl/startup/upgrade-in-a-pause", upgrade_in_a_pause);

@@ -124,7 +124,7 @@ blur_band (const Band          *b,
     }
   g_rand_free (rand);
 
-  cblur_backend_variable_blur (band, variable, &src, b->abyss, &dst, report);
+  cblur_backend_variable_blur (band, variable, &src, b->abyss, NULL, &dst, report);
   for (y = 0; y < dst.height; y++)
     if (b->format != NULL && dst.format == NULL)
       cblur_format_encode (b->format, cblur_image_row (&dst, y),
