@@ -57,6 +57,15 @@ set_enum (GeglNode    *node,
   gegl_node_set (node, property, value->value, NULL);
 }
 
+gboolean
+bench_method_is_combine (const BenchMethod *method)
+{
+  const gchar *name = strchr (method->operation, ':') + 1;
+
+  return g_str_equal (name, "unsharp-mask") || g_str_equal (name, "high-pass") ||
+         g_str_equal (name, "difference-of-gaussians");
+}
+
 /* the blurs with arithmetic, cblur's and GEGL's alike: std-dev = radius /
  * 3, the difference's second blur twice the first (GEGL's defaults' ratio) */
 static gboolean

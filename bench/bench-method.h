@@ -21,6 +21,9 @@ extern const gsize       bench_n_methods;
 
 /* whether method is one of GEGL's own operations rather than cblur */
 gboolean  bench_method_is_gegl       (const BenchMethod *method);
+/* whether method is a blur with arithmetic (sharpen, high pass, the
+ * difference of Gaussians), cblur's or GEGL's */
+gboolean  bench_method_is_combine    (const BenchMethod *method);
 
 /* A node of method's operation at radius in graph; for cblur, with
  * CBLUR_BACKEND set to method's backend first. */

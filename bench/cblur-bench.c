@@ -308,15 +308,17 @@ typedef struct
   gboolean    in_turn;       /* drag's methods' frames taken in turn */
 } Interactive;
 
-/* the blurs of the interactive methods: GEGL's no-blur methods have no
- * radius to drag */
+/* the blurs of the interactive methods, with or without arithmetic:
+ * GEGL's no-blur methods have no radius to drag, and the variable blurs
+ * no mask */
 static gboolean
 interactive_method (const BenchMethod *method,
                     gchar            **methods)
 {
   static const gchar *const usual[] = { "cpu-auto", "gl-auto", "gegl-iir", NULL };
 
-  if (!g_str_has_suffix (method->operation, "gaussian-blur"))
+  if (!g_str_has_suffix (method->operation, "gaussian-blur") &&
+      !bench_method_is_combine (method))
     return FALSE;
   return methods != NULL ? g_strv_contains ((const gchar * const *) methods, method->name)
                          : g_strv_contains (usual, method->name);

@@ -13,11 +13,13 @@
 #include "cblur-op.h"
 #include "cblur-op-vfuncs.h"
 
-/* The result in float, premultiplied, in the source's space: GEGL's ops
- * give theirs in float, and a difference below 0 or a sharpened edge
- * beyond 1 reaches the ops that follow as GEGL's would; a host that
- * stores the result in an integer format clips it there.  The source is
- * read as it is stored. */
+/* The result in straight linear RGBA float in the source's space, the
+ * format GEGL's own ops give theirs in: a difference below 0 or a
+ * sharpened edge beyond 1 reaches the ops that follow as GEGL's would,
+ * a host that stores the result in an integer format clips it there,
+ * and babl's conversions from it are the ones a host meets after
+ * GEGL's ops.  The backends encode it from their premultiplied pixels.
+ * The source is read as it is stored. */
 static inline void
 cblur_combine_op_formats (GeglOperation *operation)
 {
@@ -25,7 +27,7 @@ cblur_combine_op_formats (GeglOperation *operation)
 
   gegl_operation_set_format (operation, "input", cblur_op_format (operation));
   gegl_operation_set_format (operation, "output",
-                             babl_format_with_space ("RaGaBaA float", space));
+                             babl_format_with_space ("RGBA float", space));
 }
 
 /* describe, the op's CblurOpBlur `op_blur`, prepare, the bounding box

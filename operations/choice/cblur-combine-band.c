@@ -1,8 +1,10 @@
-/* The band's images all live on the heap as premultiplied RGBA float.
- * On the GPU, blurs and arithmetic run on each tile of one upload
- * (cblur-gl-combine.h), but the threshold mask's blur; else each blur
- * reads the part of the source (or of the mask's pixels) its reach
- * needs and the arithmetic runs over rows on GEGL's threads. */
+/* On the GPU, blurs and arithmetic run on each tile of one upload
+ * (cblur-gl-combine.h), but the threshold mask's blur; a band read
+ * through GEGL lives in the GPU's pinned memory, its source as GEGL
+ * stores it, decoded on the GPU.  Elsewhere the band's images live on
+ * the heap as premultiplied RGBA float, each blur reads the part of the
+ * source (or of the mask's pixels) its reach needs and the arithmetic
+ * runs over rows on GEGL's threads. */
 
 #include "config.h"
 
@@ -19,6 +21,9 @@
 
 /* the arithmetic's cost a row, in pixels' worth of a thread's start */
 #define ROW_COST 0.01
+
+/* a row's decoding, likewise */
+#define DECODE_ROW_COST 0.02
 
 static gint
 mask_reach (const CblurCombine *combine)
@@ -265,7 +270,7 @@ gl_combine_init (const CblurCombine *combine,
   gint i, n_blurs = combine->kind == CBLUR_COMBINE_DIFFERENCE ? 2 : 1;
 
   *gl = (CblurGlCombine) { kinds[combine->kind], { NULL, NULL }, combine->amount,
-                           combine->contrast };
+                           combine->contrast, cblur_backend_gl_no_wait () };
   if (combine->kind == CBLUR_COMBINE_UNSHARP && combine->thresholded)
     return FALSE;
   for (i = 0; i < n_blurs; i++)
@@ -291,6 +296,23 @@ gl_combine_clear (CblurGlCombine *gl)
 
 /* TRUE where the GPU joined the band's blurs; else report says why,
  * unless the GPU was not asked */
+/* report after the GPU's run: its figures, or what its error leaves
+ * (cblur_run_report_gl_error) */
+static void
+gl_report_into (gboolean             ok,
+                const GError        *error,
+                const CblurGlReport *gl_report,
+                CblurRunReport      *report)
+{
+  if (ok)
+    {
+      report->ran_on = CBLUR_BACKEND_GL;
+      cblur_run_report_gl (report, gl_report);
+    }
+  else
+    cblur_run_report_gl_error (report, error);
+}
+
 static gboolean
 combine_on_gl (const CblurCombine *combine,
                CblurMode           mode,
@@ -307,16 +329,35 @@ combine_on_gl (const CblurCombine *combine,
   if (ok)
     {
       from = part_of (src, cblur_gl_combine_reach (&gl), dst);
-      ok = cblur_gl_combine (&gl, &from, dst, &gl_report, &error);
-      if (ok)
-        {
-          report->ran_on = CBLUR_BACKEND_GL;
-          cblur_run_report_gl (report, &gl_report);
-        }
-      else
-        cblur_run_report_gl_error (report, error);
+      ok = cblur_gl_combine (NULL, &gl, &from, dst, &gl_report, &error);
+      gl_report_into (ok, error, &gl_report, report);
     }
   gl_combine_clear (&gl);
+  return ok;
+}
+
+/* the CPU's run after the GPU's failure, whose message report keeps */
+static gboolean
+combine_after (const CblurCombine  *combine,
+               CblurMode            mode,
+               CblurBackendKind     backend,
+               const CblurImage    *src,
+               const CblurImage    *dst,
+               const GeglRectangle *image,
+               CblurRunReport      *report)
+{
+  g_autofree gchar *gl_failure = g_steal_pointer (&report->gl_failure);
+  gboolean          ok;
+
+  ok = combine_apart (combine, mode, gl_failure != NULL ? CBLUR_BACKEND_CPU : backend, src,
+                      dst, image, report);
+  if (gl_failure != NULL)
+    {
+      g_free (report->gl_failure);
+      report->gl_failure = g_steal_pointer (&gl_failure);
+      report->ran_on = CBLUR_BACKEND_CPU;
+      report->why_cpu = report->gl_failure;
+    }
   return ok;
 }
 
@@ -329,25 +370,173 @@ cblur_combine_band (const CblurCombine  *combine,
                     const GeglRectangle *image,
                     CblurRunReport      *report)
 {
-  g_autofree gchar *gl_failure = NULL;
-  gboolean          ok;
-
   if (backend == CBLUR_BACKEND_GL)
     {
       memset (report, 0, sizeof *report);
       if (combine_on_gl (combine, mode, src, dst, report))
         return TRUE;
-      gl_failure = g_steal_pointer (&report->gl_failure);
-      if (gl_failure != NULL)
-        backend = CBLUR_BACKEND_CPU;
     }
-  ok = combine_apart (combine, mode, backend, src, dst, image, report);
-  if (gl_failure != NULL)
+  return combine_after (combine, mode, backend, src, dst, image, report);
+}
+
+/* rows of a source in its format into premultiplied float */
+typedef struct
+{
+  const CblurImage *from;
+  const CblurImage *to;
+} Decode;
+
+static void
+decode_rows (gsize    offset,
+             gsize    size,
+             gpointer user_data)
+{
+  const Decode *decode = user_data;
+  gsize         y;
+
+  for (y = offset; y < offset + size; y++)
+    cblur_format_decode_spread (decode->from->format, cblur_image_bytes (decode->from, 0, y),
+                                cblur_image_row (decode->to, y), decode->to->width, 1, TRUE);
+}
+
+/* image's premultiplied float rows encoded in place into its format */
+static void
+encode_rows (gsize    offset,
+             gsize    size,
+             gpointer user_data)
+{
+  const CblurImage *image = user_data;
+  gsize             y;
+
+  for (y = offset; y < offset + size; y++)
+    cblur_format_encode (image->format, cblur_image_row (image, y),
+                         cblur_image_bytes (image, 0, y), image->width);
+}
+
+/* from, in its format, as premultiplied float in to, a new image of the
+ * heap's; FALSE where there is no room */
+static gboolean
+decoded (const CblurImage *from,
+         CblurImage       *to)
+{
+  Decode decode = { from, to };
+
+  if (!image_new (from, 0, to))
+    return FALSE;
+  cblur_parallel_distribute_range (to->height, DECODE_ROW_COST * to->width, decode_rows,
+                                   &decode);
+  return TRUE;
+}
+
+/* src read through band_io, as stored, into a new image of the heap's */
+static gboolean
+read_into_heap (CblurBandIo *band_io,
+                CblurImage  *src)
+{
+  src->stride = cblur_image_packed_stride (src);
+  src->data = cblur_pixels_alloc (src->stride * src->height * sizeof (gfloat));
+  if (src->data != NULL)
+    cblur_band_io_read_all (band_io, src);
+  return src->data != NULL;
+}
+
+/* held, read as stored, for the CPU's blurs and arithmetic (decoded
+ * where it has a format) into dst, whose pixels it has (encoded in place
+ * into its format, where it has one) */
+static gboolean
+combine_decoded (const CblurCombine  *combine,
+                 CblurMode            mode,
+                 CblurBackendKind     backend,
+                 const CblurImage    *held,
+                 const CblurImage    *dst,
+                 const GeglRectangle *image,
+                 CblurRunReport      *report)
+{
+  CblurImage src = *held;
+  CblurImage out = *dst;
+  gboolean   ok;
+
+  out.format = NULL;
+  src.data = NULL;
+  ok = held->format == NULL
+       ? combine_after (combine, mode, backend, held, &out, image, report)
+       : decoded (held, &src) && combine_after (combine, mode, backend, &src, &out, image,
+                                                 report);
+  if (ok && dst->format != NULL)
+    cblur_parallel_distribute_range (dst->height, DECODE_ROW_COST * dst->width, encode_rows,
+                                     (gpointer) dst);
+  cblur_pixels_free (src.data);
+  return ok;
+}
+
+/* The band in the GPU's pinned memory: GEGL reads the source into it as
+ * it stores it, the GPU decodes, joins and writes dst there, and GEGL
+ * copies dst from there.  FALSE where GL gave no pinned memory (nothing
+ * read); after a failure of the GPU's run the CPU redoes the band. */
+static gboolean
+combine_pinned (const CblurCombine *combine,
+                CblurMode           mode,
+                CblurImage         *src,
+                CblurImage         *dst,
+                CblurBandIo        *band_io,
+                CblurRunReport     *report)
+{
+  g_autoptr (GError) error = NULL;
+  CblurGlCombine     gl = { 0 };
+  CblurGlReport      gl_report = { 0 };
+  CblurGlBandMemory *memory = NULL;
+  gboolean           ok = gl_combine_init (combine, mode, &gl);
+
+  if (ok)
     {
-      g_free (report->gl_failure);
-      report->gl_failure = g_steal_pointer (&gl_failure);
-      report->ran_on = CBLUR_BACKEND_CPU;
-      report->why_cpu = report->gl_failure;
+      gint reach = cblur_gl_combine_reach (&gl);
+
+      *src = (CblurImage) { NULL, dst->x - reach, dst->y - reach, dst->width + 2 * reach,
+                            dst->height + 2 * reach, 0, src->format };
+      memory = cblur_gl_band_memory_new (gl.kernels[0], NULL, src, dst, &error);
     }
+  if (memory != NULL)
+    {
+      cblur_band_io_read_all (band_io, src);
+      ok = cblur_gl_combine (memory, &gl, src, dst, &gl_report, &error);
+      gl_report_into (ok, error, &gl_report, report);
+      ok = ok || combine_decoded (combine, mode, CBLUR_BACKEND_GL, src, dst, &band_io->inside,
+                                  report);
+      if (ok)
+        cblur_band_io_write_all (band_io, dst);
+      cblur_gl_band_memory_free (memory);
+    }
+  gl_combine_clear (&gl);
+  return memory != NULL && ok;
+}
+
+gboolean
+cblur_combine_band_io (const CblurCombine *combine,
+                       CblurMode           mode,
+                       CblurBackendKind    backend,
+                       const CblurImage   *src,
+                       const CblurImage   *dst,
+                       CblurBandIo        *band_io,
+                       CblurRunReport     *report)
+{
+  CblurImage held = *src;
+  CblurImage out = *dst;
+  gboolean   ok;
+
+  memset (report, 0, sizeof *report);
+  g_return_val_if_fail (cblur_image_pixel_bytes (dst) == CBLUR_CHANNELS * sizeof (gfloat),
+                        FALSE);
+  if (backend == CBLUR_BACKEND_GL &&
+      combine_pinned (combine, mode, &held, &out, band_io, report))
+    return TRUE;
+  held = *src;
+  ok = image_new (dst, 0, &out);
+  out.format = dst->format;
+  ok = ok && read_into_heap (band_io, &held) &&
+       combine_decoded (combine, mode, backend, &held, &out, &band_io->inside, report);
+  if (ok)
+    cblur_band_io_write_all (band_io, &out);
+  cblur_pixels_free (held.data);
+  cblur_pixels_free (out.data);
   return ok;
 }

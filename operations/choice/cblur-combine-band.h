@@ -62,6 +62,23 @@ gboolean cblur_combine_band  (const CblurCombine  *combine,
                               const GeglRectangle *image,
                               CblurRunReport      *report);
 
+/* The same of a band read through band_io: src (dst's rectangle grown
+ * by cblur_combine_reach()) and dst without pixels, src in the format
+ * GEGL reads it in (a cblur-format, or NULL: premultiplied RGBA float),
+ * dst in RGBA float, premultiplied (NULL) or straight (its cblur-format).
+ * On the GPU the band lives in its pinned memory, decoded and encoded
+ * there; elsewhere on the heap, converted on GEGL's threads.  GEGL reads
+ * src and takes dst back, whatever backend ran; the threshold mask's
+ * image is band_io's inside.  FALSE where there is no room for the
+ * band. */
+gboolean cblur_combine_band_io (const CblurCombine *combine,
+                                CblurMode           mode,
+                                CblurBackendKind    backend,
+                                const CblurImage   *src,
+                                const CblurImage   *dst,
+                                CblurBandIo        *band_io,
+                                CblurRunReport     *report);
+
 G_END_DECLS
 
 #endif

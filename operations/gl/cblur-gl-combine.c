@@ -198,10 +198,11 @@ combine_held (CblurGl                 *gl,
 /* cblur_gl_combine()'s arguments, for its task */
 typedef struct
 {
-  const CblurGlCombine *combine;
-  const CblurImage     *src;
-  const CblurImage     *dst;
-  CblurGlReport        *report;
+  const CblurGlBandMemory *memory;
+  const CblurGlCombine    *combine;
+  const CblurImage        *src;
+  const CblurImage        *dst;
+  CblurGlReport           *report;
 } Combine;
 
 static gboolean
@@ -213,19 +214,24 @@ combine_task (CblurGpu  *gpu,
   CblurGl        gl;
 
   cblur_gl_view (gpu, &gl, call->report);
+  gl.no_wait = call->combine->no_wait;
+  if (call->memory != NULL)
+    return combine_held (&gl, call->memory, call->src, call->dst, call->combine, call->report,
+                         error);
   return cblur_gl_pinned_run (&gl, call->src, call->dst, combine_held, call->combine,
                               call->report, error);
 }
 
 gboolean
-cblur_gl_combine (const CblurGlCombine *combine,
-                  const CblurImage     *src,
-                  const CblurImage     *dst,
-                  CblurGlReport        *report,
-                  GError              **error)
+cblur_gl_combine (const CblurGlBandMemory *memory,
+                  const CblurGlCombine    *combine,
+                  const CblurImage        *src,
+                  const CblurImage        *dst,
+                  CblurGlReport           *report,
+                  GError                 **error)
 {
   gint    reach = cblur_gl_combine_reach (combine);
-  Combine call = { combine, src, dst, report };
+  Combine call = { memory, combine, src, dst, report };
 
   memset (report, 0, sizeof *report);
   g_return_val_if_fail (dst->width > 0 && dst->height > 0, FALSE);

@@ -25,21 +25,28 @@ typedef struct
   const CblurKernel *kernels[2];
   gfloat             amount;     /* unsharp: the difference's factor */
   gfloat             contrast;   /* high pass */
+  /* as CblurGlSource's: a program not linked yet fails the call with
+   * CBLUR_GL_ERROR_NOT_READY rather than compile in it */
+  gboolean           no_wait;
 } CblurGlCombine;
 
 /* The kernels' greatest reach: what src holds beyond dst on every side. */
 gint     cblur_gl_combine_reach (const CblurGlCombine *combine);
 
-/* Joins src, premultiplied RGBA float holding dst's rectangle grown by
- * cblur_gl_combine_reach(), with its blurs into dst (the same format),
- * as cblur_combine_unsharp(), _high_pass() or _difference() without a
- * mask do.  dst is not empty.  On FALSE, dst is untouched or partly
- * written and the caller redoes it on the CPU. */
-gboolean cblur_gl_combine       (const CblurGlCombine *combine,
-                                 const CblurImage     *src,
-                                 const CblurImage     *dst,
-                                 CblurGlReport        *report,
-                                 GError              **error);
+/* Joins src, holding dst's rectangle grown by cblur_gl_combine_reach(),
+ * with its blurs into dst, as cblur_combine_unsharp(), _high_pass() or
+ * _difference() without a mask do.  Each image is premultiplied RGBA
+ * float, or in its cblur-format (src decoded and dst encoded on the
+ * GPU).  memory: cblur_gl_band_memory_new()'s for src and dst, which
+ * live there, or NULL where they live anywhere else (copied through
+ * pinned memory of the call's own).  dst is not empty.  On FALSE, dst
+ * is untouched or partly written and the caller redoes it on the CPU. */
+gboolean cblur_gl_combine       (const CblurGlBandMemory *memory,
+                                 const CblurGlCombine    *combine,
+                                 const CblurImage        *src,
+                                 const CblurImage        *dst,
+                                 CblurGlReport           *report,
+                                 GError                 **error);
 
 G_END_DECLS
 

@@ -170,11 +170,12 @@ cblur_gl_combine_reach (const CblurGlCombine *combine)
 }
 
 gboolean
-cblur_gl_combine (const CblurGlCombine *combine,
-                  const CblurImage     *src,
-                  const CblurImage     *dst,
-                  CblurGlReport        *report,
-                  GError              **error)
+cblur_gl_combine (const CblurGlBandMemory *memory,
+                  const CblurGlCombine    *combine,
+                  const CblurImage        *src,
+                  const CblurImage        *dst,
+                  CblurGlReport           *report,
+                  GError                 **error)
 {
   return no_gl (error);
 }
