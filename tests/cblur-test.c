@@ -327,9 +327,21 @@ test_assert_near (const RefImage *expected,
   g_assert_cmpfloat (rms, <=, rms_allowed);
 }
 
-gint
-test_wait_child (GPid   child,
-                 gint64 within_us)
+gboolean
+test_in_own_process (guint64 within_us)
+{
+  if (g_test_subprocess ())
+    return TRUE;
+  g_test_trap_subprocess (NULL, within_us, G_TEST_SUBPROCESS_INHERIT_STDERR);
+  g_test_trap_assert_passed ();
+  return FALSE;
+}
+
+/* the child's wait status once it has finished; -1 where it had not
+ * within within_us, when it is killed */
+static gint
+wait_child (GPid   child,
+            gint64 within_us)
 {
   gint64 until = g_get_monotonic_time () + within_us;
   gint   status = 0;
@@ -346,6 +358,15 @@ test_wait_child (GPid   child,
       g_usleep (10000);
     }
   return status;
+}
+
+void
+test_assert_child_passed (GPid child)
+{
+  gint status = wait_child (child, 60 * G_USEC_PER_SEC);
+
+  g_assert_true (WIFEXITED (status));
+  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
 }
 
 gsize

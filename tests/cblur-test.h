@@ -82,9 +82,12 @@ void        test_assert_near   (const RefImage       *expected,
                                 gdouble               rms_allowed,
                                 const gchar          *what);
 
-/* A forked child's wait status, once it has finished; -1 where it had
- * not within within_us (it hung), when it is killed. */
-gint        test_wait_child    (GPid                  child,
-                                gint64                within_us);
+/* TRUE in the test's own process (this program again, at the test's
+ * path); in the caller, FALSE once that passed, within within_us where
+ * not 0 */
+gboolean    test_in_own_process (guint64              within_us);
+/* a forked child exited 0 within a minute; one that takes longer has
+ * hung, and is killed */
+void        test_assert_child_passed (GPid            child);
 
 #endif

@@ -1,7 +1,8 @@
 /* An independent double-precision blur, written from the definition in
  * docs/design.md and sharing no code with operations/: the yardstick for the
  * operation's output. Beyond the edges lies what the image's abyss policy
- * says (GEGL_ABYSS_CLAMP unless set). */
+ * says (GEGL_ABYSS_CLAMP unless set).  The variable blur's is in
+ * reference-variable.h. */
 #ifndef CBLUR_TEST_REFERENCE_H
 #define CBLUR_TEST_REFERENCE_H
 
@@ -21,6 +22,11 @@ RefImage *ref_image_from_floats  (const gfloat   *rgba,
                                   gint            width,
                                   gint            height);
 void      ref_image_free         (RefImage       *image);
+/* pixel (x, y) of src into out (4 doubles), or what its abyss puts there */
+void      ref_image_pixel        (const RefImage *src,
+                                  gint            x,
+                                  gint            y,
+                                  gdouble        *out);
 
 /* sampled Gaussian over the radius, last tap faded by the radius' fraction */
 RefImage *ref_blur_direct        (const RefImage *src,
@@ -44,22 +50,6 @@ RefImage *ref_blur_gaussian      (const RefImage *src,
 RefImage *ref_blur_gaussian_xy   (const RefImage *src,
                                   gdouble         sigma_x,
                                   gdouble         sigma_y);
-
-/* The variable blur: each pixel gathers the normalized two-dimensional
- * Gaussian of its own sigma (sigmas: one a pixel, row after row) around
- * it, sampled out to 6 sigma; sigma 0 keeps the pixel. */
-RefImage *ref_blur_variable      (const RefImage *src,
-                                  const gdouble  *sigmas);
-
-/* The variable blur as the op computes it: along rows, then columns,
- * `iterations` passes in which every pixel takes the box of its own sigma
- * (half-width k and end fraction a, their variances adding up to sigma^2,
- * or below sigma 1 to the sampled Gaussian's), over the image grown by
- * its abyss, where every pixel beyond the edge carries the sigma of the
- * image's nearest pixel. */
-RefImage *ref_blur_variable_boxes (const RefImage *src,
-                                   const gdouble  *sigmas,
-                                   gint            iterations);
 
 /* GEGL's blurs with arithmetic (docs/design.md, "Blurs with arithmetic"),
  * each blur the direct one of its radius (3σ), beyond the edges src's

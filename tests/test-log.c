@@ -18,18 +18,6 @@
 
 #define LOST "*CBLUR_LOG=* cannot be written*"
 
-/* In the parent, runs the case in a process of its own, which must pass;
- * TRUE in that process. */
-static gboolean
-in_own_process (void)
-{
-  if (g_test_subprocess ())
-    return TRUE;
-  g_test_trap_subprocess (NULL, CASE_TIMEOUT_US, G_TEST_SUBPROCESS_DEFAULT);
-  g_test_trap_assert_passed ();
-  return FALSE;
-}
-
 /* n lines of bands that ran on GL, band i at x = i, each line at least
  * `length` bytes long */
 static void
@@ -60,7 +48,7 @@ test_reader_gone (void)
   g_autofree gchar *where = NULL;
   gchar             first[64] = "";
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CASE_TIMEOUT_US))
     return;
   g_assert_cmpint (pipe (fds), ==, 0);
   where = g_strdup_printf ("/dev/fd/%d", fds[1]);
@@ -82,7 +70,7 @@ test_stderr_reader_gone (void)
 {
   gint fds[2];
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CASE_TIMEOUT_US))
     return;
   g_assert_cmpint (pipe (fds), ==, 0);
   log_to ("stderr");
@@ -111,7 +99,7 @@ test_fifo_without_reader (void)
   g_autofree gchar *dir = NULL;
   g_autofree gchar *fifo = NULL;
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CASE_TIMEOUT_US))
     return;
   fifo = make_fifo (&dir);
   log_to (fifo);
@@ -132,7 +120,7 @@ test_fifo_full (void)
   gchar             first[64] = "";
   gint              reader;
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CASE_TIMEOUT_US))
     return;
   fifo = make_fifo (&dir);
   reader = open (fifo, O_RDONLY | O_NONBLOCK);
@@ -153,7 +141,7 @@ test_fifo_full (void)
 static void
 test_full_device (void)
 {
-  if (!in_own_process ())
+  if (!test_in_own_process (CASE_TIMEOUT_US))
     return;
   log_to ("/dev/full");
   g_test_expect_message ("cblur", G_LOG_LEVEL_WARNING, LOST);

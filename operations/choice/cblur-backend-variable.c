@@ -142,7 +142,7 @@ cblur_backend_variable_blur (CblurVariableBandMemory *band,
   if (band->no_memory != NULL)
     report->gl_failure = g_strdup (band->no_memory);
   else if (band->memory != NULL)
-    cblur_run_report_gl_error (report, error);
+    cblur_backend_gl_error (report, error);
   report->ran_on = CBLUR_BACKEND_CPU;
   report->why_cpu = cblur_backend_why_cpu (band->backend, report);
   cblur_cpu_variable_blur (variable, src, &band->boxes, abyss, dst);

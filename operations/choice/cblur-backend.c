@@ -48,6 +48,15 @@ cblur_backend_gl_no_wait (void)
          (!is_software || cblur_settings ()->gl_no_wait);
 }
 
+void
+cblur_backend_gl_error (CblurRunReport *report,
+                        const GError   *error)
+{
+  if (g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NOT_READY))
+    cblur_gl_start (CBLUR_GL_BLURS_ALL);
+  cblur_run_report_gl_error (report, error);
+}
+
 /* TRUE where the GPU blurred src into dst and GEGL has its rows; else src
  * is read, dst's released rows handed on, and report says why.  A band of
  * one tile streams, its rows going up as GEGL reads them; any other is
@@ -85,7 +94,7 @@ blur_on_gl (const CblurBandMemory *band,
   if (ok)
     cblur_run_report_gl (report, &gl);
   else
-    cblur_run_report_gl_error (report, error);
+    cblur_backend_gl_error (report, error);
   return ok;
 }
 

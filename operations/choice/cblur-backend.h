@@ -33,6 +33,12 @@ void             cblur_backend_blur      (CblurBandMemory   *band,
 /* Thread-safe: whether a GL blur now takes only linked programs, the CPU
  * serving a band whose program still compiles (CblurGlSource's no_wait). */
 gboolean         cblur_backend_gl_no_wait (void);
+/* Thread-safe: what a GL call's error leaves in report
+ * (cblur_run_report_gl_error); where a program is still compiling, the
+ * programs of every blur are queued too, so that one pause compiles all
+ * that the next blurs take. */
+void             cblur_backend_gl_error   (CblurRunReport *report,
+                                           const GError   *error);
 
 /* Why a band that backend was chosen for ran on the CPU, for its
  * report: its gl_failure, the setting, or what the GPU's blur left in

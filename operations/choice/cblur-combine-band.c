@@ -297,7 +297,7 @@ gl_combine_clear (CblurGlCombine *gl)
 /* TRUE where the GPU joined the band's blurs; else report says why,
  * unless the GPU was not asked */
 /* report after the GPU's run: its figures, or what its error leaves
- * (cblur_run_report_gl_error) */
+ * (cblur_backend_gl_error) */
 static void
 gl_report_into (gboolean             ok,
                 const GError        *error,
@@ -310,7 +310,7 @@ gl_report_into (gboolean             ok,
       cblur_run_report_gl (report, gl_report);
     }
   else
-    cblur_run_report_gl_error (report, error);
+    cblur_backend_gl_error (report, error);
 }
 
 static gboolean

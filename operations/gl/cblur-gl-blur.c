@@ -180,17 +180,6 @@ cblur_gl_band_memory_free (CblurGlBandMemory *memory)
   g_free (memory);
 }
 
-/* whether src holds all of dst grown by the reach, not only its part
- * inside the input */
-static gboolean
-holds_all (const CblurKernel *kernel,
-           const CblurImage  *src,
-           const CblurImage  *dst)
-{
-  return src->width == dst->width + 2 * kernel->reach &&
-         src->height == dst->height + 2 * kernel->reach;
-}
-
 /* the part of the input inside the image, around which the source's
  * abyss policy makes the rest */
 static gboolean
@@ -445,7 +434,8 @@ cblur_gl_blur (const CblurGlBandMemory *memory,
                            _("the blur changes nothing: the backend copies instead"));
       return FALSE;
     }
-  if (!holds_all (kernel, src, dst) && !holds_inside (kernel, src, dst, source))
+  if (!cblur_gl_holds_grown (src, dst, kernel->reach) &&
+      !holds_inside (kernel, src, dst, source))
     {
       g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
                            _("the source is not the output grown by the blur's reach"));

@@ -230,12 +230,11 @@ cblur_gl_combine (const CblurGlBandMemory *memory,
                   CblurGlReport           *report,
                   GError                 **error)
 {
-  gint    reach = cblur_gl_combine_reach (combine);
   Combine call = { memory, combine, src, dst, report };
 
   memset (report, 0, sizeof *report);
   g_return_val_if_fail (dst->width > 0 && dst->height > 0, FALSE);
-  if (src->width != dst->width + 2 * reach || src->height != dst->height + 2 * reach)
+  if (!cblur_gl_holds_grown (src, dst, cblur_gl_combine_reach (combine)))
     {
       g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
                            _("the source is not the output grown by the blur's reach"));

@@ -60,13 +60,12 @@ typedef struct
   CblurGpuProgram   *program;   /* decode.comp or encode.comp */
 } CblurGlNative;
 
-/* The textures a tile goes through, by role.  The input holds the part of
- * the tile's input inside the image, and the made column and row after it
- * that common.glsl's map reads as the abyss's colour; the horizontal
- * passes write the texture between, the input's lines the output's
- * width, and the vertical ones the output.  The two-dispatch box goes
- * through four more along each axis: ping, pong, and the prefix and
- * suffix sums. */
+/* The textures a tile goes through, by role.  The input holds the part of the
+ * tile's input inside the image, and the made column and row after it that
+ * common.glsl's map reads as the abyss's colour; the horizontal passes write
+ * the texture between, the input's lines the output's width, and the vertical
+ * ones the output.  The two-dispatch box goes through four more along each
+ * axis: ping, pong, and the prefix and suffix sums. */
 typedef enum
 {
   CBLUR_GL_INPUT,
@@ -231,9 +230,8 @@ G_GNUC_INTERNAL gint         cblur_gl_made_lines       (const CblurGlTile *tile)
 G_GNUC_INTERNAL gint         cblur_gl_input_rows       (const CblurGlTile *tile);
 
 /* cblur-gl-transfer.c */
-/* part of job's src (x, y from its first pixel) into the input texture
- * from row tex_y; decoded and premultiplied there where src is in a
- * cblur-format */
+/* part of job's src (x, y from its first pixel) into the input texture from
+ * row tex_y; decoded and premultiplied there where src is in a cblur-format */
 G_GNUC_INTERNAL void         cblur_gl_upload           (CblurGl             *gl,
                                                         const CblurGlJob    *job,
                                                         const GeglRectangle *part,
@@ -261,10 +259,9 @@ G_GNUC_INTERNAL gboolean     cblur_gl_convert_prepare  (CblurGl             *gl,
                                                         const CblurImage    *dst,
                                                         gint                 out_rows,
                                                         GError             **error);
-/* cblur_gl_upload's work for a source in a cblur-format (up, into
- * texture) and cblur_gl_download's for an output in one (from texture):
- * part is the image's rectangle (x, y from its first pixel), which is
- * texture's from row tex_y */
+/* cblur_gl_upload's work for a source in a cblur-format (up, into texture) and
+ * cblur_gl_download's for an output in one (from texture): part is the image's
+ * rectangle (x, y from its first pixel), which is texture's from row tex_y */
 G_GNUC_INTERNAL void         cblur_gl_transfer_native  (CblurGl             *gl,
                                                         const CblurGlJob    *job,
                                                         gboolean             up,
@@ -309,6 +306,10 @@ G_GNUC_INTERNAL gboolean     cblur_gl_plan             (CblurGl           *gl,
                                                         const CblurImage  *dst,
                                                         CblurGlPlan       *plan,
                                                         GError           **error);
+/* whether src holds all of dst grown by reach, not only its part inside */
+G_GNUC_INTERNAL gboolean     cblur_gl_holds_grown      (const CblurImage    *src,
+                                                        const CblurImage    *dst,
+                                                        gint                 reach);
 /* The plan's tiles for dst, largest first, whose input is read from src:
  * all of it, or only the band's part inside the image, beyond which
  * `abyss` makes the rest, each tile's from its own part of src where
@@ -341,9 +342,8 @@ G_GNUC_INTERNAL gboolean     cblur_gl_run              (CblurGpuTask         tas
                                                         gpointer             data,
                                                         GError             **error);
 
-/* cblur-gl-blur.c: src and dst, anywhere in memory, blurred through
- * pinned memory of the call's own, as cblur_gl_blur() without band
- * memory does */
+/* cblur-gl-blur.c: src and dst, anywhere in memory, blurred through pinned
+ * memory of the call's own, as cblur_gl_blur() without band memory does */
 G_GNUC_INTERNAL gboolean     cblur_gl_blur_copied      (CblurGl             *gl,
                                                         const CblurKernel   *kernel,
                                                         const CblurGlSource *source,
@@ -352,11 +352,10 @@ G_GNUC_INTERNAL gboolean     cblur_gl_blur_copied      (CblurGl             *gl,
                                                         CblurGlReport       *report,
                                                         GError             **error);
 
-/* cblur-gl-blur.c: a blur of a band as cblur_band_memory_new() makes it
- * for band_io's reads, source (the output grown by the reach) and output
- * without pixels, which it points at pinned memory of their own; what
- * that takes stays for the next band of the same geometry, its pixels of
- * no use */
+/* cblur-gl-blur.c: a blur of a band as cblur_band_memory_new() makes it for
+ * band_io's reads, source (the output grown by the reach) and output without
+ * pixels, which it points at pinned memory of their own; what that takes stays
+ * for the next band of the same geometry, its pixels of no use */
 G_GNUC_INTERNAL gboolean     cblur_gl_rehearse         (CblurGl             *gl,
                                                         const CblurKernel   *kernel,
                                                         const CblurBandIo   *band_io,
@@ -375,15 +374,16 @@ G_GNUC_INTERNAL void         cblur_gl_expect_upgrade   (const CblurKernel   *ker
 G_GNUC_INTERNAL CblurKernel *cblur_gl_expected_take    (CblurBandIo         *band_io,
                                                         CblurImage          *src,
                                                         CblurImage          *dst);
-/* cblur-gl-variants.c: cblur_gpu_on_upgraded's (cblur-gl-runtime.c) */
-G_GNUC_INTERNAL void         cblur_gl_upgrade_use      (CblurGpu            *gpu);
 /* cblur-gl-variants.c: the programs that blurs take at every radius and
  * size, queued for the runtime's thread where not linked yet */
 G_GNUC_INTERNAL void         cblur_gl_prepare_blurs    (CblurGl             *gl,
                                                         CblurGlBlurs         blurs);
-/* cblur-gl-runtime.c: the blurs the starts so far asked for
+/* cblur-gl-variants.c: the blurs the starts so far asked for
  * (cblur_gl_start), all where none did */
 G_GNUC_INTERNAL CblurGlBlurs cblur_gl_started_blurs    (void);
+/* cblur-gl-runtime.c, thread-safe: the runtime configured as the module
+ * runs it, once */
+G_GNUC_INTERNAL void         cblur_gl_runtime_init     (void);
 
 /* cblur-gl-stream.c: what a streamed tile's passes do as its rows come:
  * a blur's passes (`passes`) behind functions, so that the Gaussian's and

@@ -44,15 +44,14 @@ config_gone (gpointer  unused,
   cblur_gpu_shut_down ();
 }
 
-static void
-runtime_init (void)
+void
+cblur_gl_runtime_init (void)
 {
   static gsize configured = 0;
 
   if (g_once_init_enter (&configured))
     {
       cblur_gpu_configure (read_config);
-      cblur_gpu_on_upgraded (cblur_gl_upgrade_use);
       g_once_init_leave (&configured, 1);
     }
   g_mutex_lock (&lock);
@@ -69,7 +68,7 @@ cblur_gl_run (CblurGpuTask   task,
               gpointer       data,
               GError       **error)
 {
-  runtime_init ();
+  cblur_gl_runtime_init ();
   return cblur_gpu_run (task, data, error);
 }
 
@@ -77,51 +76,8 @@ gboolean
 cblur_gl_available (gboolean  *is_software,
                     GError   **error)
 {
-  runtime_init ();
+  cblur_gl_runtime_init ();
   return cblur_gpu_available (is_software, error);
-}
-
-/* the blurs that starts asked for, 0 for none: then all */
-static gint started_blurs;
-
-CblurGlBlurs
-cblur_gl_started_blurs (void)
-{
-  CblurGlBlurs blurs = g_atomic_int_get (&started_blurs);
-
-  return blurs != 0 ? blurs : CBLUR_GL_BLURS_ALL;
-}
-
-gboolean
-cblur_gl_started_for (CblurGlBlurs blurs)
-{
-  return (cblur_gl_started_blurs () & blurs) == blurs;
-}
-
-/* a task: the programs of the blurs in data queued */
-static gboolean
-queue_blurs (CblurGpu  *gpu,
-             gpointer   data,
-             GError   **error)
-{
-  CblurGl gl;
-
-  cblur_gl_view (gpu, &gl, NULL);
-  cblur_gl_prepare_blurs (&gl, GPOINTER_TO_INT (data));
-  return TRUE;
-}
-
-void
-cblur_gl_start (CblurGlBlurs blurs)
-{
-  CblurGlBlurs before;
-
-  runtime_init ();
-  before = g_atomic_int_or (&started_blurs, blurs);
-  /* a context made already ran its warm-ups with the blurs before */
-  if (cblur_gpu_state (TRUE, NULL, NULL) == CBLUR_GPU_READY && before != 0 &&
-      (before & blurs) != blurs)
-    cblur_gpu_run (queue_blurs, GINT_TO_POINTER (blurs & ~before), NULL);
 }
 
 /* GEGL unloads a module whose operations are not in use and loads it again

@@ -97,10 +97,7 @@ defines_for (CblurGlVariant variant,
 }
 
 /* Where the blur does not wait (gl->no_wait), a program still compiling
- * fails the blur with CBLUR_GL_ERROR_NOT_READY, and the CPU blurs; the
- * programs of every blur the start did not make ready are queued with
- * it, so that one pause compiles all the next blurs take, not one a
- * blur. */
+ * fails the blur with CBLUR_GL_ERROR_NOT_READY, and the CPU blurs. */
 CblurGpuProgram *
 cblur_gl_program_better (CblurGl         *gl,
                          CblurGlShader    shader,
@@ -123,12 +120,7 @@ cblur_gl_program_better (CblurGl         *gl,
   if (better != NULL)
     *better = program != NULL;
   if (program == NULL && gl->no_wait)
-    {
-      program = cblur_gpu_program_ready (gl->gpu, name, source, defines, prelude (), error);
-      if (program == NULL &&
-          (error == NULL || g_error_matches (*error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NOT_READY)))
-        cblur_gl_prepare_blurs (gl, CBLUR_GL_BLURS_ALL);
-    }
+    program = cblur_gpu_program_ready (gl->gpu, name, source, defines, prelude (), error);
   else if (program == NULL)
     program = cblur_gpu_program (gl->gpu, name, source, defines, prelude (), error);
   return program;

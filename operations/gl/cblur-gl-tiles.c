@@ -74,6 +74,14 @@ cblur_gl_plan (CblurGl           *gl,
   return TRUE;
 }
 
+gboolean
+cblur_gl_holds_grown (const CblurImage *src,
+                      const CblurImage *dst,
+                      gint              reach)
+{
+  return src->width == dst->width + 2 * reach && src->height == dst->height + 2 * reach;
+}
+
 GArray *
 cblur_gl_tiles_new (const CblurGlPlan *plan,
                     gint               reach,

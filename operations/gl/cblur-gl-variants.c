@@ -21,6 +21,50 @@
 
 #include <gegl.h>
 
+/* the blurs that starts asked for, 0 for none: then all */
+static gint started_blurs;
+
+CblurGlBlurs
+cblur_gl_started_blurs (void)
+{
+  CblurGlBlurs blurs = g_atomic_int_get (&started_blurs);
+
+  return blurs != 0 ? blurs : CBLUR_GL_BLURS_ALL;
+}
+
+gboolean
+cblur_gl_started_for (CblurGlBlurs blurs)
+{
+  return (cblur_gl_started_blurs () & blurs) == blurs;
+}
+
+/* a task: the programs of the blurs in data queued */
+static gboolean
+queue_blurs (CblurGpu  *gpu,
+             gpointer   data,
+             GError   **error)
+{
+  CblurGl gl;
+
+  cblur_gl_view (gpu, &gl, NULL);
+  cblur_gl_prepare_blurs (&gl, GPOINTER_TO_INT (data));
+  return TRUE;
+}
+
+/* A context made already ran its warm-ups with the blurs asked for
+ * before: the others' programs are queued now. */
+void
+cblur_gl_start (CblurGlBlurs blurs)
+{
+  CblurGlBlurs before;
+
+  cblur_gl_runtime_init ();
+  before = g_atomic_int_or (&started_blurs, blurs);
+  if (cblur_gpu_state (TRUE, NULL, NULL) == CBLUR_GPU_READY && before != 0 &&
+      (before & blurs) != blurs)
+    cblur_gpu_run (queue_blurs, GINT_TO_POINTER (blurs & ~before), NULL);
+}
+
 /* an axis's direct and fused programs in its variant */
 static void
 queue_axis (CblurGl        *gl,
@@ -69,6 +113,8 @@ cblur_gl_prepare_blurs (CblurGl      *gl,
     cblur_gl_variable_prepare (gl);
 }
 
+static void upgrade_use (CblurGpu *gpu);
+
 /* A software rasterizer, which auto leaves for the CPU, compiles nothing
  * ahead, but where the tests ask (CBLUR_GL_NO_WAIT).  Each program
  * queued lengthens the start that a waiting blur waits for, the more so
@@ -82,6 +128,7 @@ cblur_gl_prepare_all (CblurGpu *gpu)
   cblur_gl_view (gpu, &gl, NULL);
   if (gl.limits->is_software && !cblur_settings ()->gl_no_wait)
     return;
+  cblur_gpu_on_upgraded (upgrade_use);
   cblur_gl_prepare_blurs (&gl, cblur_gl_started_blurs ());
 }
 
@@ -162,8 +209,9 @@ blur_once (CblurGl   *gl,
   g_free (dst.data);
 }
 
-void
-cblur_gl_upgrade_use (CblurGpu *gpu)
+/* a CblurGpuWarmUp after an upgrade (cblur_gpu_on_upgraded) */
+static void
+upgrade_use (CblurGpu *gpu)
 {
   CblurGl gl;
 

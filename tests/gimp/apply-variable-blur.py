@@ -15,25 +15,12 @@
 import math
 import os
 import struct
-import gi
-gi.require_version('Gimp', '3.0')
-gi.require_version('Gegl', '0.4')
-from gi.repository import Gimp, Gio, Gegl
+from gi.repository import Gimp, Gegl
+from gimp_script import load_image, out, save_pixels, save_size
 
-out = os.environ['CBLUR_OUT']
-image = Gimp.file_load(Gimp.RunMode.NONINTERACTIVE,
-                       Gio.File.new_for_path(os.environ['CBLUR_IMAGE']))
-if image.get_precision() != Gimp.Precision.U8_NON_LINEAR:
-    image.convert_precision(Gimp.Precision.U8_NON_LINEAR)
+image = load_image(Gimp.Precision.U8_NON_LINEAR)
 photo = image.get_layers()[0]
 width, height = photo.get_width(), photo.get_height()
-
-
-def save_pixels(drawable, name):
-    buffer = drawable.get_buffer()
-    pixels = buffer.get(buffer.get_extent(), 1.0, 'RGBA float', Gegl.AbyssPolicy.NONE)
-    with open(os.path.join(out, name), 'wb') as f:
-        f.write(pixels)
 
 
 def mask_value(x, y):
@@ -97,6 +84,5 @@ with open(os.path.join(out, 'layer-effects'), 'w') as f:
 save_pixels(photo, 'input.raw')
 blur_with(channel, 'channel')
 blur_with(mask_layer, 'layer')
-with open(os.path.join(out, 'size'), 'w') as f:
-    f.write('%d %d\n' % (width, height))
+save_size(width, height)
 image.delete()

@@ -5,12 +5,14 @@
 # scripts/install-user.sh into a fresh HOME under TMP (GEGL finds it there
 # on its own), no GEGL_PATH, no test settings, GIMP's temporary files in
 # TMP.  SCRIPT gets the NAME=VALUE pairs, CBLUR_OUT=TMP/out for its results
-# and CBLUR_LOG=TMP/log for the op's log.  Fails, showing GIMP's output,
-# unless GIMP succeeded and the script wrote TMP/out/size ("WIDTH HEIGHT"),
-# which it writes last.
+# and CBLUR_LOG=TMP/log for the op's log, and imports from its own folder
+# (gimp_script.py), writing no bytecode there.  Fails, showing GIMP's
+# output, unless GIMP succeeded and the script wrote TMP/out/size ("WIDTH
+# HEIGHT"), which it writes last.
 gimp_batch ()
 {
   _root=$1 _build=$2 _tmp=$3 _script=$4
+  _path="import sys; sys.dont_write_bytecode = True; sys.path.insert(0, '$(dirname "$4")')"
   shift 4
   mkdir "$_tmp/home" "$_tmp/out"
   set -- env -u GEGL_PATH -u G_DEBUG -u CBLUR_LOCALEDIR -u XDG_DATA_HOME \
@@ -19,7 +21,7 @@ gimp_batch ()
   _status=0
   "$@" CBLUR_OUT="$_tmp/out" CBLUR_LOG="$_tmp/log" \
     gimp-console-3.0 -i -n --batch-interpreter=python-fu-eval \
-      -b "exec(open('$_script').read())" --quit >"$_tmp/gimp.log" 2>&1 || _status=$?
+      -b "$_path; exec(open('$_script').read())" --quit >"$_tmp/gimp.log" 2>&1 || _status=$?
   if [ $_status != 0 ] || [ ! -f "$_tmp/out/size" ]; then
     cat "$_tmp/gimp.log"
     echo "GIMP (exit status $_status) wrote no result" >&2

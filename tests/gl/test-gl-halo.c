@@ -355,13 +355,8 @@ blur_within_bounds (void)
 static void
 test_proportional (void)
 {
-  if (g_test_subprocess ())
-    {
-      blur_within_bounds ();
-      return;
-    }
-  g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_test_trap_assert_passed ();
+  if (test_in_own_process (0))
+    blur_within_bounds ();
 }
 
 int

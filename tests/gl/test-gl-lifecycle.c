@@ -6,13 +6,9 @@
 #include "gl-test.h"
 
 #include <stdlib.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cblur-gl-internal.h"
-
-/* a child that has not finished by then has hung */
-#define CHILD_TIMEOUT_US (60 * G_USEC_PER_SEC)
 
 #define BUSY_EDGE 3000
 
@@ -57,13 +53,6 @@ child_blurs_as_cpu (void)
   return ok;
 }
 
-static void
-assert_exited_zero (gint status)
-{
-  g_assert_true (WIFEXITED (status));
-  g_assert_cmpint (WEXITSTATUS (status), ==, 0);
-}
-
 /* The test again in a process of its own (this program, at the test's
  * path), which must pass */
 static void
@@ -71,16 +60,6 @@ run_in_subprocess (void)
 {
   g_test_trap_subprocess (NULL, 0, G_TEST_SUBPROCESS_INHERIT_STDERR);
   g_test_trap_assert_passed ();
-}
-
-/* TRUE in the test's own process; in the parent, FALSE once that passed */
-static gboolean
-in_own_process (void)
-{
-  if (g_test_subprocess ())
-    return TRUE;
-  run_in_subprocess ();
-  return FALSE;
 }
 
 /* In a process of its own, a GL blur, then a fork whose child exits with
@@ -91,13 +70,13 @@ fork_after_blur (gint (*child) (void))
 {
   pid_t pid;
 
-  if (!in_own_process ())
+  if (!test_in_own_process (0))
     return;
   blur_on_gl (64);
   pid = fork ();
   if (pid == 0)
     exit (child ());
-  assert_exited_zero (test_wait_child (pid, CHILD_TIMEOUT_US));
+  test_assert_child_passed (pid);
   /* the parent's context is its own still */
   blur_on_gl (64);
 }
@@ -129,7 +108,7 @@ fork_then_blur (void)
 static void
 exit_while_idle (void)
 {
-  if (!in_own_process ())
+  if (!test_in_own_process (0))
     return;
   blur_on_gl (64);
   g_assert_true (cblur_gpu_holds_context ());
@@ -217,7 +196,7 @@ has_thread (gconstpointer name)
 static void
 gegl_exit_releases (void)
 {
-  if (!in_own_process ())
+  if (!test_in_own_process (0))
     return;
   blur_on_gl (64);
   /* a new thread names itself once it runs */

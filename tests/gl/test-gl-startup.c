@@ -37,16 +37,6 @@
  * two-shader box too */
 #define SWEEP_RADIUS_MAX 600.0
 
-static gboolean
-in_own_process (void)
-{
-  if (g_test_subprocess ())
-    return TRUE;
-  g_test_trap_subprocess (NULL, CHILD_TIMEOUT_US, G_TEST_SUBPROCESS_INHERIT_STDERR);
-  g_test_trap_assert_passed ();
-  return FALSE;
-}
-
 /* kernel's blur of a random width × height image through backend,
  * streamed as the op runs it; where it ran, and its largest difference
  * from the CPU's blur */
@@ -142,7 +132,7 @@ sweep (gpointer data)
 static void
 sweep_compiles_nothing (void)
 {
-  if (!in_own_process ())
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
   /* fewer lengths: this machine's GPU may be a slow compiler */
   gl_test_set ("CBLUR_GL_SHARED_MEMORY", "16384");
@@ -172,7 +162,7 @@ choice_waits_for_programs (void)
   gdouble              diff;
   guint                i;
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
   /* three fused lengths, of which the blurs take the longest */
   gl_test_set ("CBLUR_GL_SHARED_MEMORY", "32768");
@@ -258,7 +248,7 @@ variable_compiles_nothing (void)
 {
   gint on[2] = { 0, 0 };
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
   start_as_auto ();
   cblur_gpu_wait_prepared ();
@@ -287,7 +277,7 @@ start_makes_its_blurs_ready (void)
   gint                   on[2] = { 0, 0 };
   gint                   i;
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
   gl_test_set ("CBLUR_BACKEND", NULL);
   gl_test_set ("CBLUR_GL_NO_WAIT", "1");
@@ -323,7 +313,7 @@ first_frame_pins_nothing (void)
   gdouble                 diff;
   guint                   reserved;
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
   gl_test_set ("CBLUR_GL_NO_WAIT", "1");
   gl_test_set ("CBLUR_BACKEND", NULL);
@@ -348,7 +338,7 @@ first_variable_pins_nothing (void)
   gint  on[2] = { 0, 0 };
   guint reserved;
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
   gl_test_set ("CBLUR_GL_NO_WAIT", "1");
   gl_test_set ("CBLUR_BACKEND", NULL);
@@ -410,7 +400,7 @@ hand_over_mid_region (gconstpointer op)
   g_autofree gfloat *on_cpu = NULL;
   g_autofree gfloat *on_gl = NULL;
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
   gl_test_set ("CBLUR_BAND_PIXELS", "8192");
   gl_test_set ("CBLUR_GL_FAULT", "slow");
@@ -443,7 +433,7 @@ auto_does_not_wait (void)
   CblurBackendKind        chosen;
   CblurPrediction         prediction;
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
   gl_test_set ("CBLUR_GL_FAULT", "slow");
   start_as_auto ();
@@ -476,7 +466,7 @@ wait_for_start (void)
 {
   gint64 started;
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
   gl_test_set ("CBLUR_GL_FAULT", "slow");
   start_as_auto ();
@@ -497,7 +487,7 @@ exit_while_starting (gconstpointer data)
 {
   const gchar *how = data;
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
   if (strstr (how, "slow") != NULL)
     gl_test_set ("CBLUR_GL_FAULT", "slow");
@@ -551,7 +541,7 @@ upgrade_in_a_pause (void)
   guint            compiles;
   guint            first_uses;
 
-  if (!in_own_process ())
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
   g_assert_true (cblur_gl_available (NULL, NULL));
   cblur_gpu_on_upgraded (use_upgraded);

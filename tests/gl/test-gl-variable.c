@@ -3,9 +3,9 @@
  * part inside the image, bands cut into tiles, a source and output in
  * 8 bits that the GPU converts, boxes looked up from a mask's bytes on
  * the GPU, and each GL failure falling back to the CPU's pixels with one
- * warning from the op.  (test-variable, run in this
- * suite with CBLUR_BACKEND=gl, holds GL to the reference, to box mode,
- * to the input for a mask of zeros, and reads every mask format.) */
+ * warning from the op.  (test-variable and test-variable-equal, run in
+ * this suite with CBLUR_BACKEND=gl, hold GL to the reference, to box
+ * mode, to the input for a mask of zeros, and read every mask format.) */
 #include "gl-test.h"
 #include "cblur-backend-variable.h"
 #include "cblur-cpu-variable.h"

@@ -1,0 +1,26 @@
+/* The variable blur in double precision, written from its definition in
+ * docs/design.md and sharing no code with operations/: the yardstick for
+ * cblur:variable-blur.  Beyond the edges lies what the image's abyss
+ * policy says (reference.h). */
+#ifndef CBLUR_TEST_REFERENCE_VARIABLE_H
+#define CBLUR_TEST_REFERENCE_VARIABLE_H
+
+#include "reference.h"
+
+/* The variable blur: each pixel gathers the normalized two-dimensional
+ * Gaussian of its own sigma (sigmas: one a pixel, row after row) around
+ * it, sampled out to 6 sigma; sigma 0 keeps the pixel. */
+RefImage *ref_blur_variable      (const RefImage *src,
+                                  const gdouble  *sigmas);
+
+/* The variable blur as the op computes it: along rows, then columns,
+ * `iterations` passes in which every pixel takes the box of its own sigma
+ * (half-width k and end fraction a, their variances adding up to sigma^2,
+ * or below sigma 1 to the sampled Gaussian's), over the image grown by
+ * its abyss, where every pixel beyond the edge carries the sigma of the
+ * image's nearest pixel. */
+RefImage *ref_blur_variable_boxes (const RefImage *src,
+                                   const gdouble  *sigmas,
+                                   gint            iterations);
+
+#endif
