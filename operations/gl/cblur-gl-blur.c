@@ -5,6 +5,7 @@
  * only its part inside the image where the GPU makes the rest, is copied
  * from there into a texture, blurred along rows then columns, and copied
  * back, all without the CPU waiting until the band is done. */
+#include "cblur-gl-stream.h"
 #include "cblur-gl-pinned.h"
 #include "cblur-parallel.h"
 

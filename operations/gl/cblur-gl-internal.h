@@ -385,42 +385,6 @@ G_GNUC_INTERNAL CblurGlBlurs cblur_gl_started_blurs    (void);
  * runs it, once */
 G_GNUC_INTERNAL void         cblur_gl_runtime_init     (void);
 
-/* cblur-gl-stream.c: what a streamed tile's passes do as its rows come:
- * a blur's passes (`passes`) behind functions, so that the Gaussian's and
- * the variable blur's stream alike. */
-typedef struct
-{
-  gconstpointer  passes;
-  CblurGlStamps *stamps;
-  gint           reach;    /* input rows a column pass reads beyond its outputs */
-  gint           stripe;   /* output rows a column pass makes at once */
-  /* horizontal, over input rows [first, first + n) inside the image,
-   * counted from the first of them */
-  void                  (*rows)    (gconstpointer      passes,
-                                    const CblurGlTile *tile,
-                                    gint               first,
-                                    gint               n);
-  /* vertical, for output rows [first, first + n); the texture that holds
-   * them */
-  const CblurGpuTexture *(*columns) (gconstpointer      passes,
-                                     const CblurGlTile *tile,
-                                     gint               first,
-                                     gint               n);
-  /* both, over the whole tile, where it cannot go in stripes */
-  const CblurGpuTexture *(*whole)   (gconstpointer      passes,
-                                     const CblurGlTile *tile);
-} CblurGlStreamPasses;
-
-/* One tile, streamed: run reads the tile's input, or its part inside the
- * image, from job's src; loop's abyss above the image (its bottom rows)
- * and a blur with no stripes (stripe 0) wait for all rows and go whole. */
-G_GNUC_INTERNAL gboolean     cblur_gl_blur_streamed    (CblurGl                   *gl,
-                                                        const CblurGlStreamPasses *passes,
-                                                        const CblurGlJob          *job,
-                                                        CblurStreamRun            *run,
-                                                        const CblurGlTile         *tile,
-                                                        GError                   **error);
-
 /* cblur-gl-segments.c: box-fused.comp's segment that makes n_out outputs
  * of a line for the least work, in at least min_segments where it can;
  * where `any`, the longest, which serves every reach; len 0 where none

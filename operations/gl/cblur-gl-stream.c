@@ -2,7 +2,7 @@
  * passes run as soon as the rows they need are there, stripe by stripe,
  * and each stripe comes down in lots that GEGL's threads write while the
  * rest are on their way. */
-#include "cblur-gl-internal.h"
+#include "cblur-gl-stream.h"
 
 /* a stripe comes down in lots of this many rows, each handed on to GEGL
  * once there */

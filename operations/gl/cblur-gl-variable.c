@@ -4,6 +4,7 @@
  * into the Gaussian blur's tiles, each uploaded (decoded where it is
  * stored in a cblur-format), blurred along rows then columns, and
  * downloaded (encoded likewise). */
+#include "cblur-gl-stream.h"
 #include "cblur-gl-variable.h"
 #include "cblur-gl-variable-passes.h"
 

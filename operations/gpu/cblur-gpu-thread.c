@@ -163,6 +163,19 @@ idle (void)
   cblur_gpu_thread_wait (due);
 }
 
+/* With self.lock held, once the process has begun to exit: the calls
+ * still waiting are refused, and the thread waits for the end rather
+ * than end itself.  A thread that ends runs its thread-local destructors
+ * (EGL's among them) then, beside exit() unloading the libraries they
+ * live in. */
+static void
+park (void)
+{
+  refuse_calls ();
+  for (;;)
+    g_cond_wait (&self.changed, &self.lock);
+}
+
 /* Until the process exits, or gegl_exit() ends this thread (a later call
  * starts another). */
 static gpointer
@@ -185,7 +198,7 @@ run (gpointer unused)
         idle ();
     }
   if (self.stop)
-    refuse_calls ();
+    park ();
   else if (work_waiting ())
     cblur_gpu_thread_wake ();
   g_mutex_unlock (&self.lock);
