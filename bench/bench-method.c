@@ -34,6 +34,7 @@ const BenchMethod bench_methods[] = {
   { "gegl-dog", "gegl:difference-of-gaussians",  NULL,   NULL },
   { "gegl-io",     "gegl:convert-format", NULL,  NULL },
   { "gegl-invert", "gegl:invert-linear",  NULL,  NULL },
+  { "gegl-nop",    "gegl:nop",            NULL,  NULL },
 };
 
 const gsize bench_n_methods = G_N_ELEMENTS (bench_methods);

@@ -20,6 +20,9 @@
  * blurs' working format, and gegl:invert-linear, read and write every
  * pixel as a blur does, so they time what GEGL's own reading, converting
  * and writing of the image cost an operation that does nothing else.
+ * gegl-nop does not even that: a view of it shows the image itself, what
+ * GEGL's mipmap and the conversion into the view's format cost a frame
+ * with no operation at all.
  *
  *   cblur-bench [--sizes 1024x1024,3840x2160] [--radii 3,15] [--runs 5]
  *               [--methods cpu-direct,gl-box,gegl-iir,...]
@@ -74,7 +77,7 @@ static const gchar *const needed_operations[] = {
   "gegl:simplex-noise", "gegl:gaussian-blur", "cblur:gaussian-blur", "gegl:convert-format",
   "gegl:invert-linear", "gegl:write-buffer", "cblur:variable-blur", "gegl:variable-blur",
   "cblur:unsharp-mask", "gegl:unsharp-mask", "cblur:high-pass", "gegl:high-pass",
-  "cblur:difference-of-gaussians", "gegl:difference-of-gaussians", NULL
+  "cblur:difference-of-gaussians", "gegl:difference-of-gaussians", "gegl:nop", NULL
 };
 
 /* The first of names that GEGL lacks: it would quietly put a pass-through
@@ -308,9 +311,10 @@ typedef struct
   gboolean    in_turn;       /* drag's methods' frames taken in turn */
 } Interactive;
 
-/* the blurs of the interactive methods, with or without arithmetic:
- * GEGL's no-blur methods have no radius to drag, and the variable blurs
- * no mask */
+/* the blurs of the interactive methods, with or without arithmetic, and
+ * gegl-nop, their floor: a view of the image itself, the same at every
+ * radius; GEGL's other no-blur methods have no radius to drag, and the
+ * variable blurs no mask */
 static gboolean
 interactive_method (const BenchMethod *method,
                     gchar            **methods)
@@ -318,7 +322,7 @@ interactive_method (const BenchMethod *method,
   static const gchar *const usual[] = { "cpu-auto", "gl-auto", "gegl-iir", NULL };
 
   if (!g_str_has_suffix (method->operation, "gaussian-blur") &&
-      !bench_method_is_combine (method))
+      !bench_method_is_combine (method) && !g_str_equal (method->operation, "gegl:nop"))
     return FALSE;
   return methods != NULL ? g_strv_contains ((const gchar * const *) methods, method->name)
                          : g_strv_contains (usual, method->name);
