@@ -176,11 +176,11 @@ gegl_op_class_init (GeglOpClass *klass)
   /* cblur_cache_on_node gives a node its cache where it pays */
   operation_class->cache_policy = GEGL_CACHE_POLICY_NEVER;
   composer_class->process = process;
-  /* GIMP shows the aux pad's label beside the drawable it takes */
-  composer_class->aux_label = _("Mask");
-  composer_class->aux_description = _("The layer or channel whose grey sets each "
-                                      "pixel's blur: white the full radius, black "
-                                      "none (the Input of GIMP's Variable Blur)");
+  /* the label of GIMP 3's drawable chooser, as on GIMP's own Variable Blur */
+  composer_class->aux_label = _("Input");
+  composer_class->aux_description = _("The mask: a layer or channel whose grey sets "
+                                      "each pixel's blur, white the full radius, "
+                                      "black none");
 
   /* the title and the menu say where the blur runs, as far as is known
    * without opening GL, as the Gaussian blur's do */

@@ -27,6 +27,12 @@ cat "$tmp/log"
 blur CBLUR_BACKEND=gl CBLUR_GL_FAULT=context CBLUR_LOG=stderr
 expect "$tmp/stderr" '^cblur: backend=cpu .* fallback="no OpenGL 4.3 context (CBLUR_GL_FAULT=context)"$'
 
+# under auto, on a machine without a GPU's device node, that is the reason
+if ! ls /dev/nvidiactl /dev/dri/renderD* >/dev/null 2>&1; then
+  blur CBLUR_BACKEND=auto CBLUR_LOG=stderr XDG_CACHE_HOME="$tmp/cache"
+  expect "$tmp/stderr" '^cblur: backend=cpu .* fallback="this machine shows no GPU (no /dev/nvidiactl or /dev/dri/renderD\*)"$'
+fi
+
 blur CBLUR_BACKEND=gl CBLUR_LOG=stderr
 expect "$tmp/stderr" '^cblur: backend=gl mode=direct .* renderer=.* total=[0-9.]*ms$'
 

@@ -10,6 +10,7 @@
 #include <glib/gstdio.h>
 
 #include "cblur-log.h"
+#include "cblur-report.h"
 #include "cblur-test.h"
 
 /* what a process of its own may take; one that blocks takes longer */
@@ -170,6 +171,42 @@ test_stderr_any_case (void)
   g_rmdir (dir);
 }
 
+/* A GL error that is no failure leaves the report a true reason for the
+ * CPU and nothing to warn of; a failure leaves its message to warn of. */
+static void
+test_gl_error_reason (void)
+{
+  static const struct
+  {
+    gint         code;
+    const gchar *why_cpu;    /* the reason's start, or NULL for a failure */
+  } cases[] = {
+    { CBLUR_GL_ERROR_NOT_READY, "the GPU's programs for this blur are being compiled" },
+    { CBLUR_GL_ERROR_EXITING,   "the process is exiting" },
+    { CBLUR_GL_ERROR_SHADER,    NULL },
+  };
+  guint i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      g_autoptr (GError) error = g_error_new_literal (CBLUR_GL_ERROR, cases[i].code, "broken");
+      CblurRunReport     report = { 0 };
+
+      cblur_run_report_gl_error (&report, error);
+      if (cases[i].why_cpu != NULL)
+        {
+          g_assert_null (report.gl_failure);
+          g_assert_true (g_str_has_prefix (report.why_cpu, cases[i].why_cpu));
+        }
+      else
+        {
+          g_assert_cmpstr (report.gl_failure, ==, "broken");
+          g_assert_null (report.why_cpu);
+        }
+      cblur_run_report_clear (&report);
+    }
+}
+
 int
 main (int    argc,
       char **argv)
@@ -181,5 +218,6 @@ main (int    argc,
   g_test_add_func ("/log/fifo-full", test_fifo_full);
   g_test_add_func ("/log/full-device", test_full_device);
   g_test_add_func ("/log/stderr-any-case", test_stderr_any_case);
+  g_test_add_func ("/log/gl-error-reason", test_gl_error_reason);
   return g_test_run ();
 }

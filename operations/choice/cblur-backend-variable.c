@@ -141,8 +141,8 @@ cblur_backend_variable_blur (CblurVariableBandMemory *band,
     cblur_band_io_read_all (band_io, src);
   if (band->no_memory != NULL)
     report->gl_failure = g_strdup (band->no_memory);
-  else if (error != NULL && cblur_backend_gl_failed (error))
-    report->gl_failure = g_strdup (error->message);
+  else if (band->memory != NULL)
+    cblur_backend_gl_error (report, error);
   report->ran_on = CBLUR_BACKEND_CPU;
   report->why_cpu = cblur_backend_why_cpu (band->backend, report);
   cblur_cpu_variable_blur (variable, src, &band->boxes, abyss, dst);

@@ -48,15 +48,13 @@ cblur_backend_gl_no_wait (void)
          (!is_software || cblur_settings ()->gl_no_wait);
 }
 
-gboolean
-cblur_backend_gl_failed (const GError *error)
+void
+cblur_backend_gl_error (CblurRunReport *report,
+                        const GError   *error)
 {
   if (g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NOT_READY))
-    {
-      cblur_gl_start (CBLUR_GL_BLURS_ALL);
-      return FALSE;
-    }
-  return !g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_EXITING);
+    cblur_gl_start (CBLUR_GL_BLURS_ALL);
+  cblur_run_report_gl_error (report, error);
 }
 
 /* TRUE where the GPU blurred src into dst and GEGL has its rows; else src
@@ -95,8 +93,8 @@ blur_on_gl (const CblurBandMemory *band,
 
   if (ok)
     cblur_run_report_gl (report, &gl);
-  else if (cblur_backend_gl_failed (error))
-    report->gl_failure = g_strdup (error->message);
+  else
+    cblur_backend_gl_error (report, error);
   return ok;
 }
 
@@ -108,9 +106,7 @@ cblur_backend_why_cpu (CblurBackendKind      backend,
     return report->gl_failure;
   if (cblur_settings ()->backend == CBLUR_BACKEND_CHOICE_CPU)
     return "CBLUR_BACKEND=cpu";
-  return backend == CBLUR_BACKEND_GL ? _("the GPU's programs for this blur are being "
-                                         "compiled; the CPU blurs meanwhile")
-                                     : NULL;
+  return backend == CBLUR_BACKEND_GL ? report->why_cpu : NULL;
 }
 
 /* A blur that changes nothing is a copy, on the CPU's threads, converted

@@ -33,16 +33,18 @@ void             cblur_backend_blur      (CblurBandMemory   *band,
 /* Thread-safe: whether a GL blur now takes only linked programs, the CPU
  * serving a band whose program still compiles (CblurGlSource's no_wait). */
 gboolean         cblur_backend_gl_no_wait (void);
-/* Thread-safe: whether a GL call's error is a failure to report; not
- * where the process exits, nor where a program is still compiling, for
- * which the programs of every blur are queued, so that one pause
- * compiles all that the next blurs take. */
-gboolean         cblur_backend_gl_failed  (const GError *error);
+/* Thread-safe: what a GL call's error leaves in report
+ * (cblur_run_report_gl_error); where a program is still compiling, the
+ * programs of every blur are queued too, so that one pause compiles all
+ * that the next blurs take. */
+void             cblur_backend_gl_error   (CblurRunReport *report,
+                                           const GError   *error);
 
 /* Why a band that backend was chosen for ran on the CPU, for its
- * report: its gl_failure, the setting, or the GPU's programs still
- * compiling; NULL where the CPU was chosen under auto, which the
- * choice's prediction tells (cblur_choice_report). */
+ * report: its gl_failure, the setting, or what the GPU's blur left in
+ * report's why_cpu (cblur_run_report_gl_error); NULL where the CPU was
+ * chosen under auto, which the choice's prediction tells
+ * (cblur_choice_report). */
 const gchar     *cblur_backend_why_cpu   (CblurBackendKind      backend,
                                           const CblurRunReport *report);
 

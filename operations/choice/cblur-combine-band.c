@@ -296,8 +296,8 @@ gl_combine_clear (CblurGlCombine *gl)
 
 /* TRUE where the GPU joined the band's blurs; else report says why,
  * unless the GPU was not asked */
-/* report after the GPU's run: its figures, or why it failed where that
- * was not its exit or its programs still compiling */
+/* report after the GPU's run: its figures, or what its error leaves
+ * (cblur_backend_gl_error) */
 static void
 gl_report_into (gboolean             ok,
                 const GError        *error,
@@ -309,8 +309,8 @@ gl_report_into (gboolean             ok,
       report->ran_on = CBLUR_BACKEND_GL;
       cblur_run_report_gl (report, gl_report);
     }
-  else if (cblur_backend_gl_failed (error))
-    report->gl_failure = g_strdup (error->message);
+  else
+    cblur_backend_gl_error (report, error);
 }
 
 static gboolean

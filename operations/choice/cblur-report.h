@@ -45,6 +45,12 @@ typedef struct
 void cblur_run_report_gl    (CblurRunReport      *report,
                              const CblurGlReport *gl);
 
+/* What a GL blur that failed with error leaves in the band's report: the
+ * failure to warn of (gl_failure), or, where nothing failed (a program
+ * still compiling, the process exiting), why the CPU blurs (why_cpu). */
+void cblur_run_report_gl_error (CblurRunReport *report,
+                                const GError   *error);
+
 /* Frees what the report owns (gl_failure). */
 void cblur_run_report_clear (CblurRunReport      *report);
 

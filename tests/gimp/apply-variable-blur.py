@@ -8,7 +8,9 @@
 # layer before), channel-mask.raw and layer-mask.raw (the masks as the
 # filter got them), channel-output.raw and layer-output.raw (the layers
 # after); mask-pad, the aux pad's label and description on two lines, as
-# GIMP's dialog shows them beside the drawable chooser; last size, which
+# GIMP's dialog shows them beside the drawable chooser, then GIMP's own
+# Variable Blur's two; layer-effects, each op's name and how many layer
+# effects a layer has after the op is appended as one; last size, which
 # holds "WIDTH HEIGHT".
 import math
 import os
@@ -59,10 +61,25 @@ fill_mask(mask_layer)
 # GIMP's dialog labels the chooser as GEGL labels the op's aux pad; the
 # plug-in's own GEGL loads the operations first
 Gegl.init(None)
-node = Gegl.Node.new()
-node.set_property('operation', 'cblur:variable-blur')
 with open(os.path.join(out, 'mask-pad'), 'w') as f:
-    f.write('%s\n%s\n' % (node.get_pad_label('aux'), node.get_pad_description('aux')))
+    for op in ('cblur:variable-blur', 'gegl:variable-blur'):
+        node = Gegl.Node.new()
+        node.set_property('operation', op)
+        f.write('%s\n%s\n' % (node.get_pad_label('aux'), node.get_pad_description('aux')))
+
+# which ops GIMP keeps as layer effects: it refuses to append a filter
+# with an aux pad, GIMP's own Variable Blur too
+with open(os.path.join(out, 'layer-effects'), 'w') as f:
+    for op in ('cblur:gaussian-blur', 'cblur:unsharp-mask', 'cblur:high-pass',
+               'cblur:difference-of-gaussians', 'cblur:variable-blur', 'gegl:variable-blur'):
+        layer = photo.copy()
+        image.insert_layer(layer, None, 0)
+        effect = Gimp.DrawableFilter.new(layer, op, '')
+        if op.endswith(':variable-blur'):
+            effect.set_aux_input('aux', mask_layer)
+        layer.append_filter(effect)
+        f.write('%s %d\n' % (op, len(layer.get_filters())))
+        image.remove_layer(layer)
 
 save_pixels(photo, 'input.raw')
 blur_with(channel, 'channel')

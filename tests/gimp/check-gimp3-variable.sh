@@ -7,7 +7,10 @@
 # the same pixels and mask (check-gimp-variable, which finds the op
 # through GEGL_PATH), and CBLUR_LOG must show that every band ran on
 # BACKEND, the variable blur's, at radius 10.  The dialog labels the
-# mask's chooser "Mask", from the op's aux pad, not GEGL's "Aux".
+# mask's chooser from the op's aux pad as GIMP's own Variable Blur's, not
+# with the composer's "Aux", and its tooltip says it is the mask.  GIMP
+# keeps the Gaussian blur and the blurs with arithmetic as layer effects,
+# and neither variable blur, as the README says.
 #   check-gimp3-variable.sh BUILD_DIR CHECK_VARIABLE cpu|gl
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
@@ -25,8 +28,23 @@ gimp_batch "$root" "$build" "$tmp" "$here/apply-variable-blur.py" \
 
 label=$(sed -n 1p "$tmp/out/mask-pad")
 tooltip=$(sed -n 2p "$tmp/out/mask-pad")
-if [ "$label" != Mask ] || [ -z "$tooltip" ] || [ "$tooltip" = "Auxiliary image buffer input pad." ]; then
-  echo "GIMP labels the mask \"$label\", its tooltip \"$tooltip\"" >&2
+gimp_label=$(sed -n 3p "$tmp/out/mask-pad")
+case $tooltip in "The mask: "*) ;; *) tooltip_is_mask=no ;; esac
+if [ "$label" != "$gimp_label" ] || [ "${tooltip_is_mask:-yes}" = no ]; then
+  echo "GIMP labels the mask \"$label\" (its own Variable Blur's \"$gimp_label\")," \
+       "its tooltip \"$tooltip\"" >&2
+  exit 1
+fi
+# GIMP 3.0 keeps the other ops as layer effects, and neither variable blur
+expected='cblur:gaussian-blur 1
+cblur:unsharp-mask 1
+cblur:high-pass 1
+cblur:difference-of-gaussians 1
+cblur:variable-blur 0
+gegl:variable-blur 0'
+if [ "$(cat "$tmp/out/layer-effects")" != "$expected" ]; then
+  echo "layer effects GIMP keeps:" >&2
+  cat "$tmp/out/layer-effects" >&2
   exit 1
 fi
 ran_on "$tmp/log" "$backend"
