@@ -84,16 +84,16 @@ void
 cblur_gl_prepare_blurs (CblurGl      *gl,
                         CblurGlBlurs  blurs)
 {
+  /* abyss.comp too: a band read only inside the image, as the first
+   * uses' rehearsal of a whole input is, has the GPU make the rest */
   if (blurs & (CBLUR_GL_BLURS_ENCODED | CBLUR_GL_BLURS_STRAIGHT))
     {
       queue_axis (gl, 0);
       queue_axis (gl, CBLUR_GL_VERTICAL);
-    }
-  if (blurs & CBLUR_GL_BLURS_STRAIGHT)
-    {
-      queue_axis (gl, CBLUR_GL_PREMULTIPLY);
       cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_ABYSS, 0, 0);
     }
+  if (blurs & CBLUR_GL_BLURS_STRAIGHT)
+    queue_axis (gl, CBLUR_GL_PREMULTIPLY);
   /* the two-shader box, premultiply.comp first where the source is
    * straight */
   if (blurs & CBLUR_GL_BLURS_TWO_SHADER)
