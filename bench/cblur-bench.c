@@ -18,11 +18,9 @@
  *
  * gegl-io and gegl-invert are no blurs: gegl:convert-format into the
  * blurs' working format, and gegl:invert-linear, read and write every
- * pixel as a blur does, so they time what GEGL's own reading, converting
- * and writing of the image cost an operation that does nothing else.
- * gegl-nop does not even that: a view of it shows the image itself, what
- * GEGL's mipmap and the conversion into the view's format cost a frame
- * with no operation at all.
+ * pixel as a blur does: what GEGL's own reading, converting and writing
+ * cost an op.  gegl-nop's view shows the image itself: what GEGL's mipmap
+ * and the conversion into the view's format cost a frame.
  *
  *   cblur-bench [--sizes 1024x1024,3840x2160] [--radii 3,15] [--runs 5]
  *               [--methods cpu-direct,gl-box,gegl-iir,...]
