@@ -45,8 +45,7 @@
  * before everything else, so that its first apply is a new process's:
  *
  *   cblur-bench --sizes '' --applies 12 [--pause 2] [--methods auto,gegl-iir]
- *               [--apply-image 3840x2160] [--apply-format "R'G'B'A u8"]
- *               [--apply-radius 30]
+ *               [--apply-image 3840x2160] [--apply-format "R'G'B'A u8"] [--apply-radius 30]
  */
 #include <stdlib.h>
 #include <string.h>
