@@ -31,7 +31,9 @@ typedef struct
                                      const CblurGlTile *tile,
                                      gint               first,
                                      gint               n);
-  /* both, over the whole tile, where it cannot go in stripes */
+  /* both, over the whole tile, where it cannot go in stripes; NULL for a
+   * blur that streams only where it can (the variable blur: never under
+   * loop's abyss, and its one stripe is the tile) */
   const CblurGpuTexture *(*whole)   (gconstpointer      passes,
                                      const CblurGlTile *tile);
 } CblurGlStreamPasses;
