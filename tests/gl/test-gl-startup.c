@@ -192,7 +192,7 @@ choice_waits_for_programs (void)
 }
 
 static void
-count_variable_bands (const CblurRunReport *report,
+count_bands (const CblurRunReport *report,
                       const GeglRectangle  *band,
                       gpointer              user_data)
 {
@@ -252,7 +252,7 @@ variable_compiles_nothing (void)
     return;
   start_as_auto ();
   cblur_gpu_wait_prepared ();
-  cblur_log_watch (count_variable_bands, on);
+  cblur_log_watch (count_bands, on);
   blur_variable_op ("Y' u8");
   blur_variable_op ("Y float");
   cblur_log_watch (NULL, NULL);
@@ -292,7 +292,7 @@ start_makes_its_blurs_ready (void)
   g_assert_true (cblur_gl_started_for (CBLUR_GL_BLURS_VARIABLE));
   g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, 0);
   cblur_gpu_wait_prepared ();
-  cblur_log_watch (count_variable_bands, on);
+  cblur_log_watch (count_bands, on);
   later = blur_variable_sized ("Y' u8", 96, 64);
   cblur_log_watch (NULL, NULL);
   g_assert_cmpint (on[FALSE], ==, 0);
@@ -329,6 +329,41 @@ first_frame_pins_nothing (void)
   g_assert_cmpuint (cblur_gpu_pinned_reserved (), ==, reserved);
 }
 
+/* The same of an 8-bit image through the op, whose start makes ready
+ * only the 8-bit blurs' programs: they serve the rehearsal of that image,
+ * read only inside it with the abyss made on the GPU, and the GPU's
+ * first blur of it takes the GPU and pins nothing. */
+static void
+first_8bit_frame_pins_nothing (void)
+{
+  static const CblurWork small_u8 = { "gaussian-blur", "box", "R'G'B'A u8", 0, 1.0e5 };
+  GeglRectangle          rect = { 0, 0, 320, 200 };
+  g_autoptr (GeglBuffer) random = test_random_buffer (rect.width, rect.height, 3);
+  g_autoptr (GeglBuffer) image = gegl_buffer_new (&rect, babl_format ("R'G'B'A u8"));
+  gint                   on[2] = { 0, 0 };
+  guint                  reserved;
+  gint                   i;
+
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
+    return;
+  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
+  gl_test_set ("CBLUR_BACKEND", NULL);
+  gegl_buffer_copy (random, NULL, GEGL_ABYSS_NONE, image, NULL);
+  /* a CPU slow for good, whatever the figures kept from other runs say */
+  for (i = 0; i < 64; i++)
+    cblur_choice_learn (&small_u8, CBLUR_BACKEND_CPU, SLOW_ON_CPU_MS);
+  cblur_log_watch (count_bands, on);
+  g_free (test_blur (image, &rect, "radius", 30.0, NULL));
+  g_assert_cmpint (on[TRUE], ==, 0);
+  g_assert_false (cblur_gl_started_for (CBLUR_GL_BLURS_STRAIGHT));
+  cblur_gpu_wait_prepared ();
+  reserved = cblur_gpu_pinned_reserved ();
+  g_free (test_blur (image, &rect, "radius", 30.0, NULL));
+  cblur_log_watch (NULL, NULL);
+  g_assert_cmpint (on[TRUE], >, 0);
+  g_assert_cmpuint (cblur_gpu_pinned_reserved (), ==, reserved);
+}
+
 /* The same of the variable blur: a band the CPU blurred under auto has
  * the first uses pin that band's memory, and the GPU's first blur of it
  * pins nothing. */
@@ -342,7 +377,7 @@ first_variable_pins_nothing (void)
     return;
   gl_test_set ("CBLUR_GL_NO_WAIT", "1");
   gl_test_set ("CBLUR_BACKEND", NULL);
-  cblur_log_watch (count_variable_bands, on);
+  cblur_log_watch (count_bands, on);
   blur_variable_op ("Y' u8");
   g_assert_cmpint (on[TRUE], ==, 0);
   start_as_auto ();
@@ -574,6 +609,7 @@ main (int    argc,
   g_test_add_func ("/gl/startup/variable-compiles-nothing", variable_compiles_nothing);
   g_test_add_func ("/gl/startup/start-makes-its-blurs-ready", start_makes_its_blurs_ready);
   g_test_add_func ("/gl/startup/first-frame-pins-nothing", first_frame_pins_nothing);
+  g_test_add_func ("/gl/startup/first-8bit-frame-pins-nothing", first_8bit_frame_pins_nothing);
   g_test_add_func ("/gl/startup/first-variable-pins-nothing", first_variable_pins_nothing);
   g_test_add_data_func ("/gl/startup/hand-over/gaussian", "gaussian", hand_over_mid_region);
   g_test_add_data_func ("/gl/startup/hand-over/variable", "variable", hand_over_mid_region);
