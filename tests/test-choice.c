@@ -5,7 +5,7 @@
 
 #include <math.h>
 
-#include "cblur-choice.h"
+#include "cblur-choice-internal.h"
 
 /* a 3840×2160 image with a halo of 30 */
 #define PIXELS (3900.0 * 2220.0)
@@ -29,6 +29,7 @@ typedef struct
   CblurStart       start;
   gboolean         hands_over;
   gdouble          wait_ms;
+  gdouble          spent_ms;    /* the CPU's blurs in this process so far */
 } Row;
 
 static const Row rows[] = {
@@ -56,6 +57,14 @@ static const Row rows[] = {
     CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE, 0 },
   { "cold, slower even once ready", CBLUR_CHOICE_GPU_COLD,      5, 10, 500, 16,
     CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE, 0 },
+  /* a start figure too high to pay back is measured again once the CPU
+   * has spent as much in this process, where the GPU wins once ready */
+  { "cold, a start figure too high", CBLUR_CHOICE_GPU_COLD,    27, 10, 2000, 16,
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE, 0, 1999 },
+  { "cold, the CPU has spent the start", CBLUR_CHOICE_GPU_COLD, 27, 10, 2000, 16,
+    CBLUR_BACKEND_CPU, CBLUR_START_AFTER, FALSE, 0, 2000 },
+  { "cold, slower once ready, the CPU has spent the start", CBLUR_CHOICE_GPU_COLD, 5, 10, 500,
+    16, CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE, 0, 1.0e6 },
   /* on few cores the CPU's blur would slow the start: a start under way
    * that wins even counting its rest is waited for, at most until half
    * the GPU's gain has passed beyond its predicted end, or twice the rest
@@ -91,7 +100,8 @@ test_rows (void)
       CblurFigures    figures = { .gpu = row->gpu, .why_no_gpu = "no GPU here",
                                   .cpu_rate = rate (row->cpu_ms),
                                   .gl_rate = rate (row->gl_ms),
-                                  .start_left_ms = row->start_ms, .cores = row->cores };
+                                  .start_left_ms = row->start_ms, .cores = row->cores,
+                                  .cpu_spent_ms = row->spent_ms };
       CblurPrediction prediction;
 
       g_test_message ("%s", row->what);
@@ -153,6 +163,22 @@ test_recheck (void)
   g_assert_cmpint (prediction.backend, ==, CBLUR_BACKEND_CPU);
 }
 
+/* A first start, which compiled what the driver's cache will hold for a
+ * later process, predicts at most a start never measured; a later one
+ * replaces a slower figure whole and weighs in by half where slower. */
+static void
+test_start_figure (void)
+{
+  gdouble prior = cblur_choice_updated_start (FALSE, 0, 1.0e9);
+
+  g_assert_cmpfloat (prior, <, 1.0e9);
+  g_assert_cmpfloat (cblur_choice_updated_start (FALSE, 0, 2000), ==, MIN (2000, prior));
+  g_assert_cmpfloat (cblur_choice_updated_start (FALSE, 0, 90), ==, 90);
+  g_assert_cmpfloat (cblur_choice_updated_start (TRUE, 300, 120), ==, 120);
+  g_assert_cmpfloat_with_epsilon (cblur_choice_updated_start (TRUE, 150, 2000),
+                                  1.0 / ((1.0 / 150 + 1.0 / 2000) / 2), 1e-9);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -161,5 +187,6 @@ main (int    argc,
   g_test_add_func ("/choice/rows", test_rows);
   g_test_add_func ("/choice/instant-gpu", test_instant_gpu);
   g_test_add_func ("/choice/recheck", test_recheck);
+  g_test_add_func ("/choice/start-figure", test_start_figure);
   return g_test_run ();
 }

@@ -238,6 +238,32 @@ cblur_choice_updated_rate (gdouble figure,
   return figure <= 0 || measured >= figure ? measured : (figure + measured) / 2;
 }
 
+/* what the CPU's blurs in this process have taken */
+static struct
+{
+  GMutex  lock;
+  gdouble ms;
+} cpu_spent;
+
+gdouble
+cblur_choice_cpu_spent_ms (void)
+{
+  gdouble ms;
+
+  g_mutex_lock (&cpu_spent.lock);
+  ms = cpu_spent.ms;
+  g_mutex_unlock (&cpu_spent.lock);
+  return ms;
+}
+
+static void
+cpu_spend (gdouble ms)
+{
+  g_mutex_lock (&cpu_spent.lock);
+  cpu_spent.ms += ms;
+  g_mutex_unlock (&cpu_spent.lock);
+}
+
 void
 cblur_choice_learn (const CblurWork  *work,
                     CblurBackendKind  ran_on,
@@ -249,7 +275,11 @@ cblur_choice_learn (const CblurWork  *work,
   gboolean          is_software = FALSE;
   gdouble           figure = 0;
 
-  if (ms <= 0 || work->pixels < LEAST_LEARNED_PIXELS)
+  if (ms <= 0)
+    return;
+  if (ran_on == CBLUR_BACKEND_CPU)
+    cpu_spend (ms);
+  if (work->pixels < LEAST_LEARNED_PIXELS)
     return;
   /* a software rasterizer's rate is no GPU's */
   if (ran_on == CBLUR_BACKEND_GL &&

@@ -38,11 +38,20 @@ gdouble      cblur_choice_rate_for      (const gchar     *group,
 gdouble      cblur_choice_updated_rate  (gdouble          figure,
                                          gdouble          measured);
 
+/* What the CPU's blurs in this process have taken, in milliseconds. */
+gdouble      cblur_choice_cpu_spent_ms  (void);
+
 /* The figures into the file, in the background, where they changed and
  * the last save is a while ago; a save that fails tries again next time. */
 void         cblur_choice_save          (void);
 
 /* ---- the GPU's start (cblur-choice-start.c) ---- */
+
+/* The start's figure after a start that took ms, where one was known
+ * (figure) or not. */
+gdouble      cblur_choice_updated_start (gboolean         known,
+                                         gdouble          figure,
+                                         gdouble          ms);
 
 /* The warm-ups the GPU's blurs need before it takes any, and the start's
  * measure after them: before any blur may start the GPU. */

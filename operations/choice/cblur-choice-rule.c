@@ -53,6 +53,12 @@ decide_starting (const CblurFigures *figures,
                                (prediction->cpu_ms - prediction->gl_ms) / 2);
 }
 
+/* A GPU that would win once started, whose start the figures say a run
+ * of blurs like this one would not pay back, starts all the same once
+ * the CPU's blurs in this process have cost as much as it: a start
+ * figure taken too high (a busy host, a driver's cache gone) is then
+ * measured again rather than kept for good, at a cost of at most what
+ * the CPU has spent. */
 static void
 decide_cold (const CblurFigures *figures,
              gdouble             warm,
@@ -72,6 +78,12 @@ decide_cold (const CblurFigures *figures,
       prediction->start = CBLUR_START_AFTER;
       prediction->why_cpu = _("the CPU finishes first while the GPU is not started; "
                               "the GPU starts after this blur");
+    }
+  else if (warm < prediction->cpu_ms && figures->cpu_spent_ms >= figures->start_left_ms)
+    {
+      prediction->start = CBLUR_START_AFTER;
+      prediction->why_cpu = _("the CPU's blurs here have cost as much as the GPU's "
+                              "start; the GPU starts after this blur");
     }
   else
     prediction->why_cpu = _("the CPU is predicted to finish first, and the GPU "

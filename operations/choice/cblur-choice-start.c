@@ -49,30 +49,51 @@ start_linked (CblurGpu *gpu)
   start_mark (&start.linked);
 }
 
+/* Taken as a rate is: a faster start (a warm cache, an idle CPU)
+ * replaces the figure whole, a slower one weighs in by half.  The first
+ * start measured for this GPU, driver and module compiled every program
+ * its driver's cache did not hold yet, which a later process links from
+ * there: it is taken as at most the prior, lest a later process predict
+ * a start many times its own and never start. */
+gdouble
+cblur_choice_updated_start (gboolean known,
+                            gdouble  figure,
+                            gdouble  ms)
+{
+  if (!known)
+    return MIN (ms, PRIOR_START_MS);
+  return 1.0 / cblur_choice_updated_rate (1.0 / figure, 1.0 / ms);
+}
+
 /* On the runtime's thread, once the GPU is ready for blurs: what a start
  * costs, from the ask to the programs' first uses, compiles included.  A
  * later process's driver may serve the programs from its shader cache
  * (NVIDIA's and Mesa's keep one on disk), yet linking them from there on
  * few cores still takes about as long as the context: a figure without
  * them would have a few-core machine wait for a start several times as
- * long as predicted.  Taken as a rate is: a faster start (a warm cache, an idle
- * CPU) replaces the figure whole, a slower one weighs in by half. */
+ * long as predicted. */
 static void
 start_done (CblurGpu *gpu)
 {
   const gchar *group = cblur_choice_gl_group ();
+  gint64       now = g_get_monotonic_time ();
   gdouble      ms = 0;
-  gdouble      figure;
+  gdouble      figure = 0;
+  gboolean     known;
 
   g_mutex_lock (&start.lock);
   if (start.started > 0 && start.made >= start.started && start.linked >= start.made)
-    ms = (g_get_monotonic_time () - start.started) / 1000.0;
+    {
+      ms = (now - start.started) / 1000.0;
+      g_debug ("the GPU's start: %.1f ms, the context %.1f, linking %.1f, first uses %.1f",
+               ms, (start.made - start.started) / 1000.0,
+               (start.linked - start.made) / 1000.0, (now - start.linked) / 1000.0);
+    }
   g_mutex_unlock (&start.lock);
   if (ms <= 0)
     return;
-  if (cblur_choice_figure_lookup (group, "start", &figure))
-    ms = 1.0 / cblur_choice_updated_rate (1.0 / figure, 1.0 / ms);
-  cblur_choice_figure_record (group, "start", ms);
+  known = cblur_choice_figure_lookup (group, "start", &figure);
+  cblur_choice_figure_record (group, "start", cblur_choice_updated_start (known, figure, ms));
 }
 
 void

@@ -48,6 +48,7 @@ read_figures (const CblurWork *work,
   else if (figures->gl_rate > 0)
     figures->gl_call_ms = 0;
   figures->gl_due = figures->gpu == CBLUR_CHOICE_GPU_READY && recheck_due ();
+  figures->cpu_spent_ms = cblur_choice_cpu_spent_ms ();
 }
 
 /* CBLUR_BACKEND=gl in a build without GL: said once, and the CPU blurs */

@@ -62,6 +62,7 @@ typedef struct
   gdouble        start_left_ms;  /* of the GPU's start, still to pay */
   gboolean       gl_due;         /* the GPU's figure is due to be measured
                                   * again, where it loses by little */
+  gdouble        cpu_spent_ms;   /* the CPU's blurs in this process so far */
   gint           cores;          /* the CPU's, 0 where not known */
 } CblurFigures;
 
