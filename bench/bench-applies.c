@@ -7,8 +7,15 @@
 #include "bench-method.h"
 #include "bench-report.h"
 #include "bench-run.h"
+#include "cblur-host-view.h"
 
 #define DEFAULT_METHODS "auto,gegl-iir,auto-variable,gegl-variable"
+
+/* the window a dialog's preview shows the image in, and GIMP's chunks */
+#define PREVIEW_WIDTH  1920
+#define PREVIEW_HEIGHT 1080
+#define PREVIEW_CHUNK_WIDTH  256
+#define PREVIEW_CHUNK_HEIGHT 128
 
 /* one method's run of applies */
 typedef struct
@@ -17,6 +24,7 @@ typedef struct
   gint               n;
   gdouble           *ms;
   gdouble           *cpu_ms;
+  gdouble           *preview_ms; /* each apply's preview, where there is one */
   const gchar      **ran_on;    /* each apply's: cpu, gl, gl+cpu or gegl */
   gdouble            median_ms; /* of the applies after the first, as p90 and worst */
   gdouble            p90_ms;
@@ -24,8 +32,39 @@ typedef struct
   gdouble            cpu_median_ms;
 } Run;
 
+/* The dialog's preview of method's blur of image: the whole image at the
+ * mipmap level that fits the window, rendered in chunks into the image's
+ * format through a fresh graph; ms. */
+static gdouble
+preview_once (GeglBuffer        *image,
+              GeglBuffer        *mask,
+              const BenchMethod *method,
+              gdouble            radius)
+{
+  g_autoptr (GeglNode) graph = gegl_node_new ();
+  GeglNode            *blur = bench_run_blur (graph, image, mask, method, radius);
+  const GeglRectangle *extent = gegl_buffer_get_extent (image);
+  CblurHostView        view;
+  gint                 level = 0;
+  gint64               start;
+  gdouble              ms;
+
+  while ((extent->width >> level) > PREVIEW_WIDTH || (extent->height >> level) > PREVIEW_HEIGHT)
+    level++;
+  cblur_host_view_init (&view, blur, gegl_buffer_get_format (image), PREVIEW_CHUNK_WIDTH,
+                        PREVIEW_CHUNK_HEIGHT);
+  start = g_get_monotonic_time ();
+  cblur_host_view_show (&view, level,
+                        GEGL_RECTANGLE (extent->x >> level, extent->y >> level,
+                                        extent->width >> level, extent->height >> level));
+  ms = (g_get_monotonic_time () - start) / 1000.0;
+  cblur_host_view_clear (&view);
+  return ms;
+}
+
 /* choice->applies applies of run's method, a pause before each after the
- * first; each apply's line on stderr as it is taken */
+ * first, each after its preview where choice has one; each apply's line
+ * on stderr as it is taken */
 static void
 run_applies (Run                *run,
              GeglBuffer         *image,
@@ -38,11 +77,20 @@ run_applies (Run                *run,
   run->n = choice->applies;
   run->ms = g_new (gdouble, run->n);
   run->cpu_ms = g_new (gdouble, run->n);
+  run->preview_ms = g_new0 (gdouble, run->n);
   run->ran_on = g_new (const gchar *, run->n);
   for (i = 0; i < run->n; i++)
     {
       if (i > 0)
         g_usleep ((gulong) (choice->pause_s * G_USEC_PER_SEC));
+      if (choice->preview_s >= 0)
+        {
+          bench_report_reset ();
+          run->preview_ms[i] = preview_once (image, mask, run->method, choice->radius);
+          g_printerr ("preview %s %d/%d %.2f ms (%s)\n", run->method->name, i + 1, run->n,
+                      run->preview_ms[i], bench_report_backend ());
+          g_usleep ((gulong) (choice->preview_s * G_USEC_PER_SEC));
+        }
       bench_report_reset ();
       run->ms[i] = bench_run_once (image, mask, route, run->method, choice->radius,
                                    &run->cpu_ms[i]);
@@ -204,6 +252,8 @@ time_runs (Run                *runs,
     }
   g_print ("\napplies of a %s %s image at radius %g, %g s apart\n", choice->image,
            choice->format, choice->radius, choice->pause_s);
+  if (choice->preview_s >= 0)
+    g_print ("each %g s after its dialog's preview\n", choice->preview_s);
   print_summary (runs, n_runs, choice);
   print_applies (runs, n_runs);
 }
@@ -234,6 +284,7 @@ bench_applies_time (const BenchApplies *choice,
     {
       g_free (runs[i].ms);
       g_free (runs[i].cpu_ms);
+      g_free (runs[i].preview_ms);
       g_free (runs[i].ran_on);
     }
   return found;
@@ -255,6 +306,9 @@ bench_applies_parse (gint          *argc,
       "the applies' image format (default R'G'B'A u8)", NULL },
     { "apply-radius", 0, 0, G_OPTION_ARG_DOUBLE, &choice->radius,
       "the applies' radius (default 30)", NULL },
+    { "apply-preview", 0, 0, G_OPTION_ARG_DOUBLE, &choice->preview_s,
+      "render each apply's dialog preview first, this many seconds before "
+      "the apply (default: no preview)", NULL },
     { NULL }
   };
   g_autoptr (GOptionContext) options = g_option_context_new ("- time Gaussian blurs");
@@ -262,6 +316,7 @@ bench_applies_parse (gint          *argc,
 
   choice->pause_s = 2.0;
   choice->radius = 30.0;
+  choice->preview_s = -1.0;
   g_option_context_add_main_entries (options, entries, NULL);
   g_option_context_set_ignore_unknown_options (options, TRUE);
   g_option_context_set_help_enabled (options, FALSE);

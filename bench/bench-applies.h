@@ -5,7 +5,9 @@
  * into a new buffer of the image's own format, processed whole, as GIMP
  * writes a filter's result into its drawable.  The pause lets the GPU's
  * clocks fall and the runtime's idle release come, as between a user's
- * applies.  Each apply's time and the backend it ran on go to stderr as
+ * applies.  With a preview, each apply follows its dialog's: the whole
+ * image in a 1920×1080 window at its mipmap level, in GIMP's 256×128
+ * chunks, a fresh graph, then the time a user takes before applying.  Each apply's time and the backend it ran on go to stderr as
  * it is taken; the table gives the first apply on its own and the median,
  * p90 and worst of the applies after it. */
 #ifndef BENCH_APPLIES_H
@@ -20,10 +22,12 @@ typedef struct
   gchar   *image;     /* the image's size, WxH */
   gchar   *format;    /* the image's format */
   gdouble  radius;
+  gdouble  preview_s; /* from each apply's preview to the apply; below 0: no preview */
 } BenchApplies;
 
 /* The applies method's options out of argv (--applies, --pause,
- * --apply-image, --apply-format, --apply-radius), the others left there;
+ * --apply-image, --apply-format, --apply-radius, --apply-preview), the
+ * others left there;
  * FALSE after a message where they are bad. */
 gboolean bench_applies_parse (gint          *argc,
                               gchar       ***argv,

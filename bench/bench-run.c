@@ -23,6 +23,25 @@ blit_chunks (GeglNode   *node,
       }
 }
 
+GeglNode *
+bench_run_blur (GeglNode          *graph,
+                GeglBuffer        *input,
+                GeglBuffer        *mask,
+                const BenchMethod *method,
+                gdouble            radius)
+{
+  GeglNode *source = gegl_node_new_child (graph, "operation", "gegl:buffer-source",
+                                          "buffer", input, NULL);
+  GeglNode *blur = bench_method_node (graph, method, radius);
+
+  gegl_node_link (source, blur);
+  if (gegl_node_has_pad (blur, "aux"))
+    gegl_node_connect_from (blur, "aux",
+                            gegl_node_new_child (graph, "operation", "gegl:buffer-source",
+                                                 "buffer", mask, NULL), "output");
+  return blur;
+}
+
 gdouble
 bench_run_once (GeglBuffer        *input,
                 GeglBuffer        *mask,
@@ -33,18 +52,11 @@ bench_run_once (GeglBuffer        *input,
 {
   GeglNode   *graph = gegl_node_new ();
   GeglBuffer *output = NULL;
-  GeglNode   *source = gegl_node_new_child (graph, "operation", "gegl:buffer-source",
-                                            "buffer", input, NULL);
-  GeglNode   *blur = bench_method_node (graph, method, radius);
+  GeglNode   *blur = bench_run_blur (graph, input, mask, method, radius);
   GeglNode   *sink = NULL;
   gint64      start;
   gdouble     ms;
 
-  gegl_node_link (source, blur);
-  if (gegl_node_has_pad (blur, "aux"))
-    gegl_node_connect_from (blur, "aux",
-                            gegl_node_new_child (graph, "operation", "gegl:buffer-source",
-                                                 "buffer", mask, NULL), "output");
   if (route->destination == BENCH_DESTINATION_SINK)
     sink = gegl_node_new_child (graph, "operation", "gegl:buffer-sink",
                                 "buffer", &output, NULL);

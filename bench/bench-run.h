@@ -21,6 +21,15 @@ typedef struct
   BenchDestination destination;
 } BenchRoute;
 
+/* gegl:buffer-source of input → method's blur at radius in graph, with
+ * gegl:buffer-source of mask on its aux pad where it has one; the blur's
+ * node. */
+GeglNode *bench_run_blur (GeglNode          *graph,
+                          GeglBuffer        *input,
+                          GeglBuffer        *mask,
+                          const BenchMethod *method,
+                          gdouble            radius);
+
 /* A fresh graph, gegl:buffer-source of input → method's blur at radius
  * (mask on its aux pad where it has one) → route's destination, rendered
  * whole.  The destination buffer exists before the clock starts, as a

@@ -44,7 +44,7 @@
  * graph each, written into the image's own format (bench-applies.h),
  * before everything else, so that its first apply is a new process's:
  *
- *   cblur-bench --sizes '' --applies 12 [--pause 2] [--methods auto,gegl-iir]
+ *   cblur-bench --sizes '' --applies 12 [--pause 2] [--methods auto] [--apply-preview 3]
  *               [--apply-image 3840x2160] [--apply-format "R'G'B'A u8"] [--apply-radius 30]
  */
 #include <stdlib.h>
