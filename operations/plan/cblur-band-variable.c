@@ -218,9 +218,10 @@ cblur_blur_band_variable (const CblurBlur     *blur,
   GeglRectangle            grown = { band->x - reach, band->y - reach,
                                      band->width + 2 * reach, band->height + 2 * reach };
   GeglRectangle            part = read_part (&io->band_io, &grown);
-  /* stored pixels at level 0, where GIMP's previews are not */
+  /* stored pixels at every level: a level's pixels are GEGL's mipmap of
+   * the stored ones, in their format */
   CblurImage               src = { NULL, part.x, part.y, part.width, part.height, 0,
-                                   io->level == 0 ? io->read_native : NULL };
+                                   io->read_native };
   CblurImage               dst = { NULL, band->x, band->y, band->width, band->height, 0,
                                    io->write_native };
   Rows                     rows = { io, &variable->variable,
