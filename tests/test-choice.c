@@ -163,19 +163,24 @@ test_recheck (void)
   g_assert_cmpint (prediction.backend, ==, CBLUR_BACKEND_CPU);
 }
 
-/* A first start, which compiled what the driver's cache will hold for a
- * later process, predicts at most a start never measured; a later one
- * replaces a slower figure whole and weighs in by half where slower. */
+/* A first start, whose linking compiled what the driver's cache will
+ * hold for a later process, counts its context and first uses and at
+ * most a link from that cache; a later start replaces a slower figure
+ * whole and weighs in by half where slower. */
 static void
 test_start_figure (void)
 {
-  gdouble prior = cblur_choice_updated_start (FALSE, 0, 1.0e9);
+  CblurStartTimes cold = { 84, 1.0e9, 23 };
+  CblurStartTimes warm = { 84, 10, 23 };
+  CblurStartTimes slow = { 1000, 800, 200 };
+  gdouble         first = cblur_choice_updated_start (FALSE, 0, &cold);
 
-  g_assert_cmpfloat (prior, <, 1.0e9);
-  g_assert_cmpfloat (cblur_choice_updated_start (FALSE, 0, 2000), ==, MIN (2000, prior));
-  g_assert_cmpfloat (cblur_choice_updated_start (FALSE, 0, 90), ==, 90);
-  g_assert_cmpfloat (cblur_choice_updated_start (TRUE, 300, 120), ==, 120);
-  g_assert_cmpfloat_with_epsilon (cblur_choice_updated_start (TRUE, 150, 2000),
+  g_assert_cmpfloat (first, >, 84 + 23);
+  g_assert_cmpfloat (first, <, 84 + 23 + 1000);
+  g_assert_cmpfloat (cblur_choice_updated_start (FALSE, 0, &warm), ==, 84 + 10 + 23);
+  g_assert_cmpfloat_with_epsilon (cblur_choice_updated_start (TRUE, 300, &warm), 84 + 10 + 23,
+                                  1e-9);
+  g_assert_cmpfloat_with_epsilon (cblur_choice_updated_start (TRUE, 150, &slow),
                                   1.0 / ((1.0 / 150 + 1.0 / 2000) / 2), 1e-9);
 }
 

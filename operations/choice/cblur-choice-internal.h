@@ -47,11 +47,20 @@ void         cblur_choice_save          (void);
 
 /* ---- the GPU's start (cblur-choice-start.c) ---- */
 
-/* The start's figure after a start that took ms, where one was known
+/* A start's phases: from the ask to the context made, to the programs
+ * linked, to their first uses done. */
+typedef struct
+{
+  gdouble context_ms;
+  gdouble linking_ms;
+  gdouble first_uses_ms;
+} CblurStartTimes;
+
+/* The start's figure after a start that took times, where one was known
  * (figure) or not. */
-gdouble      cblur_choice_updated_start (gboolean         known,
-                                         gdouble          figure,
-                                         gdouble          ms);
+gdouble      cblur_choice_updated_start (gboolean               known,
+                                         gdouble                figure,
+                                         const CblurStartTimes *times);
 
 /* The warm-ups the GPU's blurs need before it takes any, and the start's
  * measure after them: before any blur may start the GPU. */

@@ -15,6 +15,10 @@
  * driver's first load with its shader cache cold. */
 #define PRIOR_START_MS 500.0
 
+/* What linking a start's programs from the driver's shader cache takes,
+ * about, on a few-core machine. */
+#define PRIOR_LINKING_MS 60.0
+
 /* how often a caller that waits for the start looks whether it is done */
 #define WAIT_POLL_US 500
 
@@ -53,16 +57,18 @@ start_linked (CblurGpu *gpu)
  * replaces the figure whole, a slower one weighs in by half.  The first
  * start measured for this GPU, driver and module compiled every program
  * its driver's cache did not hold yet, which a later process links from
- * there: it is taken as at most the prior, lest a later process predict
- * a start many times its own and never start. */
+ * there: its linking counts as a link from the cache, lest a later
+ * process predict a start many times its own and never start. */
 gdouble
-cblur_choice_updated_start (gboolean known,
-                            gdouble  figure,
-                            gdouble  ms)
+cblur_choice_updated_start (gboolean               known,
+                            gdouble                figure,
+                            const CblurStartTimes *times)
 {
+  gdouble whole = times->context_ms + times->linking_ms + times->first_uses_ms;
+
   if (!known)
-    return MIN (ms, PRIOR_START_MS);
-  return 1.0 / cblur_choice_updated_rate (1.0 / figure, 1.0 / ms);
+    return whole - times->linking_ms + MIN (times->linking_ms, PRIOR_LINKING_MS);
+  return 1.0 / cblur_choice_updated_rate (1.0 / figure, 1.0 / whole);
 }
 
 /* On the runtime's thread, once the GPU is ready for blurs: what a start
@@ -75,25 +81,25 @@ cblur_choice_updated_start (gboolean known,
 static void
 start_done (CblurGpu *gpu)
 {
-  const gchar *group = cblur_choice_gl_group ();
-  gint64       now = g_get_monotonic_time ();
-  gdouble      ms = 0;
-  gdouble      figure = 0;
-  gboolean     known;
+  const gchar    *group = cblur_choice_gl_group ();
+  gint64          now = g_get_monotonic_time ();
+  CblurStartTimes times;
+  gboolean        measured;
+  gdouble         figure = 0;
+  gboolean        known;
 
   g_mutex_lock (&start.lock);
-  if (start.started > 0 && start.made >= start.started && start.linked >= start.made)
-    {
-      ms = (now - start.started) / 1000.0;
-      g_debug ("the GPU's start: %.1f ms, the context %.1f, linking %.1f, first uses %.1f",
-               ms, (start.made - start.started) / 1000.0,
-               (start.linked - start.made) / 1000.0, (now - start.linked) / 1000.0);
-    }
+  measured = start.started > 0 && start.made >= start.started && start.linked >= start.made;
+  times.context_ms = (start.made - start.started) / 1000.0;
+  times.linking_ms = (start.linked - start.made) / 1000.0;
+  times.first_uses_ms = (now - start.linked) / 1000.0;
   g_mutex_unlock (&start.lock);
-  if (ms <= 0)
+  if (!measured)
     return;
+  g_debug ("the GPU's start: the context %.1f ms, linking %.1f, first uses %.1f",
+           times.context_ms, times.linking_ms, times.first_uses_ms);
   known = cblur_choice_figure_lookup (group, "start", &figure);
-  cblur_choice_figure_record (group, "start", cblur_choice_updated_start (known, figure, ms));
+  cblur_choice_figure_record (group, "start", cblur_choice_updated_start (known, figure, &times));
 }
 
 void
