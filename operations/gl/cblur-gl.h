@@ -117,7 +117,9 @@ void               cblur_gl_first_use        (CblurGpu           *gpu);
  * whose input (band_io->inside) the GPU would blur whole.  The first
  * uses rehearse the largest such input's blur, src and dst in their
  * formats, so that its first blur on the GPU, a live preview's next
- * frame, finds its pinned memory, textures and programs made. */
+ * frame, finds its pinned memory, textures and programs made.  A band
+ * above level 0 (band_io->level) is a dialog's preview: the whole
+ * input's blur at level 0, the apply that follows, is rehearsed. */
 void               cblur_gl_expect           (const CblurKernel  *kernel,
                                               const CblurBandIo  *band_io,
                                               const CblurImage   *src,

@@ -54,6 +54,9 @@ typedef struct
    * which a backend may make itself rather than read */
   GeglRectangle   inside;
   GeglAbyssPolicy abyss;
+  /* the mipmap level the rectangles are at: above 0, a host's view of
+   * the image zoomed out, as a filter dialog's preview shows it */
+  gint            level;
   /* `read` gives straight alpha (RGBA float), which the backend
    * premultiplies itself (cblur_premultiply's rule), not RaGaBaA */
   gboolean        straight_alpha;

@@ -186,22 +186,31 @@ cblur_variable_blur_init (CblurVariableBlur *blur,
 }
 
 /* A band on the CPU: the GPU, where it takes the next blur of this input
- * whole, finds that band's memory pinned (cblur_backend_variable_expect) */
+ * whole, finds that band's memory pinned (cblur_backend_variable_expect);
+ * above level 0, a dialog's preview, the memory of the whole input at
+ * level 0, which the apply that follows blurs. */
 static void
 expect_whole (const CblurVariableBlur *variable,
               const CblurRegionIo     *io,
               const CblurImage        *src,
               const CblurImage        *dst)
 {
-  const GeglRectangle *inside = &io->band_io.inside;
-  gint                 reach = variable->variable.reach;
-  GeglRectangle        grown = { inside->x - reach, inside->y - reach,
-                                 inside->width + 2 * reach, inside->height + 2 * reach };
-  GeglRectangle        part = read_part (&io->band_io, &grown);
-  CblurImage           whole_src = { NULL, part.x, part.y, part.width, part.height, 0,
-                                     src->format };
-  CblurImage           whole_dst = { NULL, inside->x, inside->y, inside->width,
-                                     inside->height, 0, dst->format };
+  gint                 scale = 1 << io->level;
+  const GeglRectangle *at_level = &io->band_io.inside;
+  GeglRectangle        inside = { at_level->x * scale, at_level->y * scale,
+                                  at_level->width * scale, at_level->height * scale };
+  gint                 reach = variable->variable.reach * scale;
+  GeglRectangle        grown = { inside.x - reach, inside.y - reach,
+                                 inside.width + 2 * reach, inside.height + 2 * reach };
+  CblurBandIo          whole_io = io->band_io;
+  GeglRectangle        part;
+  CblurImage           whole_src, whole_dst;
+
+  whole_io.inside = inside;
+  part = read_part (&whole_io, &grown);
+  whole_src = (CblurImage) { NULL, part.x, part.y, part.width, part.height, 0, src->format };
+  whole_dst = (CblurImage) { NULL, inside.x, inside.y, inside.width, inside.height, 0,
+                             dst->format };
 
   cblur_backend_variable_expect (&whole_src, &whole_dst, variable->has_table);
 }

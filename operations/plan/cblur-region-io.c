@@ -122,7 +122,7 @@ cblur_region_io_init (CblurRegionIo  *io,
 
   io->band_io = (CblurBandIo) { read_part, write_part, io, .kept = kept,
                                .write_in_place = write_in_place, .abyss = abyss,
-                               .straight_alpha = io->read_native != NULL };
+                               .straight_alpha = io->read_native != NULL, .level = level };
   g_object_get (output, "tile-width", &io->band_io.tile_width,
                 "tile-height", &io->band_io.tile_height, NULL);
   if (aux != NULL)

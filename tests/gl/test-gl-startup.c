@@ -364,6 +364,47 @@ first_8bit_frame_pins_nothing (void)
   g_assert_cmpuint (cblur_gpu_pinned_reserved (), ==, reserved);
 }
 
+/* A dialog's preview, a frame at level 1 on the CPU under auto while the
+ * GPU starts, has the first uses rehearse the apply that follows it: the
+ * whole image's blur at level 0, whose first on the GPU pins nothing. */
+static void
+preview_readies_the_apply (void)
+{
+  static const CblurWork preview_u8 = { "gaussian-blur", "direct", "R'G'B'A u8", 0, 1.0e5 };
+  GeglRectangle          rect = { 0, 0, 640, 400 };
+  g_autoptr (GeglBuffer) random = test_random_buffer (rect.width, rect.height, 4);
+  g_autoptr (GeglBuffer) image = gegl_buffer_new (&rect, babl_format ("R'G'B'A u8"));
+  g_autoptr (GeglNode)   graph = gegl_node_new ();
+  g_autofree guint8     *view = g_new (guint8, (gsize) rect.width * rect.height);
+  GeglNode              *blur;
+  gint                   on[2] = { 0, 0 };
+  guint                  reserved;
+  gint                   i;
+
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
+    return;
+  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
+  gl_test_set ("CBLUR_BACKEND", NULL);
+  gegl_buffer_copy (random, NULL, GEGL_ABYSS_NONE, image, NULL);
+  for (i = 0; i < 64; i++)
+    cblur_choice_learn (&preview_u8, CBLUR_BACKEND_CPU, SLOW_ON_CPU_MS);
+  g_object_set (gegl_config (), "mipmap-rendering", TRUE, NULL);
+  blur = gegl_node_new_child (graph, "operation", "cblur:gaussian-blur", "radius", 30.0, NULL);
+  gegl_node_link (gegl_node_new_child (graph, "operation", "gegl:buffer-source",
+                                       "buffer", image, NULL), blur);
+  cblur_log_watch (count_bands, on);
+  gegl_node_blit (blur, 0.5, GEGL_RECTANGLE (0, 0, rect.width / 2, rect.height / 2),
+                  babl_format ("R'G'B'A u8"), view, GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
+  g_assert_cmpint (on[FALSE], >, 0);
+  g_assert_cmpint (on[TRUE], ==, 0);
+  cblur_gpu_wait_prepared ();
+  reserved = cblur_gpu_pinned_reserved ();
+  g_free (test_blur (image, &rect, "radius", 30.0, NULL));
+  cblur_log_watch (NULL, NULL);
+  g_assert_cmpint (on[TRUE], >, 0);
+  g_assert_cmpuint (cblur_gpu_pinned_reserved (), ==, reserved);
+}
+
 /* The same of the variable blur: a band the CPU blurred under auto has
  * the first uses pin that band's memory, and the GPU's first blur of it
  * pins nothing. */
@@ -611,6 +652,7 @@ main (int    argc,
   g_test_add_func ("/gl/startup/first-frame-pins-nothing", first_frame_pins_nothing);
   g_test_add_func ("/gl/startup/first-8bit-frame-pins-nothing", first_8bit_frame_pins_nothing);
   g_test_add_func ("/gl/startup/first-variable-pins-nothing", first_variable_pins_nothing);
+  g_test_add_func ("/gl/startup/preview-readies-the-apply", preview_readies_the_apply);
   g_test_add_data_func ("/gl/startup/hand-over/gaussian", "gaussian", hand_over_mid_region);
   g_test_add_data_func ("/gl/startup/hand-over/variable", "variable", hand_over_mid_region);
   g_test_add_func ("/gl/startup/upgrade-in-a-pause", upgrade_in_a_pause);
