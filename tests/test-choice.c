@@ -52,11 +52,11 @@ static const Row rows[] = {
   { "cold, a warm driver's start",  CBLUR_CHOICE_GPU_COLD,    300, 18, 150, 16,
     CBLUR_BACKEND_CPU, CBLUR_START_NOW, TRUE, 0 },
   { "cold, pays back later",        CBLUR_CHOICE_GPU_COLD,     40, 10, 500, 16,
-    CBLUR_BACKEND_CPU, CBLUR_START_AFTER, FALSE, 0, 80 },
-  /* ... but not before the CPU's blurs in this process have cost an
-   * eighth of the start: one blur and an exit would wait for it */
+    CBLUR_BACKEND_CPU, CBLUR_START_AFTER, FALSE, 0, 32 },
+  /* ... but not before the CPU's blurs in this process have cost a
+   * sixteenth of the start: one blur and an exit would wait for it */
   { "cold, pays back later, little spent yet", CBLUR_CHOICE_GPU_COLD, 40, 10, 500, 16,
-    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE, 0, 40 },
+    CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE, 0, 31 },
   { "cold, never pays back",        CBLUR_CHOICE_GPU_COLD,      3, 2.5, 500, 16,
     CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE, 0 },
   { "cold, slower even once ready", CBLUR_CHOICE_GPU_COLD,      5, 10, 500, 16,

@@ -109,9 +109,9 @@ save_in_background (gpointer unused)
   return NULL;
 }
 
-/* A save reads, merges, writes and syncs the file: on a thread of its
- * own, so that the blur whose region made it due does not wait for the
- * disk.  The exit's save waits for it (the store saves one at a time). */
+/* A save reads, merges and writes the file: on a thread of its own, so
+ * that the blur whose region made it due does not wait for the disk.
+ * The exit's save waits for it (the store saves one at a time). */
 void
 cblur_choice_save (void)
 {

@@ -16,7 +16,7 @@
  * share of the start: a process that blurs once and exits (the gegl
  * command line on a photo) would otherwise start the GPU after its blur
  * and wait for the start at its exit. */
-#define PAYBACK_SPENT  0.125
+#define PAYBACK_SPENT  (1.0 / 16)
 
 /* A ready GPU whose figure is due to be measured again takes a blur it
  * is predicted to take at most this many times the CPU's time for. */
@@ -86,6 +86,10 @@ decide_cold (const CblurFigures *figures,
       prediction->why_cpu = _("the CPU finishes first while the GPU is not started; "
                               "the GPU starts after this blur");
     }
+  else if ((prediction->cpu_ms - warm) * PAYBACK_BLURS >= figures->start_left_ms)
+    prediction->why_cpu = _("the CPU finishes first while the GPU is not started; "
+                            "the GPU starts once the CPU's blurs here cost a share "
+                            "of its start");
   else if (warm < prediction->cpu_ms && figures->cpu_spent_ms >= figures->start_left_ms)
     {
       prediction->start = CBLUR_START_AFTER;

@@ -349,8 +349,12 @@ write_all (gint         fd,
   return TRUE;
 }
 
-/* text into path through a temporary file beside it, on the disk before it
- * is renamed into place; the temporary file is gone either way */
+/* text into path through a temporary file beside it, renamed into place,
+ * so that a reader meets the old file or the new one whole; the temporary
+ * file is gone either way.  Not synced to the disk: a process would wait
+ * for the disk at its exit, the gegl command line's every run, and a file
+ * that a power cut leaves short is one a later process does not parse and
+ * measures again. */
 static gboolean
 write_atomically (const gchar *path,
                   const gchar *text,
@@ -363,7 +367,7 @@ write_atomically (const gchar *path,
 
   if (fd < 0)
     return save_failed (error, errno, path);
-  written = write_all (fd, text, strlen (text)) && fsync (fd) == 0;
+  written = write_all (fd, text, strlen (text));
   errsv = errno;
   if (close (fd) != 0 && written)
     {
