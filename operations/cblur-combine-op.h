@@ -13,21 +13,20 @@
 #include "cblur-op.h"
 #include "cblur-op-vfuncs.h"
 
-/* The result in straight linear RGBA float in the source's space, the
- * format GEGL's own ops give theirs in: a difference below 0 or a
- * sharpened edge beyond 1 reaches the ops that follow as GEGL's would,
- * a host that stores the result in an integer format clips it there,
- * and babl's conversions from it are the ones a host meets after
- * GEGL's ops.  The backends encode it from their premultiplied pixels.
- * The source is read as it is stored. */
+/* The result in the format the Gaussian blur gives its source's
+ * (cblur_op_format), encoded by the backends from their premultiplied
+ * pixels and written in place as the blur's band writes: a host stores
+ * GEGL's result in the image's format, so an integer format clips a
+ * difference below 0 or a sharpened edge beyond 1 where the host would,
+ * and a float source keeps them for the ops that follow.  The source is
+ * read as it is stored. */
 static inline void
 cblur_combine_op_formats (GeglOperation *operation)
 {
-  const Babl *space = gegl_operation_get_source_space (operation, "input");
+  const Babl *format = cblur_op_format (operation);
 
-  gegl_operation_set_format (operation, "input", cblur_op_format (operation));
-  gegl_operation_set_format (operation, "output",
-                             babl_format_with_space ("RGBA float", space));
+  gegl_operation_set_format (operation, "input", format);
+  gegl_operation_set_format (operation, "output", format);
 }
 
 /* describe, the op's CblurOpBlur `op_blur`, prepare, the bounding box

@@ -5,6 +5,7 @@
 
 #include "cblur-test.h"
 
+#include <math.h>
 #include <stdarg.h>
 
 #define WIDTH  93
@@ -257,8 +258,9 @@ test_gegl_graphs (void)
                     "radius2", 4.0, NULL);
 }
 
-/* an 8-bit image's difference keeps its values below 0, as GEGL's op
- * gives them in float */
+/* a float image's difference keeps its values below 0, as GEGL's op
+ * gives them; an 8-bit image's is written in its own 8 bits, clipped
+ * there as a host storing GEGL's result clips it */
 static void
 test_float_result (void)
 {
@@ -266,17 +268,27 @@ test_float_result (void)
                                                                        "coffee.png", NULL));
   const Babl            *u8 = babl_format ("R'G'B'A u8");
   GeglRectangle          rect = *gegl_buffer_get_extent (photo);
-  g_autoptr (GeglBuffer) input = gegl_buffer_new (&rect, u8);
-  g_autofree gfloat     *result = NULL;
-  gfloat                 least = 0.0f;
+  g_autoptr (GeglBuffer) eight = gegl_buffer_new (&rect, u8);
+  g_autoptr (GeglBuffer) floats = gegl_buffer_new (&rect, babl_format (TEST_FORMAT));
+  g_autofree gfloat     *kept = NULL;
+  g_autofree gfloat     *clipped = NULL;
+  gfloat                 least = 0.0f, worst = 0.0f;
   gsize                  i;
 
-  gegl_buffer_copy (photo, NULL, GEGL_ABYSS_NONE, input, NULL);
-  result = render ("cblur:difference-of-gaussians", input, &rect, babl_format (TEST_FORMAT),
-                   "radius1", 1.0, "radius2", 3.0, NULL);
+  gegl_buffer_copy (photo, NULL, GEGL_ABYSS_NONE, eight, NULL);
+  gegl_buffer_copy (eight, NULL, GEGL_ABYSS_NONE, floats, NULL);
+  kept = render ("cblur:difference-of-gaussians", floats, &rect, babl_format (TEST_FORMAT),
+                 "radius1", 1.0, "radius2", 3.0, NULL);
+  clipped = render ("cblur:difference-of-gaussians", eight, &rect, babl_format (TEST_FORMAT),
+                    "radius1", 1.0, "radius2", 3.0, NULL);
   for (i = 0; i < (gsize) rect.width * rect.height * 4; i++)
-    least = MIN (least, result[i]);
+    {
+      least = MIN (least, kept[i]);
+      g_assert_cmpfloat (clipped[i], >=, 0.0f);
+      worst = MAX (worst, fabsf (CLAMP (kept[i], 0.0f, 1.0f) - clipped[i]));
+    }
   g_assert_cmpfloat (least, <, -0.01f);
+  g_assert_cmpfloat (worst, <=, 2.0f / 255.0f);
 }
 
 /* a region of its own, with its halo, as the whole image has it */

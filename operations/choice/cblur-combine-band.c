@@ -469,6 +469,29 @@ combine_decoded (const CblurCombine  *combine,
   return ok;
 }
 
+/* held's result into a band of the heap's as premultiplied float,
+ * encoded there in place into dst's format (each pixel's code no wider
+ * than its floats) and written through band_io */
+static gboolean
+combine_on_heap (const CblurCombine *combine,
+                 CblurMode           mode,
+                 CblurBackendKind    backend,
+                 const CblurImage   *held,
+                 const CblurImage   *dst,
+                 CblurBandIo        *band_io,
+                 CblurRunReport     *report)
+{
+  CblurImage out;
+  gboolean   ok = image_new (dst, 0, &out);
+
+  out.format = dst->format;
+  ok = ok && combine_decoded (combine, mode, backend, held, &out, &band_io->inside, report);
+  if (ok)
+    cblur_band_io_write_all (band_io, &out);
+  cblur_pixels_free (out.data);
+  return ok;
+}
+
 /* The band in the GPU's pinned memory: GEGL reads the source into it as
  * it stores it, the GPU decodes, joins and writes dst there, and GEGL
  * copies dst from there.  FALSE where GL gave no pinned memory (nothing
@@ -500,10 +523,10 @@ combine_pinned (const CblurCombine *combine,
       cblur_band_io_read_all (band_io, src);
       ok = cblur_gl_combine (memory, &gl, src, dst, &gl_report, &error);
       gl_report_into (ok, error, &gl_report, report);
-      ok = ok || combine_decoded (combine, mode, CBLUR_BACKEND_GL, src, dst, &band_io->inside,
-                                  report);
       if (ok)
         cblur_band_io_write_all (band_io, dst);
+      else
+        ok = combine_on_heap (combine, mode, CBLUR_BACKEND_GL, src, dst, band_io, report);
       cblur_gl_band_memory_free (memory);
     }
   gl_combine_clear (&gl);
@@ -524,19 +547,12 @@ cblur_combine_band_io (const CblurCombine *combine,
   gboolean   ok;
 
   memset (report, 0, sizeof *report);
-  g_return_val_if_fail (cblur_image_pixel_bytes (dst) == CBLUR_CHANNELS * sizeof (gfloat),
-                        FALSE);
   if (backend == CBLUR_BACKEND_GL &&
       combine_pinned (combine, mode, &held, &out, band_io, report))
     return TRUE;
   held = *src;
-  ok = image_new (dst, 0, &out);
-  out.format = dst->format;
-  ok = ok && read_into_heap (band_io, &held) &&
-       combine_decoded (combine, mode, backend, &held, &out, &band_io->inside, report);
-  if (ok)
-    cblur_band_io_write_all (band_io, &out);
+  ok = read_into_heap (band_io, &held) &&
+       combine_on_heap (combine, mode, backend, &held, dst, band_io, report);
   cblur_pixels_free (held.data);
-  cblur_pixels_free (out.data);
   return ok;
 }
