@@ -53,7 +53,7 @@ cblur_backend_gl_error (CblurRunReport *report,
                         const GError   *error)
 {
   if (g_error_matches (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_NOT_READY))
-    cblur_gl_start (CBLUR_GL_BLURS_ALL);
+    cblur_gl_start (CBLUR_GL_BLURS_ALL, 0);
   cblur_run_report_gl_error (report, error);
 }
 

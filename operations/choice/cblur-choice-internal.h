@@ -73,8 +73,10 @@ void         cblur_choice_read_gpu      (const CblurWork *work,
 
 /* The start, in the background, at once or once the region in hand is
  * done (cblur_choice_start_after_region, taken back by
- * cblur_choice_take_after_region), making blurs like work ready first. */
-void         cblur_choice_start_gpu     (const CblurWork *work);
+ * cblur_choice_take_after_region), making blurs like work ready first;
+ * its context made after pause_us (0: at once). */
+void         cblur_choice_start_gpu     (const CblurWork *work,
+                                         gint64           pause_us);
 void         cblur_choice_start_after_region (void);
 gboolean     cblur_choice_take_after_region  (void);
 

@@ -12,12 +12,6 @@
  * live preview's frames, a user's run of applies. */
 #define PAYBACK_BLURS  64.0
 
-/* ... and once the CPU's blurs in this process have cost at least this
- * share of the start: a process that blurs once and exits (the gegl
- * command line on a photo) would otherwise start the GPU after its blur
- * and wait for the start at its exit. */
-#define PAYBACK_SPENT  (1.0 / 16)
-
 /* A ready GPU whose figure is due to be measured again takes a blur it
  * is predicted to take at most this many times the CPU's time for. */
 #define RECHECK_WITHIN 2.0
@@ -79,17 +73,12 @@ decide_cold (const CblurFigures *figures,
       prediction->hands_over = TRUE;
       prediction->why_cpu = why_starting ();
     }
-  else if ((prediction->cpu_ms - warm) * PAYBACK_BLURS >= figures->start_left_ms &&
-           figures->cpu_spent_ms >= PAYBACK_SPENT * figures->start_left_ms)
+  else if ((prediction->cpu_ms - warm) * PAYBACK_BLURS >= figures->start_left_ms)
     {
       prediction->start = CBLUR_START_AFTER;
       prediction->why_cpu = _("the CPU finishes first while the GPU is not started; "
                               "the GPU starts after this blur");
     }
-  else if ((prediction->cpu_ms - warm) * PAYBACK_BLURS >= figures->start_left_ms)
-    prediction->why_cpu = _("the CPU finishes first while the GPU is not started; "
-                            "the GPU starts once the CPU's blurs here cost a share "
-                            "of its start");
   else if (warm < prediction->cpu_ms && figures->cpu_spent_ms >= figures->start_left_ms)
     {
       prediction->start = CBLUR_START_AFTER;

@@ -148,19 +148,20 @@ blurs_made_ready (const CblurWork *work)
 
   if (cblur_gl_started_for (blurs))
     return TRUE;
-  cblur_gl_start (blurs);
+  cblur_gl_start (blurs, 0);
   return FALSE;
 }
 
 void
-cblur_choice_start_gpu (const CblurWork *work)
+cblur_choice_start_gpu (const CblurWork *work,
+                        gint64           pause_us)
 {
   g_mutex_lock (&start.lock);
   if (start.started == 0)
-    start.started = g_get_monotonic_time ();
+    start.started = g_get_monotonic_time () + pause_us;
   start.after_region = FALSE;
   g_mutex_unlock (&start.lock);
-  cblur_gl_start (blurs_of (work));
+  cblur_gl_start (blurs_of (work), pause_us);
 }
 
 void
@@ -192,7 +193,7 @@ start_left_ms (void)
 
   cblur_choice_figure_lookup (cblur_choice_gl_group (), "start", &whole);
   g_mutex_lock (&start.lock);
-  spent = start.started > 0 ? (g_get_monotonic_time () - start.started) / 1000.0 : 0;
+  spent = start.started > 0 ? MAX (g_get_monotonic_time () - start.started, 0) / 1000.0 : 0;
   g_mutex_unlock (&start.lock);
   return MAX (whole - spent, 0);
 }
@@ -273,7 +274,12 @@ cblur_choice_read_gpu (const CblurWork *work,
         figures->gpu = CBLUR_CHOICE_GPU_COLD;
     }
   else if (state == CBLUR_GPU_STARTING)
-    figures->gpu = CBLUR_CHOICE_GPU_STARTING;
+    {
+      /* a start after a region that waits for its pause begins now: this
+       * process blurs again */
+      cblur_gpu_state (TRUE, NULL, NULL);
+      figures->gpu = CBLUR_CHOICE_GPU_STARTING;
+    }
   else if (!software_taken (is_software))
     {
       cblur_choice_figure_record (group, "software", 1.0);

@@ -15,6 +15,12 @@
  * the GPU's blurs of the kind are measured. */
 #define GL_CALL_MS    2.0
 
+/* A start after a region makes its context after this pause: a process
+ * that blurs once and exits (the gegl command line on a photo) has gone
+ * by then, and does not wait at its exit for a start it has no use for;
+ * the next blur of one that stays begins it at once. */
+#define AFTER_REGION_PAUSE_US (500 * 1000)
+
 /* Where the CPU is predicted to win while the GPU is ready, one blur in
  * this many goes to the GPU all the same where it loses by little: its
  * figure is measured again. */
@@ -75,7 +81,7 @@ choose (const CblurWork  *work,
   read_figures (work, &figures);
   cblur_choice_decide (&figures, work->pixels, prediction);
   if (prediction->start == CBLUR_START_NOW)
-    cblur_choice_start_gpu (work);
+    cblur_choice_start_gpu (work, 0);
   else if (prediction->start == CBLUR_START_AFTER)
     cblur_choice_start_after_region ();
   else if (prediction->wait_ms > 0 && cblur_choice_wait_ready (prediction->wait_ms))
@@ -135,7 +141,7 @@ cblur_choice_region_done (const CblurWork *work)
       after = prediction.start != CBLUR_START_NONE;
     }
   if (after)
-    cblur_choice_start_gpu (work);
+    cblur_choice_start_gpu (work, AFTER_REGION_PAUSE_US);
   cblur_choice_save ();
 }
 

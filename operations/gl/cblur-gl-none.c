@@ -27,7 +27,8 @@ cblur_gl_available (gboolean  *is_software,
 }
 
 void
-cblur_gl_start (CblurGlBlurs blurs)
+cblur_gl_start (CblurGlBlurs blurs,
+                gint64       pause_us)
 {
 }
 

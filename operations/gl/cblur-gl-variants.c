@@ -54,14 +54,16 @@ queue_blurs (CblurGpu  *gpu,
 /* A context made already ran its warm-ups with the blurs asked for
  * before: the others' programs are queued now. */
 void
-cblur_gl_start (CblurGlBlurs blurs)
+cblur_gl_start (CblurGlBlurs blurs,
+                gint64       pause_us)
 {
-  CblurGlBlurs before;
+  CblurGlBlurs  before;
+  CblurGpuState state;
 
   cblur_gl_runtime_init ();
   before = g_atomic_int_or (&started_blurs, blurs);
-  if (cblur_gpu_state (TRUE, NULL, NULL) == CBLUR_GPU_READY && before != 0 &&
-      (before & blurs) != blurs)
+  state = pause_us > 0 ? cblur_gpu_start_after (pause_us) : cblur_gpu_state (TRUE, NULL, NULL);
+  if (state == CBLUR_GPU_READY && before != 0 && (before & blurs) != blurs)
     cblur_gpu_run (queue_blurs, GINT_TO_POINTER (blurs & ~before), NULL);
 }
 

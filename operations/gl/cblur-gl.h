@@ -99,8 +99,11 @@ typedef enum
  * start to make `blurs` ready, beside those that earlier starts asked
  * for; a context made without a start makes all ready.  Where the GPU
  * has started for other blurs, their programs are queued for its thread
- * (a short task, waited for), which compiles them in a pause. */
-void               cblur_gl_start            (CblurGlBlurs        blurs);
+ * (a short task, waited for), which compiles them in a pause.  Where
+ * pause_us is not 0, the context is made only after it
+ * (cblur_gpu_start_after). */
+void               cblur_gl_start            (CblurGlBlurs        blurs,
+                                              gint64              pause_us);
 /* Thread-safe: whether the starts so far asked for all of blurs (or a
  * context was made without one) */
 gboolean           cblur_gl_started_for      (CblurGlBlurs        blurs);

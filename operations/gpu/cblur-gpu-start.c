@@ -23,6 +23,7 @@
 static struct
 {
   gboolean  starting;      /* the thread is asked to make the context, or makes it */
+  gint64    make_at;       /* not before then (monotonic time) */
   GError   *failure;       /* why it could not, until a context is made */
   GSList   *warm_ups;      /* CblurGpuWarmUp, run on the context just made */
   GSList   *first_uses;    /* CblurGpuWarmUp, run once its programs are linked */
@@ -35,7 +36,14 @@ static struct
 static gboolean
 make_due (void)
 {
-  return self.starting;
+  return self.starting && g_get_monotonic_time () >= self.make_at;
+}
+
+/* with the mutex held */
+static gint64
+make_due_at (void)
+{
+  return self.starting ? self.make_at : G_MAXINT64;
 }
 
 /* The chore that makes the context, as if a user had acquired it, and
@@ -143,7 +151,7 @@ forget_in_child (void)
 static void
 add_chores (void)
 {
-  static const CblurGpuChore make_chore = { make_due, make };
+  static const CblurGpuChore make_chore = { make_due, make, make_due_at };
   static const CblurGpuChore first_use_chore = { first_use_due, first_use };
   static const CblurGpuChore upgrade_use_chore = { upgrade_use_due, upgrade_use };
   static gboolean            added;
@@ -157,17 +165,27 @@ add_chores (void)
   added = TRUE;
 }
 
-CblurGpuState
-cblur_gpu_state (gboolean   start,
-                 gboolean  *is_software,
-                 GError   **error)
+/* With the mutex held: the state, and where it is not started and
+ * `start`, the start asked for, not before make_at. */
+static CblurGpuState
+state_starting (gboolean   start,
+                gint64     make_at,
+                gboolean  *is_software,
+                GError   **error)
 {
   CblurGpuState state;
 
-  cblur_gpu_thread_lock ();
-  /* until the warm-ups have queued their programs too */
+  /* until the warm-ups have queued their programs too; a start asked for
+   * at once makes a later one begin now */
   if (self.starting)
-    state = CBLUR_GPU_STARTING;
+    {
+      if (start && make_at < self.make_at)
+        {
+          self.make_at = make_at;
+          cblur_gpu_thread_changed ();
+        }
+      state = CBLUR_GPU_STARTING;
+    }
   else if (cblur_gpu_lifetime_made (is_software))
     {
       g_clear_error (&self.failure);
@@ -185,9 +203,33 @@ cblur_gpu_state (gboolean   start,
     {
       add_chores ();
       self.starting = TRUE;
+      self.make_at = make_at;
       cblur_gpu_thread_wake ();
       state = CBLUR_GPU_STARTING;
     }
+  return state;
+}
+
+CblurGpuState
+cblur_gpu_state (gboolean   start,
+                 gboolean  *is_software,
+                 GError   **error)
+{
+  CblurGpuState state;
+
+  cblur_gpu_thread_lock ();
+  state = state_starting (start, 0, is_software, error);
+  cblur_gpu_thread_unlock ();
+  return state;
+}
+
+CblurGpuState
+cblur_gpu_start_after (gint64 pause_us)
+{
+  CblurGpuState state;
+
+  cblur_gpu_thread_lock ();
+  state = state_starting (TRUE, g_get_monotonic_time () + pause_us, NULL, NULL);
   cblur_gpu_thread_unlock ();
   return state;
 }

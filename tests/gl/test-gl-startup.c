@@ -574,6 +574,34 @@ exit_while_starting (gconstpointer data)
   exit (0);
 }
 
+/* longer than a child may take: a start after it has not begun */
+#define LONG_PAUSE_US (10 * CHILD_TIMEOUT_US)
+
+/* A start after a pause (a region's, under auto) makes no context during
+ * it, and an exit then ends at once; a choice meanwhile begins it, and
+ * the GPU becomes ready. */
+static void
+start_after_a_pause (gconstpointer data)
+{
+  CblurPrediction prediction;
+
+  if (!test_in_own_process (CHILD_TIMEOUT_US))
+    return;
+  gl_test_set ("CBLUR_BACKEND", NULL);
+  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
+  cblur_gl_start (CBLUR_GL_BLURS_ALL, LONG_PAUSE_US);
+  g_usleep (NO_WAIT_US / 4);
+  g_assert_cmpint (cblur_gpu_state (FALSE, NULL, NULL), ==, CBLUR_GPU_STARTING);
+  g_assert_false (cblur_gpu_holds_context ());
+  if (g_strcmp0 (data, "exit") == 0)
+    exit (0);
+  cblur_choice_learn (&slow_on_cpu, CBLUR_BACKEND_CPU, SLOW_ON_CPU_MS);
+  choose (&prediction);
+  cblur_gpu_wait_prepared ();
+  g_assert_true (cblur_gpu_holds_context ());
+  g_assert_cmpint (cblur_gpu_state (FALSE, NULL, NULL), ==, CBLUR_GPU_READY);
+}
+
 /* a program for the upgrade test: it does nothing, so that any dispatch
  * of it is safe */
 static const gchar empty_shader[] =
@@ -645,6 +673,9 @@ main (int    argc,
                         exit_while_starting);
   g_test_add_data_func ("/gl/startup/exit-while-starting/gegl-exit", "slow gegl-exit",
                         exit_while_starting);
+  g_test_add_data_func ("/gl/startup/start-after-a-pause/exit", "exit", start_after_a_pause);
+  g_test_add_data_func ("/gl/startup/start-after-a-pause/choice", "choice",
+                        start_after_a_pause);
   g_test_add_func ("/gl/startup/sweep-compiles-nothing", sweep_compiles_nothing);
   g_test_add_func ("/gl/startup/choice-waits-for-programs", choice_waits_for_programs);
   g_test_add_func ("/gl/startup/variable-compiles-nothing", variable_compiles_nothing);
