@@ -21,9 +21,10 @@
 /* A 1×1 image at radius 3000, box and direct: its own work is a few lines
  * of 7000 pixels.  Its halo's square is 6000² pixels, 576 MB a texture:
  * staging and blurring that takes gigabytes, and seconds to tens of
- * seconds on two cores. */
-#define MAX_GROWTH_KIB (160 * 1024)
-#define MAX_SECONDS    5.0
+ * seconds of the CPU's on two cores: counted in the process's CPU time,
+ * which a machine busy with other work leaves as it is. */
+#define MAX_GROWTH_KIB  (160 * 1024)
+#define MAX_CPU_SECONDS 5.0
 
 static const GeglAbyssPolicy policies[] = {
   GEGL_ABYSS_NONE, GEGL_ABYSS_CLAMP, GEGL_ABYSS_LOOP, GEGL_ABYSS_BLACK, GEGL_ABYSS_WHITE
@@ -310,6 +311,17 @@ peak_kib (void)
   return usage.ru_maxrss;
 }
 
+/* the CPU time of all the process's threads so far, in seconds */
+static gdouble
+cpu_seconds (void)
+{
+  struct rusage usage;
+
+  getrusage (RUSAGE_SELF, &usage);
+  return usage.ru_utime.tv_sec + usage.ru_stime.tv_sec +
+         (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+}
+
 /* the peak down to what is resident now (Linux's clear_refs), so that the
  * start-up's does not hide the blur's */
 static void
@@ -328,13 +340,13 @@ static void
 blur_within_bounds (void)
 {
   glong   before;
-  gint64  started;
+  gdouble started;
   gint    mode;
 
   g_assert_true (cblur_gl_available (NULL, NULL));
   reset_peak ();
   before = peak_kib ();
-  started = g_get_monotonic_time ();
+  started = cpu_seconds ();
   for (mode = CBLUR_MODE_DIRECT; mode <= CBLUR_MODE_BOX; mode++)
     {
       g_autoptr (CblurKernel) kernel = cblur_kernel_new (3000.0, mode, 4);
@@ -349,7 +361,7 @@ blur_within_bounds (void)
       gl_test_image_free (on_cpu);
     }
   g_assert_cmpint (peak_kib () - before, <=, MAX_GROWTH_KIB);
-  g_assert_cmpfloat ((g_get_monotonic_time () - started) / 1e6, <=, MAX_SECONDS);
+  g_assert_cmpfloat (cpu_seconds () - started, <=, MAX_CPU_SECONDS);
 }
 
 static void
