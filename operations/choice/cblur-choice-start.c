@@ -16,8 +16,10 @@
 #define PRIOR_START_MS 500.0
 
 /* What linking a start's programs from the driver's shader cache takes,
- * about, on a few-core machine. */
+ * about, on a few-core machine; and making a context with the driver's
+ * libraries already in memory. */
 #define PRIOR_LINKING_MS 60.0
+#define PRIOR_CONTEXT_MS 150.0
 
 /* how often a caller that waits for the start looks whether it is done */
 #define WAIT_POLL_US 500
@@ -57,8 +59,10 @@ start_linked (CblurGpu *gpu)
  * replaces the figure whole, a slower one weighs in by half.  The first
  * start measured for this GPU, driver and module compiled every program
  * its driver's cache did not hold yet, which a later process links from
- * there: its linking counts as a link from the cache, lest a later
- * process predict a start many times its own and never start. */
+ * there, and may be the machine's first, which loaded the driver from
+ * the disk: its linking counts as a link from the cache and its context
+ * as at most a context's prior, lest a later process predict a start many
+ * times its own and never start. */
 gdouble
 cblur_choice_updated_start (gboolean               known,
                             gdouble                figure,
@@ -67,7 +71,8 @@ cblur_choice_updated_start (gboolean               known,
   gdouble whole = times->context_ms + times->linking_ms + times->first_uses_ms;
 
   if (!known)
-    return whole - times->linking_ms + MIN (times->linking_ms, PRIOR_LINKING_MS);
+    return MIN (times->context_ms, PRIOR_CONTEXT_MS) +
+           MIN (times->linking_ms, PRIOR_LINKING_MS) + times->first_uses_ms;
   return 1.0 / cblur_choice_updated_rate (1.0 / figure, 1.0 / whole);
 }
 
