@@ -163,7 +163,7 @@ prepare (GeglOperation *operation)
   describe (operation, 0, &blur);
   area->left = area->right = area->top = area->bottom = blur.reach;
   gegl_operation_set_format (operation, "input", format);
-  gegl_operation_set_format (operation, "output", format);
+  gegl_operation_set_format (operation, "output", cblur_format_for_result (format));
   cblur_plan_prepare (&gaussian_blur, operation);
 }
 

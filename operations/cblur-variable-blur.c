@@ -89,7 +89,7 @@ prepare (GeglOperation *operation)
   const Babl     *format = cblur_op_format (operation);
 
   gegl_operation_set_format (operation, "input", format);
-  gegl_operation_set_format (operation, "output", format);
+  gegl_operation_set_format (operation, "output", cblur_format_for_result (format));
   gegl_operation_set_format (operation, "aux",
                              babl_format_with_space (o->linear_mask ? "Y float" : "Y' float",
                                                      gegl_operation_get_source_space (operation,

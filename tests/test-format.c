@@ -309,14 +309,17 @@ test_against_reference (void)
 
 /* The op gives its result in the source's format where it covers it, or
  * where that holds a float result (float or half with alpha), so that a
- * host's write of it into an image of that format copies tiles. */
+ * host's write of it into an image of that format copies tiles; a half
+ * source it covers in the same model in float, which a host reads
+ * through babl's float conversions. */
 static void
 test_output_format (void)
 {
   static const gchar *sources[][2] = {
     { "R'G'B'A u8", "R'G'B'A u8" }, { "RGBA float", "RGBA float" },
     { "Y'A u16", "Y'A u16" }, { "R'G'B'A float", "R'G'B'A float" },
-    { "Y'A half", "Y'A half" }, { "R'G'B' float", "RaGaBaA float" },
+    { "Y'A half", "Y'A half" }, { "RGBA half", "RGBA float" },
+    { "R'G'B' float", "RaGaBaA float" },
     { "Y u32", "RaGaBaA float" }, { "CMYKA float", "RaGaBaA float" },
   };
   gsize i;

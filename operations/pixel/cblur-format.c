@@ -161,6 +161,28 @@ cblur_format_for_source (const Babl *source,
   return babl_format_with_space ("RaGaBaA float", space);
 }
 
+/* A host reads a half result through babl's half conversions, several
+ * times slower than its float ones (GIMP composites and displays float):
+ * the op gives a covered half source's result in the same model in
+ * float, which holds every half value.  An uncovered half format keeps
+ * its own, whose bits babl's conversion from premultiplied float gives. */
+const Babl *
+cblur_format_for_result (const Babl *format)
+{
+  const Babl       *half = babl_type ("half");
+  gint              n = babl_format_get_n_components (format);
+  g_autofree gchar *name = NULL;
+  gint              c;
+
+  if (cblur_format_get (format) == NULL)
+    return format;
+  for (c = 0; c < n; c++)
+    if (babl_format_get_type (format, c) != half)
+      return format;
+  name = g_strdup_printf ("%s float", babl_get_name (babl_format_get_model (format)));
+  return babl_format_with_space (name, babl_format_get_space (format));
+}
+
 gboolean
 cblur_format_is_rgba_float (const CblurFormat *format)
 {

@@ -51,6 +51,11 @@ const CblurFormat *cblur_format_get    (const Babl        *format);
 const Babl        *cblur_format_for_source (const Babl *source,
                                             const Babl *space);
 
+/* What an op gives its result in for a source read in format: the same
+ * model in float for a half format cblur_format_get covers, else format
+ * itself. */
+const Babl        *cblur_format_for_result (const Babl *format);
+
 /* whether format is the blur's own RGBA float, straight, which decodes as
  * it is */
 gboolean           cblur_format_is_rgba_float (const CblurFormat *format);
