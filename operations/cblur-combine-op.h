@@ -14,7 +14,8 @@
 #include "cblur-op-vfuncs.h"
 
 /* The result in the format the Gaussian blur gives its source's
- * (cblur_op_format), encoded by the backends from their premultiplied
+ * (cblur_format_for_result: the source's, a half one's in float),
+ * encoded by the backends from their premultiplied
  * pixels and written in place as the blur's band writes: a host stores
  * GEGL's result in the image's format, so an integer format clips a
  * difference below 0 or a sharpened edge beyond 1 where the host would,
@@ -26,7 +27,7 @@ cblur_combine_op_formats (GeglOperation *operation)
   const Babl *format = cblur_op_format (operation);
 
   gegl_operation_set_format (operation, "input", format);
-  gegl_operation_set_format (operation, "output", format);
+  gegl_operation_set_format (operation, "output", cblur_format_for_result (format));
 }
 
 /* describe, the op's CblurOpBlur `op_blur`, prepare, the bounding box
