@@ -329,6 +329,44 @@ first_frame_pins_nothing (void)
   g_assert_cmpuint (cblur_gpu_pinned_reserved (), ==, reserved);
 }
 
+/* A random width × height R'G'B'A u8 image under auto, with llvmpipe
+ * taken for a GPU that finishes every blur first and the CPU slow for
+ * good at blurs like `slow`, whatever the figures kept from other runs
+ * say. */
+static GeglBuffer *
+u8_image_under_auto (const GeglRectangle *rect,
+                     const CblurWork     *slow)
+{
+  g_autoptr (GeglBuffer) random = test_random_buffer (rect->width, rect->height, 3);
+  GeglBuffer            *image = gegl_buffer_new (rect, babl_format ("R'G'B'A u8"));
+  gint                   i;
+
+  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
+  gl_test_set ("CBLUR_BACKEND", NULL);
+  gegl_buffer_copy (random, NULL, GEGL_ABYSS_NONE, image, NULL);
+  for (i = 0; i < 64; i++)
+    cblur_choice_learn (slow, CBLUR_BACKEND_CPU, SLOW_ON_CPU_MS);
+  return image;
+}
+
+/* Once the GPU is prepared, image's blur at radius 30, level 0, runs on
+ * it (on: bands counted since the CPU's, by where they ran) and pins no
+ * memory. */
+static void
+assert_first_gl_blur_pins_nothing (GeglBuffer          *image,
+                                   const GeglRectangle *rect,
+                                   gint                *on)
+{
+  guint reserved;
+
+  cblur_gpu_wait_prepared ();
+  reserved = cblur_gpu_pinned_reserved ();
+  g_free (test_blur (image, rect, "radius", 30.0, NULL));
+  cblur_log_watch (NULL, NULL);
+  g_assert_cmpint (on[TRUE], >, 0);
+  g_assert_cmpuint (cblur_gpu_pinned_reserved (), ==, reserved);
+}
+
 /* The same of an 8-bit image through the op, whose start makes ready
  * only the 8-bit blurs' programs: they serve the rehearsal of that image,
  * read only inside it with the abyss made on the GPU, and the GPU's
@@ -338,30 +376,17 @@ first_8bit_frame_pins_nothing (void)
 {
   static const CblurWork small_u8 = { "gaussian-blur", "box", "R'G'B'A u8", 0, 1.0e5 };
   GeglRectangle          rect = { 0, 0, 320, 200 };
-  g_autoptr (GeglBuffer) random = test_random_buffer (rect.width, rect.height, 3);
-  g_autoptr (GeglBuffer) image = gegl_buffer_new (&rect, babl_format ("R'G'B'A u8"));
+  g_autoptr (GeglBuffer) image = NULL;
   gint                   on[2] = { 0, 0 };
-  guint                  reserved;
-  gint                   i;
 
   if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
-  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
-  gl_test_set ("CBLUR_BACKEND", NULL);
-  gegl_buffer_copy (random, NULL, GEGL_ABYSS_NONE, image, NULL);
-  /* a CPU slow for good, whatever the figures kept from other runs say */
-  for (i = 0; i < 64; i++)
-    cblur_choice_learn (&small_u8, CBLUR_BACKEND_CPU, SLOW_ON_CPU_MS);
+  image = u8_image_under_auto (&rect, &small_u8);
   cblur_log_watch (count_bands, on);
   g_free (test_blur (image, &rect, "radius", 30.0, NULL));
   g_assert_cmpint (on[TRUE], ==, 0);
   g_assert_false (cblur_gl_started_for (CBLUR_GL_BLURS_STRAIGHT));
-  cblur_gpu_wait_prepared ();
-  reserved = cblur_gpu_pinned_reserved ();
-  g_free (test_blur (image, &rect, "radius", 30.0, NULL));
-  cblur_log_watch (NULL, NULL);
-  g_assert_cmpint (on[TRUE], >, 0);
-  g_assert_cmpuint (cblur_gpu_pinned_reserved (), ==, reserved);
+  assert_first_gl_blur_pins_nothing (image, &rect, on);
 }
 
 /* A dialog's preview, a frame at level 1 on the CPU under auto while the
@@ -372,22 +397,15 @@ preview_readies_the_apply (void)
 {
   static const CblurWork preview_u8 = { "gaussian-blur", "direct", "R'G'B'A u8", 0, 1.0e5 };
   GeglRectangle          rect = { 0, 0, 640, 400 };
-  g_autoptr (GeglBuffer) random = test_random_buffer (rect.width, rect.height, 4);
-  g_autoptr (GeglBuffer) image = gegl_buffer_new (&rect, babl_format ("R'G'B'A u8"));
+  g_autoptr (GeglBuffer) image = NULL;
   g_autoptr (GeglNode)   graph = gegl_node_new ();
   g_autofree guint8     *view = g_new (guint8, (gsize) rect.width * rect.height);
   GeglNode              *blur;
   gint                   on[2] = { 0, 0 };
-  guint                  reserved;
-  gint                   i;
 
   if (!test_in_own_process (CHILD_TIMEOUT_US))
     return;
-  gl_test_set ("CBLUR_GL_NO_WAIT", "1");
-  gl_test_set ("CBLUR_BACKEND", NULL);
-  gegl_buffer_copy (random, NULL, GEGL_ABYSS_NONE, image, NULL);
-  for (i = 0; i < 64; i++)
-    cblur_choice_learn (&preview_u8, CBLUR_BACKEND_CPU, SLOW_ON_CPU_MS);
+  image = u8_image_under_auto (&rect, &preview_u8);
   g_object_set (gegl_config (), "mipmap-rendering", TRUE, NULL);
   blur = gegl_node_new_child (graph, "operation", "cblur:gaussian-blur", "radius", 30.0, NULL);
   gegl_node_link (gegl_node_new_child (graph, "operation", "gegl:buffer-source",
@@ -397,12 +415,7 @@ preview_readies_the_apply (void)
                   babl_format ("R'G'B'A u8"), view, GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
   g_assert_cmpint (on[FALSE], >, 0);
   g_assert_cmpint (on[TRUE], ==, 0);
-  cblur_gpu_wait_prepared ();
-  reserved = cblur_gpu_pinned_reserved ();
-  g_free (test_blur (image, &rect, "radius", 30.0, NULL));
-  cblur_log_watch (NULL, NULL);
-  g_assert_cmpint (on[TRUE], >, 0);
-  g_assert_cmpuint (cblur_gpu_pinned_reserved (), ==, reserved);
+  assert_first_gl_blur_pins_nothing (image, &rect, on);
 }
 
 /* The same of the variable blur: a band the CPU blurred under auto has
