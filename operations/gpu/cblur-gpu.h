@@ -281,9 +281,8 @@ typedef enum
 CblurGpuState cblur_gpu_state (gboolean   start,
                                gboolean  *is_software,
                                GError   **error);
-/* The same, started, but the context made only after pause_us, in which
- * a process that exits leaves no start to wait for; a start asked for
- * meanwhile (cblur_gpu_state) begins at once. */
+/* The same, started, but the context made after pause_us, in which an
+ * exit has no start to wait for; cblur_gpu_state (TRUE) hurries it. */
 CblurGpuState cblur_gpu_start_after (gint64     pause_us);
 
 /* Thread-safe, for tests and the benchmark: until the runtime's thread has
