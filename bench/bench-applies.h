@@ -7,9 +7,10 @@
  * clocks fall and the runtime's idle release come, as between a user's
  * applies.  With a preview, each apply follows its dialog's: the whole
  * image in a 1920×1080 window at its mipmap level, in GIMP's 256×128
- * chunks, a fresh graph, then the time a user takes before applying.  Each apply's time and the backend it ran on go to stderr as
- * it is taken; the table gives the first apply on its own and the median,
- * p90 and worst of the applies after it. */
+ * chunks, a fresh graph, then the time a user takes before applying.
+ * Each apply's time and the backend it ran on go to stderr as it is
+ * taken; the table gives the first apply on its own and the median, p90
+ * and worst of the applies after it. */
 #ifndef BENCH_APPLIES_H
 #define BENCH_APPLIES_H
 

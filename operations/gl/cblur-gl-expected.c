@@ -21,14 +21,14 @@ static struct
   const CblurFormat *formats[2];   /* src's and dst's */
 } expected;
 
-/* The blur of inside at level to rehearse, where it is the largest yet.
- * Above level 0 it is a dialog's preview, which a user applies next at
- * level 0: that blur is the one rehearsed, the whole input at full size
+/* The blur of whole, at full size, to rehearse, where it is the largest
+ * yet: kernel's at `level`.  Above level 0 it is a dialog's preview,
+ * which a user applies next at level 0: that blur is the one rehearsed,
  * with the radii the preview's stand for, in the mode auto takes there. */
 static void
 expect (const CblurKernel   *kernel,
-        const GeglRectangle *inside,
         gint                 level,
+        const GeglRectangle *whole,
         GeglAbyssPolicy      abyss,
         gboolean             straight,
         const CblurImage    *src,
@@ -37,11 +37,9 @@ expect (const CblurKernel   *kernel,
   const CblurKernelAxis *x = &kernel->axes[CBLUR_AXIS_X];
   const CblurKernelAxis *y = &kernel->axes[CBLUR_AXIS_Y];
   gint                   scale = 1 << level;
-  GeglRectangle          whole = { inside->x * scale, inside->y * scale,
-                                   inside->width * scale, inside->height * scale };
   gdouble                reach = (gdouble) kernel->reach * scale;
-  gdouble                pixels = ((gdouble) whole.width + 2.0 * reach) *
-                                  ((gdouble) whole.height + 2.0 * reach);
+  gdouble                pixels = ((gdouble) whole->width + 2.0 * reach) *
+                                  ((gdouble) whole->height + 2.0 * reach);
 
   g_mutex_lock (&expected.lock);
   if (pixels > expected.pixels)
@@ -52,7 +50,7 @@ expect (const CblurKernel   *kernel,
       expected.mode = x->mode == y->mode && level == 0 ? x->mode : CBLUR_MODE_AUTO;
       expected.iterations = CLAMP (MAX (x->iterations, y->iterations), CBLUR_ITERATIONS_MIN,
                                    CBLUR_ITERATIONS_MAX);
-      expected.inside = whole;
+      expected.inside = *whole;
       expected.abyss = abyss;
       expected.straight = straight;
       expected.formats[0] = src->format;
@@ -67,8 +65,9 @@ cblur_gl_expect (const CblurKernel *kernel,
                  const CblurImage  *src,
                  const CblurImage  *dst)
 {
-  expect (kernel, &band_io->inside, band_io->level, band_io->abyss, band_io->straight_alpha,
-          src, dst);
+  GeglRectangle whole = cblur_band_io_inside_at_full_size (band_io);
+
+  expect (kernel, band_io->level, &whole, band_io->abyss, band_io->straight_alpha, src, dst);
 }
 
 /* Its output as a whole image of its own: the same tiles, and so the
@@ -81,7 +80,7 @@ cblur_gl_expect_upgrade (const CblurKernel   *kernel,
 {
   GeglRectangle inside = { dst->x, dst->y, dst->width, dst->height };
 
-  expect (kernel, &inside, 0, GEGL_ABYSS_NONE, source->straight, src, dst);
+  expect (kernel, 0, &inside, GEGL_ABYSS_NONE, source->straight, src, dst);
 }
 
 /* the recorded blur, forgotten, as cblur_gl_rehearse() takes it; NULL

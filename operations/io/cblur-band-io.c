@@ -404,6 +404,16 @@ cblur_band_io_band (const CblurBandIo *band_io,
   return TRUE;
 }
 
+GeglRectangle
+cblur_band_io_inside_at_full_size (const CblurBandIo *band_io)
+{
+  const GeglRectangle *inside = &band_io->inside;
+  gint                 scale = 1 << band_io->level;
+
+  return (GeglRectangle) { inside->x * scale, inside->y * scale, inside->width * scale,
+                           inside->height * scale };
+}
+
 gboolean
 cblur_band_io_is_straight (const CblurBandIo *band_io)
 {

@@ -103,6 +103,10 @@ gboolean cblur_band_io_band        (const CblurBandIo   *band_io,
                                    CblurImage          *halo,
                                    CblurImage          *inside);
 
+/* band_io->inside at level 0: the whole input that a band at its level
+ * stands for, which a host applies at full size after a preview */
+GeglRectangle cblur_band_io_inside_at_full_size (const CblurBandIo *band_io);
+
 /* whether band_io, if any, reads straight alpha */
 gboolean cblur_band_io_is_straight (const CblurBandIo *band_io);
 

@@ -195,16 +195,13 @@ expect_whole (const CblurVariableBlur *variable,
               const CblurImage        *src,
               const CblurImage        *dst)
 {
-  gint                 scale = 1 << io->level;
-  const GeglRectangle *at_level = &io->band_io.inside;
-  GeglRectangle        inside = { at_level->x * scale, at_level->y * scale,
-                                  at_level->width * scale, at_level->height * scale };
-  gint                 reach = variable->variable.reach * scale;
-  GeglRectangle        grown = { inside.x - reach, inside.y - reach,
-                                 inside.width + 2 * reach, inside.height + 2 * reach };
-  CblurBandIo          whole_io = io->band_io;
-  GeglRectangle        part;
-  CblurImage           whole_src, whole_dst;
+  GeglRectangle inside = cblur_band_io_inside_at_full_size (&io->band_io);
+  gint          reach = variable->variable.reach << io->band_io.level;
+  GeglRectangle grown = { inside.x - reach, inside.y - reach,
+                          inside.width + 2 * reach, inside.height + 2 * reach };
+  CblurBandIo   whole_io = io->band_io;
+  GeglRectangle part;
+  CblurImage    whole_src, whole_dst;
 
   whole_io.inside = inside;
   part = read_part (&whole_io, &grown);
