@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cblur-combine-band.h"
+#include "cblur-band-memory.h"
 #include "cblur-gl-combine.h"
 #include "cblur-memory.h"
 #include "cblur-parallel.h"
@@ -533,6 +534,30 @@ combine_pinned (const CblurCombine *combine,
   return memory != NULL && ok;
 }
 
+/* Under auto, a band the CPU joins where the GPU would take the whole
+ * input has the GPU's first uses rehearse that join at full size
+ * (cblur_gl_combine_expect). */
+static void
+expect_on_gl (const CblurCombine *combine,
+              CblurMode           mode,
+              const CblurImage   *src,
+              const CblurImage   *dst,
+              const CblurBandIo  *band_io)
+{
+  CblurCombine   whole = *combine;
+  CblurGlCombine gl = { 0 };
+  GeglRectangle  inside;
+
+  if (!cblur_band_gl_takes_whole (cblur_combine_reach (combine, mode), band_io))
+    return;
+  whole.radii[0] *= 1 << band_io->level;
+  whole.radii[1] *= 1 << band_io->level;
+  inside = cblur_band_io_inside_at_full_size (band_io);
+  if (gl_combine_init (&whole, mode, &gl))
+    cblur_gl_combine_expect (&gl, &inside, src->format, dst->format);
+  gl_combine_clear (&gl);
+}
+
 gboolean
 cblur_combine_band_io (const CblurCombine *combine,
                        CblurMode           mode,
@@ -547,6 +572,8 @@ cblur_combine_band_io (const CblurCombine *combine,
   gboolean   ok;
 
   memset (report, 0, sizeof *report);
+  if (backend == CBLUR_BACKEND_CPU)
+    expect_on_gl (combine, mode, src, dst, band_io);
   if (backend == CBLUR_BACKEND_GL &&
       combine_pinned (combine, mode, &held, &out, band_io, report))
     return TRUE;

@@ -5,6 +5,7 @@
  * the output texture. */
 #include "cblur-gl-combine.h"
 #include "cblur-gl-pinned.h"
+#include "cblur-gl-internal.h"
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -193,6 +194,109 @@ combine_held (CblurGl                 *gl,
   for (i = 0; i < tiles.n_blurs; i++)
     cblur_gl_passes_clear (&tiles.passes[i]);
   return ok;
+}
+
+/* the largest join of those expected since the last rehearsal */
+static struct
+{
+  GMutex             lock;
+  gdouble            pixels;       /* of its source; 0 where there is none */
+  CblurGlCombine     combine;      /* its kernels owned */
+  GeglRectangle      inside;
+  const CblurFormat *formats[2];   /* src's and dst's */
+} expected;
+
+static void
+combine_clear (CblurGlCombine *combine)
+{
+  g_clear_pointer ((CblurKernel **) &combine->kernels[0], cblur_kernel_free);
+  g_clear_pointer ((CblurKernel **) &combine->kernels[1], cblur_kernel_free);
+}
+
+void
+cblur_gl_combine_expect (const CblurGlCombine *combine,
+                         const GeglRectangle  *inside,
+                         const CblurFormat    *src_format,
+                         const CblurFormat    *dst_format)
+{
+  gdouble reach = cblur_gl_combine_reach (combine);
+  gdouble pixels = (inside->width + 2.0 * reach) * (inside->height + 2.0 * reach);
+  gint    i;
+
+  g_mutex_lock (&expected.lock);
+  if (pixels > expected.pixels)
+    {
+      combine_clear (&expected.combine);
+      expected.pixels = pixels;
+      expected.combine = *combine;
+      for (i = 0; i < 2; i++)
+        if (combine->kernels[i] != NULL)
+          expected.combine.kernels[i] = cblur_kernel_copy (combine->kernels[i]);
+      expected.inside = *inside;
+      expected.formats[0] = src_format;
+      expected.formats[1] = dst_format;
+    }
+  g_mutex_unlock (&expected.lock);
+}
+
+/* src and dst of the join of dst's rectangle inside, without pixels */
+static void
+images_of (const CblurGlCombine *combine,
+           const GeglRectangle  *inside,
+           const CblurFormat    *src_format,
+           const CblurFormat    *dst_format,
+           CblurImage           *src,
+           CblurImage           *dst)
+{
+  gint reach = cblur_gl_combine_reach (combine);
+
+  *src = (CblurImage) { NULL, inside->x - reach, inside->y - reach, inside->width + 2 * reach,
+                        inside->height + 2 * reach, 0, src_format };
+  *dst = (CblurImage) { NULL, inside->x, inside->y, inside->width, inside->height, 0,
+                        dst_format };
+}
+
+void
+cblur_gl_combine_rehearse_expected (CblurGl *gl)
+{
+  CblurGlCombine     combine;
+  CblurImage         src, dst;
+  gboolean           any;
+  g_autoptr (GError) error = NULL;
+
+  g_mutex_lock (&expected.lock);
+  any = expected.pixels > 0;
+  combine = expected.combine;
+  if (any)
+    images_of (&combine, &expected.inside, expected.formats[0], expected.formats[1], &src,
+               &dst);
+  memset (&expected.combine, 0, sizeof expected.combine);
+  expected.pixels = 0;
+  g_mutex_unlock (&expected.lock);
+  if (!any)
+    return;
+  gl->no_wait = TRUE;
+  if (!cblur_gl_pinned_rehearse (gl, &src, &dst, combine_held, &combine, &error))
+    g_debug ("a rehearsal of the GPU's first join failed: %s", error->message);
+  combine_clear (&combine);
+}
+
+/* Pixels of no use: what counts is that combine.comp has been
+ * dispatched, and failures are the next real join's to report. */
+void
+cblur_gl_combine_first_use (CblurGl *gl)
+{
+  static const GeglRectangle inside = { 0, 0, 16, 16 };
+  g_autoptr (CblurKernel)    kernel = cblur_kernel_new (3.0, CBLUR_MODE_DIRECT, 3);
+  const CblurFormat         *format = cblur_format_get (babl_format ("R'G'B'A u8"));
+  CblurGlCombine             combine = { CBLUR_GL_COMBINE_UNSHARP, { kernel, NULL }, 1.0f };
+  CblurImage                 src, dst;
+  g_autoptr (GError)         error = NULL;
+
+  images_of (&combine, &inside, format, format, &src, &dst);
+  gl->no_wait = TRUE;
+  if (!cblur_gl_pinned_rehearse (gl, &src, &dst, combine_held, &combine, &error))
+    g_debug ("a first use of the GPU's join failed: %s", error->message);
 }
 
 /* cblur_gl_combine()'s arguments, for its task */

@@ -48,6 +48,17 @@ gboolean cblur_gl_combine       (const CblurGlBandMemory *memory,
                                  CblurGlReport           *report,
                                  GError                 **error);
 
+/* Thread-safe: a band the CPU joins while the GPU may yet take the next,
+ * whose whole input the GPU would join in one band: dst's rectangle
+ * `inside` (at full size), src's grown by cblur_gl_combine_reach(), in
+ * their formats (NULL: premultiplied float).  The GPU's first uses
+ * rehearse the largest such join, so that its first on the GPU, an
+ * apply's, finds its pinned memory, textures and programs made. */
+void     cblur_gl_combine_expect (const CblurGlCombine *combine,
+                                  const GeglRectangle  *inside,
+                                  const CblurFormat    *src_format,
+                                  const CblurFormat    *dst_format);
+
 G_END_DECLS
 
 #endif

@@ -374,6 +374,11 @@ G_GNUC_INTERNAL void         cblur_gl_expect_upgrade   (const CblurKernel   *ker
 G_GNUC_INTERNAL CblurKernel *cblur_gl_expected_take    (CblurBandIo         *band_io,
                                                         CblurImage          *src,
                                                         CblurImage          *dst);
+/* cblur-gl-combine.c: the first uses' join, which dispatches
+ * combine.comp once; and the rehearsal of the largest join expected
+ * (cblur_gl_combine_expect), forgotten once run */
+G_GNUC_INTERNAL void         cblur_gl_combine_first_use (CblurGl            *gl);
+G_GNUC_INTERNAL void         cblur_gl_combine_rehearse_expected (CblurGl    *gl);
 /* cblur-gl-variants.c: the programs that blurs take at every radius and
  * size, queued for the runtime's thread where not linked yet */
 G_GNUC_INTERNAL void         cblur_gl_prepare_blurs    (CblurGl             *gl,
