@@ -165,14 +165,16 @@ typedef enum
 /* a shader's variant: its column pass; its texels pairs of channels (the
  * fused box); its source in straight alpha, premultiplied as loaded; the
  * running sums rather than the outputs, and boxes looked up by a byte a
- * pixel (variable.comp) */
+ * pixel (variable.comp); the unsharp mask with its threshold mask
+ * (combine.comp) */
 typedef enum
 {
   CBLUR_GL_VERTICAL    = 1 << 0,
   CBLUR_GL_PAIRS       = 1 << 1,
   CBLUR_GL_PREMULTIPLY = 1 << 2,
   CBLUR_GL_SCAN        = 1 << 3,
-  CBLUR_GL_CODES       = 1 << 4
+  CBLUR_GL_CODES       = 1 << 4,
+  CBLUR_GL_THRESHOLD   = 1 << 5
 } CblurGlVariant;
 
 /* box-fused.comp's segment: CACHE_LEN, and whether it goes a pair of

@@ -115,7 +115,10 @@ cblur_gl_prepare_blurs (CblurGl      *gl,
   if (blurs & CBLUR_GL_BLURS_VARIABLE)
     cblur_gl_variable_prepare (gl);
   if (blurs & CBLUR_GL_BLURS_COMBINE)
-    cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_COMBINE, 0, 0);
+    {
+      cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_COMBINE, 0, 0);
+      cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_COMBINE, CBLUR_GL_THRESHOLD, 0);
+    }
 }
 
 static void upgrade_use (CblurGpu *gpu);
