@@ -217,6 +217,20 @@ plan_tiles (CblurGl              *gl,
   return cblur_gl_tiles_new (plan, reach, src, GEGL_ABYSS_NONE, dst);
 }
 
+/* Whether a blur's best programs compile for the next join, which the
+ * upgrades' first uses then rehearse (cblur_gl_combine_expect), so that
+ * it takes them. */
+static gboolean
+upgrading (const Tiles *tiles)
+{
+  gint i;
+
+  for (i = 0; i < tiles->n_blurs; i++)
+    if (tiles->passes[i].upgrading)
+      return TRUE;
+  return FALSE;
+}
+
 static gboolean
 combine_held (CblurGl                 *gl,
               const CblurGlBandMemory *memory,
@@ -243,6 +257,9 @@ combine_held (CblurGl                 *gl,
   for (i = 0; ok && i < tiles.n_blurs; i++)
     ok = cblur_gl_passes_init (gl, combine->kernels[i], list, FALSE, &stamps,
                                &tiles.passes[i], error);
+  if (ok && upgrading (&tiles))
+    cblur_gl_combine_expect (combine, GEGL_RECTANGLE (dst->x, dst->y, dst->width, dst->height),
+                             src->format, dst->format);
   if (ok)
     {
       tiles.program = cblur_gl_program (gl, CBLUR_GL_SHADER_COMBINE,
