@@ -365,8 +365,8 @@ test_output_format (void)
     }
 }
 
-/* A source the op does not cover (GIMP's perceptual float without alpha)
- * goes through premultiplied float, as accurate as ever. */
+/* A source the op does not cover (perceptual float without alpha on
+ * Apple's curve) goes through premultiplied float, as accurate as ever. */
 static void
 test_uncovered_falls_back (void)
 {
@@ -400,8 +400,8 @@ test_uncovered_falls_back (void)
   test_assert_ran_on_backend ();
 }
 
-/* A source the op does not convert itself but gives its result in (GIMP's
- * perceptual float) has the bits of babl's conversion of the blur of the
+/* A source the op does not convert itself but gives its result in
+ * (perceptual float and half on Apple's curve) has the bits of babl's conversion of the blur of the
  * same pixels in premultiplied float: babl converts on the op's threads
  * what a host converted after it. */
 static void

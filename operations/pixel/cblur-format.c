@@ -155,7 +155,7 @@ cblur_format_get (const Babl *format)
 }
 
 /* A float or half format with alpha that the op does not convert itself
- * (GIMP's perceptual float, say) holds a premultiplied float result as
+ * (perceptual float on a curve other than sRGB's, say) holds a premultiplied float result as
  * well as premultiplied float does: babl converts it on the threads that
  * write the result, where a host's single render thread would convert
  * it on the way to the image or the screen. */
