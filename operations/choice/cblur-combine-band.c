@@ -187,19 +187,22 @@ masked_rows (const Rows *rows,
   g_autofree gfloat     *line = g_new (gfloat, 4 * (n + 2 * reach));
   g_autofree gfloat     *ring = g_new (gfloat, 4 * n * span);
   g_autofree gfloat     *blurred = g_new (gfloat, 4 * n);
-  g_autofree const gfloat **lines = g_new (const gfloat *, span);
+  g_autofree const gfloat **along = g_new (const gfloat *, span);
+  g_autofree const gfloat **across = g_new (const gfloat *, span);
   gint                   y, k;
 
+  for (k = 0; k < span; k++)
+    along[k] = line + 4 * k;
   for (y = -reach; y < (gint) size + reach; y++)
     {
       threshold_line (rows, (gint) offset + y, line);
-      cblur_combine_mask_along (line, mask->weights, reach, n,
-                                ring + 4 * n * ((y + reach) % span));
+      cblur_combine_mask_blur (along, mask->weights, reach, n,
+                               ring + 4 * n * ((y + reach) % span));
       if (y < reach)
         continue;
       for (k = 0; k < span; k++)
-        lines[k] = ring + 4 * n * ((y - reach + k) % span);
-      cblur_combine_mask_across (lines, mask->weights, reach, n, blurred);
+        across[k] = ring + 4 * n * ((y - reach + k) % span);
+      cblur_combine_mask_blur (across, mask->weights, reach, n, blurred);
       cblur_combine_unsharp (cblur_image_row (&rows->source, offset + y - reach),
                              cblur_image_row (&rows->first, offset + y - reach), blurred,
                              rows->combine->amount, n,

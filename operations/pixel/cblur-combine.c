@@ -81,32 +81,11 @@ cblur_combine_threshold (const gfloat         *source,
 }
 
 void
-cblur_combine_mask_along (const gfloat *line,
-                          const gfloat *weights,
-                          gint          reach,
-                          gsize         n,
-                          gfloat       *out)
-{
-  gsize i;
-
-  for (i = 0; i < n * 4; i++)
-    {
-      const gfloat *centre = line + 4 * reach + i;
-      gfloat        sum = weights[0] * centre[0];
-      gint          k;
-
-      for (k = 1; k <= reach; k++)
-        sum += weights[k] * (centre[-4 * k] + centre[4 * k]);
-      out[i] = sum;
-    }
-}
-
-void
-cblur_combine_mask_across (const gfloat *const *lines,
-                           const gfloat        *weights,
-                           gint                 reach,
-                           gsize                n,
-                           gfloat              *out)
+cblur_combine_mask_blur (const gfloat *const *lines,
+                         const gfloat        *weights,
+                         gint                 reach,
+                         gsize                n,
+                         gfloat              *out)
 {
   gsize i;
 

@@ -28,20 +28,15 @@ void cblur_combine_threshold (const gfloat         *source,
                               gfloat               *out);
 
 /* The mask's blur (GEGL's σ = 1 Gaussian, direct: weights[0 .. reach]
- * from the centre out), along a line: out's n pixels from line's n +
- * 2 reach, the first reach pixels before out's first; and across lines:
- * out's n pixels from the same pixel of lines[0 .. 2 reach].  On the
- * GPU combine.comp sums in the same order. */
-void cblur_combine_mask_along  (const gfloat         *line,
-                                const gfloat         *weights,
-                                gint                  reach,
-                                gsize                 n,
-                                gfloat               *out);
-void cblur_combine_mask_across (const gfloat *const  *lines,
-                                const gfloat         *weights,
-                                gint                  reach,
-                                gsize                 n,
-                                gfloat               *out);
+ * from the centre out) of n pixels: out's from the same pixel of
+ * lines[0 .. 2 reach], the centre lines[reach].  Across lines, those are
+ * the lines around out's; along a line, lines[k] is the line from its
+ * k-th pixel on.  On the GPU combine.comp sums in the same order. */
+void cblur_combine_mask_blur (const gfloat *const  *lines,
+                              const gfloat         *weights,
+                              gint                  reach,
+                              gsize                 n,
+                              gfloat               *out);
 
 /* Unsharp mask: source + amount × (source − blurred), in straight alpha,
  * the source's alpha as it is; mask, if not NULL, the blurred threshold
