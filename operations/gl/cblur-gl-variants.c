@@ -163,7 +163,8 @@ rehearse_expected (CblurGl *gl)
 #define FIRST_USE_SIZE   16
 #define FIRST_USE_RADIUS (CBLUR_BOX_FROM + 1.5)
 
-/* Together they dispatch every program cblur_gl_prepare_all() queues:
+/* Together they dispatch every program cblur_gl_prepare_all() queues
+ * but combine.comp's, which cblur_gl_combine_first_use() dispatches:
  * direct.comp and box-fused.comp along both axes, premultiplying a
  * straight float source held only inside the image, around which
  * abyss.comp makes the abyss, or reading one stored as 8-bit RGBA
