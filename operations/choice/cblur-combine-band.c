@@ -165,11 +165,11 @@ threshold_line (const Rows *rows,
 
   cblur_combine_threshold (cblur_image_pixel (&rows->mask_source, left, row),
                            cblur_image_pixel (first, left, row),
-                           &rows->combine->threshold, right - left, line + 4 * left);
+                           &rows->combine->threshold, right - left, line + 2 * left);
   for (x = 0; x < left; x++)
-    memcpy (line + 4 * x, line + 4 * left, 4 * sizeof (gfloat));
+    memcpy (line + 2 * x, line + 2 * left, 2 * sizeof (gfloat));
   for (x = right; x < width; x++)
-    memcpy (line + 4 * x, line + 4 * (right - 1), 4 * sizeof (gfloat));
+    memcpy (line + 2 * x, line + 2 * (right - 1), 2 * sizeof (gfloat));
 }
 
 /* The unsharp mask of rows [offset, offset + size) weighed by the
@@ -184,24 +184,24 @@ masked_rows (const Rows *rows,
   gint                   reach = mask->half_width;
   gint                   span = 2 * reach + 1;
   gsize                  n = rows->out->width;
-  g_autofree gfloat     *line = g_new (gfloat, 4 * (n + 2 * reach));
-  g_autofree gfloat     *ring = g_new (gfloat, 4 * n * span);
-  g_autofree gfloat     *blurred = g_new (gfloat, 4 * n);
+  g_autofree gfloat     *line = g_new (gfloat, 2 * (n + 2 * reach));
+  g_autofree gfloat     *ring = g_new (gfloat, 2 * n * span);
+  g_autofree gfloat     *blurred = g_new (gfloat, 2 * n);
   g_autofree const gfloat **along = g_new (const gfloat *, span);
   g_autofree const gfloat **across = g_new (const gfloat *, span);
   gint                   y, k;
 
   for (k = 0; k < span; k++)
-    along[k] = line + 4 * k;
+    along[k] = line + 2 * k;
   for (y = -reach; y < (gint) size + reach; y++)
     {
       threshold_line (rows, (gint) offset + y, line);
       cblur_combine_mask_blur (along, mask->weights, reach, n,
-                               ring + 4 * n * ((y + reach) % span));
+                               ring + 2 * n * ((y + reach) % span));
       if (y < reach)
         continue;
       for (k = 0; k < span; k++)
-        across[k] = ring + 4 * n * ((y - reach + k) % span);
+        across[k] = ring + 2 * n * ((y - reach + k) % span);
       cblur_combine_mask_blur (across, mask->weights, reach, n, blurred);
       cblur_combine_unsharp (cblur_image_row (&rows->source, offset + y - reach),
                              cblur_image_row (&rows->first, offset + y - reach), blurred,

@@ -20,7 +20,9 @@ typedef struct
 
 /* The pixels that GEGL's σ = 1 blur makes its threshold mask of: where
  * the luminance of twice the difference between source and blurred
- * reaches the threshold, the source's alpha as white, else black. */
+ * reaches the threshold, the source's alpha as white, else black.  A
+ * mask's pixel is two floats, its white premultiplied and its alpha, as
+ * GEGL blurs Y'A. */
 void cblur_combine_threshold (const gfloat         *source,
                               const gfloat         *blurred,
                               const CblurThreshold *threshold,
@@ -40,7 +42,7 @@ void cblur_combine_mask_blur (const gfloat *const  *lines,
 
 /* Unsharp mask: source + amount × (source − blurred), in straight alpha,
  * the source's alpha as it is; mask, if not NULL, the blurred threshold
- * mask, weighs the difference. */
+ * mask (two floats a pixel), weighs the difference. */
 void cblur_combine_unsharp   (const gfloat         *source,
                               const gfloat         *blurred,
                               const gfloat         *mask,
