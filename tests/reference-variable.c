@@ -297,3 +297,161 @@ ref_blur_variable_boxes (const RefImage *src,
             grown + ((gsize) (y + reach) * gw + reach) * 4, (gsize) src->width * 4 * sizeof (gdouble));
   return out;
 }
+
+/* The hybrid's constants (reference-variable.h) */
+#define HYBRID_BASE  2.25   /* the per-pixel boxes' largest sigma */
+#define HYBRID_RATIO 1.5    /* between one level's sigma and the next's */
+#define HYBRID_LEAST 1.5    /* a level's blur's sigma on its grid, at least */
+
+/* level k's sigma: the base's at 0, then HYBRID_RATIO apart, the last
+ * radius */
+static gdouble
+hybrid_sigma (gint    k,
+              gdouble radius)
+{
+  return MIN (HYBRID_BASE * pow (HYBRID_RATIO, k), radius);
+}
+
+/* the variance a cell's average and bilinear upsampling add: a box of f
+ * pixels, and a tent of f at its mean between two centres */
+static gdouble
+hybrid_spread (gint f)
+{
+  return (f * f - 1.0) / 12.0 + (f > 1 ? f * f / 6.0 : 0.0);
+}
+
+/* the sigma of a level's blur on a grid of factor f */
+static gdouble
+hybrid_grid_sigma (gdouble sigma,
+                   gint    f)
+{
+  return sqrt (MAX (sigma * sigma - hybrid_spread (f), 0.0)) / f;
+}
+
+/* the reduced grid's factor for a level: the largest power of two whose
+ * grid's sigma is at least HYBRID_LEAST */
+static gint
+hybrid_factor (gdouble sigma)
+{
+  gint f = 1;
+
+  while (hybrid_grid_sigma (sigma, 2 * f) >= HYBRID_LEAST)
+    f *= 2;
+  return f;
+}
+
+/* floor (a / b) for b > 0 */
+static gint
+floor_div (gint a,
+           gint b)
+{
+  return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/* A uniform level: src's abyss-grown pixels averaged over f x f cells at
+ * multiples of f, those blurred by box passes of the sigma that, with
+ * the averaging and a bilinear upsampling's mean spread, makes sigma,
+ * and upsampled bilinearly from the cells' centres. */
+static RefImage *
+hybrid_level (const RefImage *src,
+              gdouble         sigma,
+              gint            iterations)
+{
+  gint                f = hybrid_factor (sigma);
+  gdouble             grid_sigma = hybrid_grid_sigma (sigma, f);
+  gdouble             fraction;
+  gint                half, reach, x0, y0, gw, gh, x, y, i, j, c;
+  gsize               n;
+  g_autofree gdouble *grid = NULL;
+  g_autofree gint    *halves = NULL;
+  g_autofree gdouble *fractions = NULL;
+  RefImage           *out = ref_image_new (src->width, src->height);
+
+  variable_box (grid_sigma, iterations, &half, &fraction);
+  reach = iterations * (half + 1);
+  /* the cells whose centres (i f + (f - 1) / 2) bracket every pixel,
+   * grown by the passes' reach */
+  x0 = floor_div (-(f - 1), 2 * f) - 1 - reach;
+  y0 = floor_div (-(f - 1), 2 * f) - 1 - reach;
+  gw = floor_div (2 * (src->width - 1) - (f - 1), 2 * f) + 2 + reach - x0 + 1;
+  gh = floor_div (2 * (src->height - 1) - (f - 1), 2 * f) + 2 + reach - y0 + 1;
+  n = (gsize) gw * gh;
+  grid = g_new0 (gdouble, n * 4);
+  halves = g_new (gint, n);
+  fractions = g_new (gdouble, n);
+  for (j = 0; j < gh; j++)
+    for (i = 0; i < gw; i++)
+      {
+        gdouble *cell = grid + ((gsize) j * gw + i) * 4;
+        gint     u, v;
+
+        for (v = 0; v < f; v++)
+          for (u = 0; u < f; u++)
+            {
+              gdouble pixel[4];
+
+              ref_image_pixel (src, (x0 + i) * f + u, (y0 + j) * f + v, pixel);
+              for (c = 0; c < 4; c++)
+                cell[c] += pixel[c] / (f * f);
+            }
+        halves[(gsize) j * gw + i] = half;
+        fractions[(gsize) j * gw + i] = fraction;
+      }
+  variable_axis (grid, halves, fractions, gw, gh, 1, gw, iterations);
+  variable_axis (grid, halves, fractions, gh, gw, gw, 1, iterations);
+  out->abyss = src->abyss;
+  for (y = 0; y < src->height; y++)
+    for (x = 0; x < src->width; x++)
+      {
+        gdouble u = (x - (f - 1) / 2.0) / f, v = (y - (f - 1) / 2.0) / f;
+        gint    cx = (gint) floor (u), cy = (gint) floor (v);
+        gdouble tx = u - cx, ty = v - cy;
+        gdouble *to = out->data + ((gsize) y * src->width + x) * 4;
+        const gdouble *p00 = grid + ((gsize) (cy - y0) * gw + cx - x0) * 4;
+        const gdouble *p10 = p00 + 4, *p01 = p00 + (gsize) gw * 4, *p11 = p01 + 4;
+
+        for (c = 0; c < 4; c++)
+          to[c] = (1 - ty) * ((1 - tx) * p00[c] + tx * p10[c])
+                  + ty * ((1 - tx) * p01[c] + tx * p11[c]);
+      }
+  return out;
+}
+
+RefImage *
+ref_blur_variable_hybrid (const RefImage *src,
+                          const gdouble  *sigmas,
+                          gdouble         radius,
+                          gint            iterations)
+{
+  gsize               n = (gsize) src->width * src->height, i;
+  g_autofree gdouble *base_sigmas = g_new (gdouble, n);
+  RefImage           *out;
+  gdouble             widest = 0.0;
+  gint                k, c;
+
+  for (i = 0; i < n; i++)
+    {
+      base_sigmas[i] = MIN (sigmas[i], HYBRID_BASE);
+      widest = MAX (widest, sigmas[i]);
+    }
+  out = ref_blur_variable_boxes (src, base_sigmas, iterations);
+  /* each pair of levels around a pixel's sigma, blended by variance */
+  for (k = 0; hybrid_sigma (k, radius) < widest; k++)
+    {
+      gdouble             low = hybrid_sigma (k, radius), high = hybrid_sigma (k + 1, radius);
+      g_autoptr (RefImage) lower = k == 0 ? NULL : hybrid_level (src, low, iterations);
+      g_autoptr (RefImage) upper = hybrid_level (src, high, iterations);
+
+      for (i = 0; i < n; i++)
+        if (sigmas[i] > low && sigmas[i] <= high)
+          {
+            gdouble  t = (sigmas[i] * sigmas[i] - low * low) / (high * high - low * low);
+            gdouble *to = out->data + i * 4;
+            const gdouble *from = lower != NULL ? lower->data + i * 4 : to;
+
+            for (c = 0; c < 4; c++)
+              to[c] = (1 - t) * from[c] + t * upper->data[i * 4 + c];
+          }
+    }
+  return out;
+}
