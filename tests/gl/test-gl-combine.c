@@ -144,22 +144,23 @@ test_difference (void)
   check_all (cases, G_N_ELEMENTS (cases));
 }
 
-/* combine's band of src for tall on the GPU as the op joins it, its rows
+/* combine's band of src for rect on the GPU as the op joins it, its rows
  * read over time and streamed, into a new image */
 static CblurImage *
-join_streamed (const Case       *c,
-               const CblurImage *src)
+join_streamed (const Case          *c,
+               const CblurImage    *src,
+               const GeglRectangle *rect)
 {
-  CblurImage     *dst = gl_test_blank_image (tall.x, tall.y, tall.width, tall.height);
+  CblurImage     *dst = gl_test_blank_image (rect->x, rect->y, rect->width, rect->height);
   GlTestGegl      gegl = { src, dst, 100 };
   CblurBandIo     band_io = gl_test_stream (&gegl);
   gint            margin = c->image_margin;
   CblurImage      held = { NULL, src->x, src->y, src->width, src->height, 0, NULL };
-  CblurImage      band = { NULL, tall.x, tall.y, tall.width, tall.height, 0, NULL };
+  CblurImage      band = { NULL, rect->x, rect->y, rect->width, rect->height, 0, NULL };
   CblurRunReport  report = { 0 };
 
-  band_io.inside = (GeglRectangle) { tall.x - margin, tall.y - margin, tall.width + 2 * margin,
-                                     tall.height + 2 * margin };
+  band_io.inside = (GeglRectangle) { rect->x - margin, rect->y - margin,
+                                     rect->width + 2 * margin, rect->height + 2 * margin };
   g_assert_true (cblur_combine_band_io (&c->combine, c->mode, CBLUR_BACKEND_GL, &held, &band,
                                         &band_io, &report));
   g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
@@ -191,7 +192,7 @@ test_streamed (void)
                                                   tall.height + 2 * reach, 7 + i);
       CblurRunReport  report = { 0 };
       /* streamed first: the join's texture holds no earlier result */
-      CblurImage     *streamed = join_streamed (c, src);
+      CblurImage     *streamed = join_streamed (c, src, &tall);
       CblurImage     *whole = join (c, CBLUR_BACKEND_GL, src, &tall, &report);
       gdouble         diff = gl_test_max_diff (whole, streamed);
 
@@ -201,6 +202,33 @@ test_streamed (void)
       gl_test_image_free (src);
       gl_test_image_free (whole);
       gl_test_image_free (streamed);
+    }
+}
+
+/* A live preview's drag: each frame's radius a little wider, its band's
+ * source a few rows and columns larger, which the pinned memory of the
+ * first frame holds. */
+static void
+test_growing_halo (void)
+{
+  static const GeglRectangle rect = { 3, -8, 600, 400 };
+  gdouble                    radius;
+  guint                      reserved = 0;
+
+  for (radius = 6.0; radius <= 9.0; radius += 1.0)
+    {
+      const Case  c = { { CBLUR_COMBINE_UNSHARP, { radius, 0.0 }, 1.5 }, CBLUR_MODE_DIRECT, 0,
+                        500 };
+      gint        reach = cblur_combine_reach (&c.combine, c.mode);
+      CblurImage *src = gl_test_random_image (rect.x - reach, rect.y - reach,
+                                              rect.width + 2 * reach, rect.height + 2 * reach,
+                                              11);
+
+      gl_test_image_free (join_streamed (&c, src, &rect));
+      gl_test_image_free (src);
+      if (radius > 6.0)
+        g_assert_cmpuint (cblur_gpu_pinned_reserved (), ==, reserved);
+      reserved = cblur_gpu_pinned_reserved ();
     }
 }
 
@@ -214,5 +242,6 @@ main (gint    argc,
   g_test_add_func ("/gl-combine/high-pass", test_high_pass);
   g_test_add_func ("/gl-combine/difference", test_difference);
   g_test_add_func ("/gl-combine/streamed", test_streamed);
+  g_test_add_func ("/gl-combine/growing-halo", test_growing_halo);
   return g_test_run ();
 }
