@@ -96,7 +96,7 @@ blur_at (const Tiles *tiles,
 /* first's texels from first_at, second's from second_at, joined by kind
  * into the result's rows [from_row, from_row + n_rows) */
 static void
-join_rows (const Tiles           *tiles,
+join (const Tiles           *tiles,
            const CblurGlTile     *tile,
            Kind                   kind,
            const CblurGpuTexture *first,
@@ -125,20 +125,6 @@ join_rows (const Tiles           *tiles,
   cblur_gpu_bind_image (RESULT_UNIT, tiles->result, CBLUR_GPU_WRITE);
   cblur_gpu_dispatch (cblur_gpu_groups (width, TEXEL_GROUP),
                       cblur_gpu_groups (n_rows, TEXEL_GROUP), CBLUR_GPU_BARRIER_IMAGES);
-}
-
-/* the same over all the result's rows */
-static void
-join (const Tiles           *tiles,
-      const CblurGlTile     *tile,
-      Kind                   kind,
-      const CblurGpuTexture *first,
-      gint                   first_at,
-      const CblurGpuTexture *second,
-      gint                   second_at)
-{
-  join_rows (tiles, tile, kind, first, first_at, second, second_at, 0,
-             tile->in_height - 2 * tiles->reach);
 }
 
 /* The unsharp mask of the blurred texels, which cover the result grown
@@ -200,6 +186,7 @@ combine_tile (gconstpointer      data,
 {
   const Tiles           *tiles = data;
   const CblurGpuTexture *blurred = cblur_gl_passes_run (&tiles->passes[0], tile);
+  gint                   rows = tile->in_height - 2 * tiles->reach;
 
   if (thresholded (tiles->combine))
     {
@@ -208,12 +195,13 @@ combine_tile (gconstpointer      data,
     }
   if (tiles->combine->kind != CBLUR_GL_COMBINE_DIFFERENCE)
     {
-      join (tiles, tile, kinds[tiles->combine->kind], blurred, blur_at (tiles, 0), blurred, 0);
+      join (tiles, tile, kinds[tiles->combine->kind], blurred, blur_at (tiles, 0), blurred, 0, 0,
+            rows);
       return tiles->result;
     }
-  join (tiles, tile, KIND_COPY, blurred, blur_at (tiles, 0), blurred, 0);
+  join (tiles, tile, KIND_COPY, blurred, blur_at (tiles, 0), blurred, 0, 0, rows);
   blurred = cblur_gl_passes_run (&tiles->passes[1], tile);
-  join (tiles, tile, KIND_DIFFERENCE, tiles->result, 0, blurred, blur_at (tiles, 1));
+  join (tiles, tile, KIND_DIFFERENCE, tiles->result, 0, blurred, blur_at (tiles, 1), 0, rows);
   return tiles->result;
 }
 
@@ -237,8 +225,8 @@ stream_columns (gconstpointer      data,
   const Tiles           *tiles = data;
   const CblurGpuTexture *blurred = cblur_gl_passes_columns (&tiles->passes[0], tile, first, n);
 
-  join_rows (tiles, tile, kinds[tiles->combine->kind], blurred, blur_at (tiles, 0), blurred, 0,
-             first, n);
+  join (tiles, tile, kinds[tiles->combine->kind], blurred, blur_at (tiles, 0), blurred, 0, first,
+        n);
   return tiles->result;
 }
 
