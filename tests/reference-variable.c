@@ -301,7 +301,7 @@ ref_blur_variable_boxes (const RefImage *src,
 /* The hybrid's constants (reference-variable.h) */
 #define HYBRID_BASE  2.25   /* the per-pixel boxes' largest sigma */
 #define HYBRID_RATIO 1.5    /* between one level's sigma and the next's */
-#define HYBRID_LEAST 1.5    /* a level's sigma on its reduced grid, at least */
+#define HYBRID_LEAST 1.5    /* a level's blur's sigma on its grid, at least */
 
 /* level k's sigma: the base's at 0, then HYBRID_RATIO apart, the last
  * radius */
@@ -312,14 +312,30 @@ hybrid_sigma (gint    k,
   return MIN (HYBRID_BASE * pow (HYBRID_RATIO, k), radius);
 }
 
-/* the reduced grid's factor for a level: a power of two, sigma / f at
- * least HYBRID_LEAST */
+/* the variance a cell's average and bilinear upsampling add: a box of f
+ * pixels, and a tent of f at its mean between two centres */
+static gdouble
+hybrid_spread (gint f)
+{
+  return (f * f - 1.0) / 12.0 + (f > 1 ? f * f / 6.0 : 0.0);
+}
+
+/* the sigma of a level's blur on a grid of factor f */
+static gdouble
+hybrid_grid_sigma (gdouble sigma,
+                   gint    f)
+{
+  return sqrt (MAX (sigma * sigma - hybrid_spread (f), 0.0)) / f;
+}
+
+/* the reduced grid's factor for a level: the largest power of two whose
+ * grid's sigma is at least HYBRID_LEAST */
 static gint
 hybrid_factor (gdouble sigma)
 {
   gint f = 1;
 
-  while (sigma / (2 * f) >= HYBRID_LEAST)
+  while (hybrid_grid_sigma (sigma, 2 * f) >= HYBRID_LEAST)
     f *= 2;
   return f;
 }
@@ -342,8 +358,7 @@ hybrid_level (const RefImage *src,
               gint            iterations)
 {
   gint                f = hybrid_factor (sigma);
-  gdouble             spread = (f * f - 1.0) / 12.0 + (f > 1 ? f * f / 6.0 : 0.0);
-  gdouble             grid_sigma = sqrt (MAX (sigma * sigma - spread, 0.0)) / f;
+  gdouble             grid_sigma = hybrid_grid_sigma (sigma, f);
   gdouble             fraction;
   gint                half, reach, x0, y0, gw, gh, x, y, i, j, c;
   gsize               n;

@@ -26,9 +26,11 @@ RefImage *ref_blur_variable_boxes (const RefImage *src,
 /* The variable blur as the hybrid computes it: the box passes above with
  * every sigma clamped to 2.25, and uniform box-mode blurs at levels
  * sigma_k = 2.25 * 1.5^k (the last at radius), each on a grid reduced by a
- * power of two f (sigma_k / f at least 1.5, cells at multiples of f, the
- * image grown by its abyss) and upsampled bilinearly; a pixel whose sigma
- * lies between two levels blends them by its variance. */
+ * power of two f (cells at multiples of f, the image grown by its abyss;
+ * the grid's blur makes sigma_k with the cells' and the bilinear
+ * upsampling's spread, and its sigma is at least 1.5) and upsampled
+ * bilinearly; a pixel whose sigma lies between two levels blends them by
+ * its variance. */
 RefImage *ref_blur_variable_hybrid (const RefImage *src,
                                     const gdouble  *sigmas,
                                     gdouble         radius,

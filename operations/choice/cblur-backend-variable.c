@@ -125,6 +125,7 @@ void
 cblur_backend_variable_blur (CblurVariableBandMemory *band,
                              const CblurVariable     *variable,
                              const CblurImage        *src,
+                             const gfloat            *masks,
                              GeglAbyssPolicy          abyss,
                              CblurBandIo             *band_io,
                              const CblurImage        *dst,
@@ -145,7 +146,7 @@ cblur_backend_variable_blur (CblurVariableBandMemory *band,
     cblur_backend_gl_error (report, error);
   report->ran_on = CBLUR_BACKEND_CPU;
   report->why_cpu = cblur_backend_why_cpu (band->backend, report);
-  cblur_cpu_variable_blur (variable, src, &band->boxes, abyss, dst);
+  cblur_cpu_variable_blur (variable, src, &band->boxes, masks, abyss, dst);
   if (band_io != NULL)
     cblur_band_io_write_all (band_io, dst);
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <gegl.h>
 
+#include "cblur-cpu-variable-levels.h"
 #include "cblur-cpu-variable-line.h"
 #include "cblur-format.h"
 #include "cblur-memory.h"
@@ -356,26 +357,19 @@ vertical_strips (gsize    first,
   cblur_pixels_free (memory);
 }
 
-void
-cblur_cpu_variable_blur (const CblurVariable      *variable,
-                         const CblurImage         *src,
-                         const CblurVariableBoxes *boxes,
-                         GeglAbyssPolicy           abyss,
-                         const CblurImage         *dst)
+/* the base's passes of src into dst */
+static void
+base_passes (const CblurVariable      *variable,
+             const CblurImage         *src,
+             const CblurVariableBoxes *boxes,
+             GeglAbyssPolicy           abyss,
+             const CblurImage         *dst)
 {
   Job    job = { variable, src, boxes, abyss, dst, { 0 }, 0, 0, NULL };
   gint   strips = (dst->width + STRIP_COLUMNS - 1) / STRIP_COLUMNS;
   gint   reach = variable->reach;
   gfloat colour[CBLUR_CHANNELS];
   gint   x;
-
-  g_return_if_fail (src->width > 0 && src->height > 0);
-  g_return_if_fail (src->x >= dst->x - reach && src->y >= dst->y - reach &&
-                    src->x + src->width <= dst->x + dst->width + reach &&
-                    src->y + src->height <= dst->y + dst->height + reach);
-
-  if (dst->width <= 0 || dst->height <= 0)
-    return;
 
   cblur_abyss_colour (abyss, colour);
   job.colour = (CblurPixel) { colour[0], colour[1], colour[2], colour[3] };
@@ -399,4 +393,45 @@ cblur_cpu_variable_blur (const CblurVariable      *variable,
                                   vertical_strips, &job);
 
   cblur_pixels_free (job.between);
+}
+
+void
+cblur_cpu_variable_blur (const CblurVariable      *variable,
+                         const CblurImage         *src,
+                         const CblurVariableBoxes *boxes,
+                         const gfloat             *masks,
+                         GeglAbyssPolicy           abyss,
+                         const CblurImage         *dst)
+{
+  gint       reach = variable->reach;
+  CblurImage blended;
+  gint       y;
+
+  g_return_if_fail (src->width > 0 && src->height > 0);
+  g_return_if_fail (src->x >= dst->x - reach && src->y >= dst->y - reach &&
+                    src->x + src->width <= dst->x + dst->width + reach &&
+                    src->y + src->height <= dst->y + dst->height + reach);
+
+  if (dst->width <= 0 || dst->height <= 0)
+    return;
+  if (!cblur_cpu_variable_takes_levels (variable, masks, (gsize) dst->width * dst->height))
+    {
+      base_passes (variable, src, boxes, abyss, dst);
+      return;
+    }
+  /* the levels blend into the base's result in float */
+  blended = *dst;
+  if (dst->format != NULL)
+    {
+      blended.format = NULL;
+      blended.stride = (gsize) dst->width * CBLUR_CHANNELS;
+      blended.data = cblur_pixels_take (blended.stride * dst->height * sizeof (gfloat));
+    }
+  base_passes (variable, src, boxes, abyss, &blended);
+  cblur_cpu_variable_levels (variable, src, abyss, masks, &blended);
+  for (y = 0; dst->format != NULL && y < dst->height; y++)
+    cblur_format_encode (dst->format, cblur_image_row (&blended, y),
+                         cblur_image_bytes (dst, 0, y), dst->width);
+  if (dst->format != NULL)
+    cblur_pixels_free (blended.data);
 }

@@ -171,15 +171,50 @@ byte_widths (const CblurVariable *variable,
   return TRUE;
 }
 
-void
-cblur_variable_blur_init (CblurVariableBlur *blur,
-                          gdouble            radius,
-                          gint               iterations,
-                          GeglOperation     *operation,
-                          GeglBuffer        *aux,
-                          gint               level)
+/* TRUE where every pixel of the mask that the region's blur reads (the
+ * region grown by the reach, in the input; beyond it the mask clamps)
+ * has one sigma */
+static gboolean
+mask_is_uniform (const CblurVariable *variable,
+                 GeglOperation       *operation,
+                 GeglBuffer          *aux,
+                 const GeglRectangle *result,
+                 gint                 level)
 {
-  cblur_variable_init (&blur->variable, radius, iterations);
+  const GeglRectangle *input = gegl_operation_source_get_bounding_box (operation, "input");
+  gint                 reach = cblur_variable_reach (variable->radius, variable->iterations);
+  GeglRectangle        read = { result->x - reach, result->y - reach,
+                                result->width + 2 * reach, result->height + 2 * reach };
+  GeglRectangle        inside = { input->x >> level, input->y >> level,
+                                  input->width >> level, input->height >> level };
+  g_autofree gfloat   *mask = NULL;
+  gsize                n, i;
+
+  if (!gegl_rectangle_intersect (&read, &read, &inside))
+    return TRUE;
+  n = (gsize) read.width * read.height;
+  mask = g_new (gfloat, n);
+  gegl_buffer_get (aux, &read, 1.0 / (1 << level),
+                   gegl_operation_get_format (operation, "aux"), mask, GEGL_AUTO_ROWSTRIDE,
+                   GEGL_ABYSS_NONE);
+  for (i = 1; i < n; i++)
+    if (cblur_variable_sigma (variable, mask[i]) != cblur_variable_sigma (variable, mask[0]))
+      return FALSE;
+  return TRUE;
+}
+
+void
+cblur_variable_blur_init (CblurVariableBlur   *blur,
+                          gdouble              radius,
+                          gint                 iterations,
+                          GeglOperation       *operation,
+                          GeglBuffer          *aux,
+                          const GeglRectangle *result,
+                          gint                 level)
+{
+  cblur_variable_init (&blur->variable, radius, iterations, FALSE);
+  if (mask_is_uniform (&blur->variable, operation, aux, result, level))
+    cblur_variable_init (&blur->variable, radius, iterations, TRUE);
   blur->has_table = byte_widths (&blur->variable, aux,
                                  gegl_operation_get_format (operation, "aux"), level,
                                  blur->table);
@@ -235,13 +270,17 @@ cblur_blur_band_variable (const CblurBlur     *blur,
                                                                       : NULL } };
   CblurBandIo              band_io = band_io_of (io, &rows);
   g_autoptr (CblurVariableBandMemory) memory = NULL;
+  g_autofree gfloat       *masks = g_new (gfloat, (gsize) band->width * band->height);
 
+  /* each output pixel's sigma, which chooses its levels */
+  gegl_buffer_get (io->aux, band, 1.0 / (1 << io->level), io->aux_format, masks,
+                   GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
   if (backend == CBLUR_BACKEND_CPU)
     expect_whole (variable, io, &src, &dst);
   memory = cblur_variable_band_memory_new (backend, &src, &dst, &rows.boxes);
 
-  cblur_backend_variable_blur (memory, &variable->variable, &src, io->abyss, &band_io, &dst,
-                               report);
+  cblur_backend_variable_blur (memory, &variable->variable, &src, masks, io->abyss, &band_io,
+                               &dst, report);
   io->band_io.read_ms += band_io.read_ms;
   io->band_io.write_ms += band_io.write_ms;
   return TRUE;

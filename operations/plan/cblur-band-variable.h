@@ -22,13 +22,15 @@ typedef struct
 } CblurVariableBlur;
 
 /* The blur of radius (σ where the mask is white) and iterations at
- * level, its mask read from aux in the aux pad's format. */
-void     cblur_variable_blur_init  (CblurVariableBlur *blur,
-                                    gdouble            radius,
-                                    gint               iterations,
-                                    GeglOperation     *operation,
-                                    GeglBuffer        *aux,
-                                    gint               level);
+ * level, its mask read from aux in the aux pad's format: uniform where
+ * the mask that result's blur reads has one σ. */
+void     cblur_variable_blur_init  (CblurVariableBlur   *blur,
+                                    gdouble              radius,
+                                    gint                 iterations,
+                                    GeglOperation       *operation,
+                                    GeglBuffer          *aux,
+                                    const GeglRectangle *result,
+                                    gint                 level);
 
 gboolean cblur_blur_band_variable  (const CblurBlur     *blur,
                                     CblurBackendKind     backend,
