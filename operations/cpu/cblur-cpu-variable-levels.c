@@ -249,19 +249,6 @@ blend_rows (gsize    first,
       }
 }
 
-gboolean
-cblur_cpu_variable_takes_levels (const CblurVariable *variable,
-                                 const gfloat        *masks,
-                                 gsize                n)
-{
-  gsize i;
-
-  for (i = 0; i < n && variable->n_levels > 0; i++)
-    if (cblur_variable_sigma (variable, masks[i]) > variable->base)
-      return TRUE;
-  return FALSE;
-}
-
 /* the least and greatest sigma of n mask values */
 static void
 sigma_range (const CblurVariable *variable,

@@ -13,12 +13,6 @@
 
 G_BEGIN_DECLS
 
-/* TRUE where a pixel of masks (each pixel of a rectangle, row after row,
- * n in all) takes a level, not the base alone */
-gboolean cblur_cpu_variable_takes_levels (const CblurVariable *variable,
-                                          const gfloat        *masks,
-                                          gsize                n);
-
 /* src as cblur_cpu_variable_blur() takes it, beyond which abyss makes the
  * pixels; masks: the mask value of each pixel of blended, row after row;
  * blended: premultiplied RGBA float, the base's result, into which each

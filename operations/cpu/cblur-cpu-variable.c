@@ -414,7 +414,7 @@ cblur_cpu_variable_blur (const CblurVariable      *variable,
 
   if (dst->width <= 0 || dst->height <= 0)
     return;
-  if (!cblur_cpu_variable_takes_levels (variable, masks, (gsize) dst->width * dst->height))
+  if (!cblur_variable_takes_levels (variable, masks, (gsize) dst->width * dst->height))
     {
       base_passes (variable, src, boxes, abyss, dst);
       return;

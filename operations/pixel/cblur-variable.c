@@ -171,6 +171,19 @@ box_sigma (gdouble sigma)
   return sqrt (moment / sum);
 }
 
+gboolean
+cblur_variable_takes_levels (const CblurVariable *variable,
+                             const gfloat        *masks,
+                             gsize                n)
+{
+  gsize i;
+
+  for (i = 0; i < n && variable->n_levels > 0; i++)
+    if (cblur_variable_sigma (variable, masks[i]) > variable->base)
+      return TRUE;
+  return FALSE;
+}
+
 void
 cblur_variable_widths (const CblurVariable *variable,
                        const gfloat        *mask,

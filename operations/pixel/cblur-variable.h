@@ -103,6 +103,12 @@ gboolean cblur_variable_blend     (const CblurVariable *variable,
                                    gint                *upper,
                                    gdouble             *weight);
 
+/* TRUE where a pixel of masks (mask values, n of them) takes a level,
+ * not the base alone */
+gboolean cblur_variable_takes_levels (const CblurVariable *variable,
+                                      const gfloat        *masks,
+                                      gsize                n);
+
 /* The boxes of n pixels from their mask values: the table that every
  * pass of both axes reads. */
 void    cblur_variable_widths     (const CblurVariable *variable,
