@@ -35,6 +35,13 @@ steep_mask (gint x, gint y, gint width, gint height)
   return 0.1 + 0.9 / (1.0 + exp (-(x - width / 2.0) / (width / 80.0)));
 }
 
+/* from 0 to 1 half way across */
+static gdouble
+step_mask (gint x, gint y, gint width, gint height)
+{
+  return x < width / 2 ? 0.0 : 1.0;
+}
+
 typedef struct
 {
   const gchar *name;
@@ -46,6 +53,7 @@ static const Mask masks[] = {
   { "down", down_mask },
   { "across", across_mask },
   { "steep", steep_mask },
+  { "step", step_mask },
 };
 
 /* max and rms over the checked pixels whose sigma >= 1 */

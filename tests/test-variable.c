@@ -146,27 +146,59 @@ test_smooth_mask_matches_reference (void)
     check_case (&cases[i]);
 }
 
+/* A part of a photograph blurred by the op through the smooth mask, with
+ * each pixel's sigma and the reference's input. */
+typedef struct
+{
+  GeglBuffer *input;
+  gdouble    *sigmas;
+  RefImage   *src;
+  gfloat     *ours;
+} Smooth;
+
+static void
+smooth_init (Smooth     *smooth,
+             const Case *c,
+             gint        width,
+             gint        height)
+{
+  g_autoptr (GeglBuffer) mask = variable_test_mask (width, height, "Y float",
+                                                    variable_test_smooth_mask, 0.0);
+
+  smooth->input = variable_test_photo (c->photo, width, height);
+  smooth->sigmas = sigmas_of (mask, c->radius);
+  smooth->src = test_reference_input (smooth->input);
+  smooth->src->abyss = c->abyss;
+  smooth->ours = blur_case (c, smooth->input, mask);
+}
+
+static void
+smooth_clear (Smooth *smooth)
+{
+  g_clear_object (&smooth->input);
+  g_clear_pointer (&smooth->sigmas, g_free);
+  g_clear_pointer (&smooth->src, ref_image_free);
+  g_clear_pointer (&smooth->ours, g_free);
+}
+
+G_DEFINE_AUTO_CLEANUP_CLEAR_FUNC (Smooth, smooth_clear)
+
 /* The op against its definition in double precision (the base's boxes,
  * every pixel beyond the edge reading the abyss and carrying the sigma of
  * the image's nearest pixel, and the levels over the abyss): the sums'
  * rounding apart, under every policy. */
 static void
 check_definition (const Case *c,
-             gint        width,
-             gint        height)
+                  gint        width,
+                  gint        height)
 {
-  g_autoptr (GeglBuffer) input = variable_test_photo (c->photo, width, height);
-  g_autoptr (GeglBuffer) mask = variable_test_mask (width, height, "Y float",
-                                                    variable_test_smooth_mask, 0.0);
-  g_autofree gdouble    *sigmas = sigmas_of (mask, c->radius);
-  g_autoptr (RefImage)   src = test_reference_input (input);
-  g_autoptr (RefImage)   expected = NULL;
-  g_autofree gfloat     *ours = blur_case (c, input, mask);
-  gdouble                max_abs, rms;
+  g_auto (Smooth)      smooth = { 0 };
+  g_autoptr (RefImage) expected = NULL;
+  gdouble              max_abs, rms;
 
-  src->abyss = c->abyss;
-  expected = ref_blur_variable_hybrid (src, sigmas, c->radius, 4);
-  ref_compare_floats (expected, ours, &max_abs, &rms);
+  smooth_init (&smooth, c, width, height);
+  expected = ref_blur_variable_hybrid (smooth.src, smooth.sigmas, c->radius, 4);
+  ref_compare_floats (expected, smooth.ours, &max_abs, &rms);
   g_test_message ("%s radius %g abyss %d: %.3g from its definition",
                   c->photo != NULL ? c->photo : "synthetic", c->radius, c->abyss, max_abs);
   g_assert_cmpfloat (max_abs, <=, 1e-5);
@@ -205,27 +237,24 @@ check_sampled (const Case *c,
                gint        width,
                gint        height)
 {
-  g_autoptr (GeglBuffer) input = variable_test_photo (c->photo, width, height);
-  g_autoptr (GeglBuffer) mask = variable_test_mask (width, height, "Y float",
-                                                    variable_test_smooth_mask, 0.0);
-  g_autofree gdouble    *sigmas = sigmas_of (mask, c->radius);
-  g_autoptr (RefImage)   src = test_reference_input (input);
-  g_autoptr (RefImage)   expected = NULL;
-  g_autofree gfloat     *ours = blur_case (c, input, mask);
-  gsize                  n = (gsize) width * height, i, count = 0;
-  gdouble                max_abs = 0.0, sum = 0.0;
-  gint                   ch;
+  g_auto (Smooth)      smooth = { 0 };
+  g_autoptr (RefImage) expected = NULL;
+  gdouble             *sigmas;
+  gsize                n = (gsize) width * height, i, count = 0;
+  gdouble              max_abs = 0.0, sum = 0.0;
+  gint                 ch;
 
+  smooth_init (&smooth, c, width, height);
+  sigmas = smooth.sigmas;
   /* sigma 0 keeps the pixels left out */
   for (i = 0; i < n; i++)
     if ((i % width) % 7 != 0 || (i / width) % 7 != 0 || sigmas[i] < 1.0)
       sigmas[i] = 0.0;
-  src->abyss = c->abyss;
-  expected = ref_blur_variable (src, sigmas);
+  expected = ref_blur_variable (smooth.src, sigmas);
   for (i = 0; i < n; i++)
     for (ch = 0; ch < 4 && sigmas[i] > 0.0; ch++)
       {
-        gdouble d = fabs (expected->data[i * 4 + ch] - ours[i * 4 + ch]);
+        gdouble d = fabs (expected->data[i * 4 + ch] - smooth.ours[i * 4 + ch]);
 
         max_abs = isnan (d) ? INFINITY : MAX (max_abs, d);
         sum += d * d;

@@ -22,14 +22,20 @@ typedef struct
   const CblurImage    *src;
   GeglAbyssPolicy      abyss;
   CblurPixel           colour;
-  const gfloat        *masks;
   const CblurImage    *blended;
+  /* each pixel of blended: the level it blends in as the upper, -1 for
+   * the base alone, and that level's weight */
+  const gfloat        *masks;     /* a value a pixel of blended */
+  gint8               *uppers;
+  gfloat              *weights;
   Grid                *lower;     /* NULL: the base */
   Grid                *upper;
   gint                 upper_index;
-  const CblurImage    *cells;     /* the cells being made, factor x factor pixels each */
-  gint                 factor;
-  gint                *columns;   /* src's column of each of their pixels, -1 the colour */
+  /* the source's means over cells of means_factor pixels, around blended
+   * by the reach */
+  CblurImage           means;
+  gint                 means_factor;
+  gint                *columns;   /* src's column of each pixel of a row of cells, -1 the colour */
 } Job;
 
 /* floor (a / b), b > 0 */
@@ -77,12 +83,12 @@ row_weights (const Job *job,
              gint      *weights)
 {
   const CblurImage *src = job->src;
-  gint              f = job->factor, colour = 0, v;
+  gint              f = job->means_factor, colour = 0, v;
 
   memset (weights, 0, (gsize) src->height * sizeof (gint));
   for (v = 0; v < f; v++)
     {
-      gint r = cblur_abyss_index (job->abyss, ((gint64) job->cells->y + j) * f + v - src->y,
+      gint r = cblur_abyss_index (job->abyss, ((gint64) job->means.y + j) * f + v - src->y,
                                   src->height);
 
       if (r < 0)
@@ -104,8 +110,8 @@ average_rows (gsize    first,
               gpointer user_data)
 {
   const Job        *job = user_data;
-  const CblurImage *src = job->src, *cells = job->cells;
-  gint              f = job->factor;
+  const CblurImage *src = job->src, *cells = &job->means;
+  gint              f = job->means_factor;
   CblurPixel       *row = cblur_pixels_take ((gsize) src->width * sizeof (CblurPixel));
   CblurPixel       *sums = cblur_pixels_take ((gsize) src->width * sizeof (CblurPixel));
   gint             *weights = g_new (gint, src->height);
@@ -161,38 +167,143 @@ float_image (gint64 x,
   return image;
 }
 
-/* level's cells around blended, averaged from src and blurred */
+/* cells of f pixels, from multiples of f, that hold [x - reach, x + n + reach) */
+static void
+cells_around (gint64  x,
+              gint    n,
+              gint    reach,
+              gint    f,
+              gint64 *first,
+              gint    *count)
+{
+  *first = floor_div (x - reach, f);
+  *count = floor_div (x + n + reach - 1, f) - *first + 1;
+}
+
+static void
+means_from_src (Job *job,
+                gint f)
+{
+  const CblurImage *blended = job->blended;
+  gint              reach = job->variable->reach, width, height;
+  gint64            x0, y0;
+  gsize             i;
+
+  cells_around (blended->x, blended->width, reach, f, &x0, &width);
+  cells_around (blended->y, blended->height, reach, f, &y0, &height);
+  job->means = float_image (x0, y0, width, height);
+  job->means_factor = f;
+  job->columns = g_new (gint, (gsize) width * f);
+  for (i = 0; i < (gsize) width * f; i++)
+    job->columns[i] = cblur_abyss_index (job->abyss, x0 * f + (gint64) i - job->src->x,
+                                         job->src->width);
+  cblur_parallel_distribute_range (height, 4096.0 / ((gsize) width * f * f + 1),
+                                   average_rows, job);
+  g_clear_pointer (&job->columns, g_free);
+}
+
+/* the finer means' pixel (x, y), absolute, its index clamped to them:
+ * the cells at their edges that a coarser cell takes beyond them are
+ * cells no level reads */
+static CblurPixel
+finer (const CblurImage *finer,
+       gint64            x,
+       gint64            y)
+{
+  CblurPixel pixel;
+
+  memcpy (&pixel, cblur_image_pixel (finer, CLAMP (x - finer->x, 0, finer->width - 1),
+                                     CLAMP (y - finer->y, 0, finer->height - 1)),
+          sizeof pixel);
+  return pixel;
+}
+
+typedef struct
+{
+  const CblurImage *finer;
+  const CblurImage *coarser;
+} Halving;
+
+static void
+halve_rows (gsize    first,
+            gsize    count,
+            gpointer user_data)
+{
+  const Halving *h = user_data;
+  gsize          j;
+  gint           i;
+
+  for (j = first; j < first + count; j++)
+    for (i = 0; i < h->coarser->width; i++)
+      {
+        gint64     x = 2 * (h->coarser->x + i), y = 2 * (h->coarser->y + (gint64) j);
+        CblurPixel mean = (finer (h->finer, x, y) + finer (h->finer, x + 1, y) +
+                           finer (h->finer, x, y + 1) + finer (h->finer, x + 1, y + 1)) * 0.25f;
+
+        memcpy (cblur_image_pixel (h->coarser, i, j), &mean, sizeof mean);
+      }
+}
+
+/* the means over cells of f pixels: from src where none are made, else
+ * by halving those made as often as it takes (a cell of 2f pixels at a
+ * multiple of 2f is the mean of four of f) */
+static void
+means_of (Job *job,
+          gint f)
+{
+  if (job->means.data == NULL)
+    means_from_src (job, f);
+  while (job->means_factor < f)
+    {
+      CblurImage coarser;
+      Halving    h = { &job->means, &coarser };
+      gint64     x0, y0;
+      gint       width, height;
+
+      cells_around (job->blended->x, job->blended->width, job->variable->reach,
+                    2 * job->means_factor, &x0, &width);
+      cells_around (job->blended->y, job->blended->height, job->variable->reach,
+                    2 * job->means_factor, &y0, &height);
+      coarser = float_image (x0, y0, width, height);
+      cblur_parallel_distribute_range (height, 4096.0 / ((gsize) width * 4 + 1), halve_rows,
+                                       &h);
+      cblur_pixels_free (job->means.data);
+      job->means = coarser;
+      job->means_factor *= 2;
+    }
+}
+
+/* level's cells around blended, from the means, blurred */
 static void
 make_grid (Job                      *job,
            const CblurVariableLevel *level,
            Grid                     *grid)
 {
-  const CblurImage         *blended = job->blended;
-  gint                      f = level->factor, reach = level->grid_reach;
-  gint64                    x0, x1, y0, y1;
-  CblurImage                cells;
-  g_autoptr (CblurKernel)   kernel = cblur_kernel_new (level->grid_radius, CBLUR_MODE_BOX,
-                                                       job->variable->iterations);
-  gsize                     i;
+  const CblurImage       *blended = job->blended;
+  gint                    f = level->factor, reach = level->grid_reach;
+  gint64                  x0, x1, y0, y1;
+  CblurImage              cells;
+  g_autoptr (CblurKernel) kernel = cblur_kernel_new (level->grid_radius, CBLUR_MODE_BOX,
+                                                     job->variable->iterations);
 
+  means_of (job, f);
   cells_of (blended->x, blended->width, f, &x0, &x1);
   cells_of (blended->y, blended->height, f, &y0, &y1);
   grid->level = level;
   grid->image = float_image (x0, y0, x1 - x0 + 1, y1 - y0 + 1);
-  cells = float_image (x0 - reach, y0 - reach, grid->image.width + 2 * reach,
-                       grid->image.height + 2 * reach);
-  job->cells = &cells;
-  job->factor = f;
-  job->columns = g_new (gint, (gsize) cells.width * f);
-  for (i = 0; i < (gsize) cells.width * f; i++)
-    job->columns[i] = cblur_abyss_index (job->abyss, cells.x * f + (gint64) i - job->src->x,
-                                         job->src->width);
-  cblur_parallel_distribute_range (cells.height, 4096.0 / ((gsize) cells.width * f * f + 1),
-                                   average_rows, job);
-  g_clear_pointer (&job->columns, g_free);
+  /* the means hold the cells the grid's blur reads */
+  cells = job->means;
+  cells.data = cblur_image_pixel (&job->means, x0 - reach - job->means.x,
+                                  y0 - reach - job->means.y);
+  cells.x = x0 - reach;
+  cells.y = y0 - reach;
+  cells.width = grid->image.width + 2 * reach;
+  cells.height = grid->image.height + 2 * reach;
   g_assert (kernel->reach <= reach);
+  g_assert (cells.x >= job->means.x && cells.y >= job->means.y &&
+            cells.x + cells.width <= job->means.x + job->means.width &&
+            cells.y + cells.height <= job->means.y + job->means.height);
   cblur_cpu_blur (kernel, &cells, NULL, GEGL_ABYSS_CLAMP, FALSE, &grid->image);
-  cblur_pixels_free (cells.data);
 }
 
 /* grid's value at the absolute pixel (x, y), bilinear between its cells'
@@ -214,6 +325,32 @@ sample (const Grid *grid,
   return top + (bottom - top) * (gfloat) ty;
 }
 
+/* each pixel's upper level and its weight; neighbouring mask values
+ * repeat */
+static void
+weigh_rows (gsize    first,
+            gsize    count,
+            gpointer user_data)
+{
+  const Job *job = user_data;
+  gsize      width = job->blended->width, i;
+  gint       lower, upper = -1;
+  gdouble    t = 0.0;
+
+  for (i = first * width; i < (first + count) * width; i++)
+    {
+      if (i == first * width || job->masks[i] != job->masks[i - 1])
+        {
+          gdouble sigma = cblur_variable_sigma (job->variable, job->masks[i]);
+
+          if (!cblur_variable_blend (job->variable, sigma, &lower, &upper, &t))
+            upper = -1;
+        }
+      job->uppers[i] = upper;
+      job->weights[i] = upper < 0 ? 0.0f : (gfloat) t;
+    }
+}
+
 /* rows of blended whose pixels blend the upper level with the one below */
 static void
 blend_rows (gsize    first,
@@ -228,46 +365,20 @@ blend_rows (gsize    first,
   for (y = first; y < first + count; y++)
     for (x = 0; x < blended->width; x++)
       {
+        gsize       i = y * blended->width + x;
         gfloat     *to = cblur_image_pixel (blended, x, y);
-        gdouble     t;
-        gint        lower, upper;
         CblurPixel  low, high, mixed;
 
-        if (!cblur_variable_blend (job->variable,
-                                   cblur_variable_sigma (job->variable,
-                                                         job->masks[y * blended->width + x]),
-                                   &lower, &upper, &t) ||
-            upper != job->upper_index)
+        if (job->uppers[i] != job->upper_index)
           continue;
         high = sample (job->upper, blended->x + x, blended->y + (gint64) y);
-        if (lower < 0)
+        if (job->lower == NULL)
           memcpy (&low, to, sizeof low);
         else
           low = sample (job->lower, blended->x + x, blended->y + (gint64) y);
-        mixed = low + (high - low) * (gfloat) t;
+        mixed = low + (high - low) * job->weights[i];
         memcpy (to, &mixed, sizeof mixed);
       }
-}
-
-/* the least and greatest sigma of n mask values */
-static void
-sigma_range (const CblurVariable *variable,
-             const gfloat        *masks,
-             gsize                n,
-             gdouble             *least,
-             gdouble             *most)
-{
-  gsize i;
-
-  *least = G_MAXDOUBLE;
-  *most = 0.0;
-  for (i = 0; i < n; i++)
-    {
-      gdouble sigma = cblur_variable_sigma (variable, masks[i]);
-
-      *least = MIN (*least, sigma);
-      *most = MAX (*most, sigma);
-    }
 }
 
 void
@@ -277,27 +388,27 @@ cblur_cpu_variable_levels (const CblurVariable *variable,
                            const gfloat        *masks,
                            const CblurImage    *blended)
 {
-  Job     job = { variable, src, abyss, { 0 }, masks, blended, NULL, NULL, 0, NULL, 1, NULL };
+  gsize   n = (gsize) blended->width * blended->height, i;
+  Job     job = { variable, src, abyss, { 0 }, blended, masks, g_new (gint8, n), g_new (gfloat, n) };
   Grid    grids[2] = { { NULL, { 0 } }, { NULL, { 0 } } };
   gfloat  colour[CBLUR_CHANNELS];
-  gdouble least, most;
-  gint    k;
+  gint    k, most = -1, least = G_MAXINT;
 
   cblur_abyss_colour (abyss, colour);
   job.colour = (CblurPixel) { colour[0], colour[1], colour[2], colour[3] };
-  sigma_range (variable, masks, (gsize) blended->width * blended->height, &least, &most);
-  /* level k blends the pixels whose sigma lies between it and the level
-   * below, and is the level below for those up to the next */
-  for (k = 0; k < variable->n_levels; k++)
+  cblur_parallel_distribute_range (blended->height, 4096.0 / ((gsize) blended->width + 1),
+                                   weigh_rows, &job);
+  for (i = 0; i < n; i++)
     {
-      gdouble below = k > 0 ? variable->levels[k - 1].sigma : variable->base;
-      gdouble above = k + 1 < variable->n_levels ? variable->levels[k + 1].sigma : G_MAXDOUBLE;
-      Grid   *grid = &grids[k % 2];
+      most = MAX (most, job.uppers[i]);
+      least = job.uppers[i] < 0 ? least : MIN (least, job.uppers[i]);
+    }
+  /* level k is the upper of the pixels between it and the level below,
+   * and the lower of those up to the next */
+  for (k = MAX (least - 1, 0); k <= most; k++)
+    {
+      Grid *grid = &grids[k % 2];
 
-      if (below >= most)
-        break;
-      if (least >= above)
-        continue;
       if (grid->level != NULL)
         cblur_pixels_free (grid->image.data);
       make_grid (&job, &variable->levels[k], grid);
@@ -311,4 +422,7 @@ cblur_cpu_variable_levels (const CblurVariable *variable,
   for (k = 0; k < 2; k++)
     if (grids[k].level != NULL)
       cblur_pixels_free (grids[k].image.data);
+  cblur_pixels_free (job.means.data);
+  g_free (job.uppers);
+  g_free (job.weights);
 }
