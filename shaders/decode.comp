@@ -5,8 +5,9 @@
  * the passes' texels: premultiplied linear RGBA float, as the CPU makes
  * them (cblur_format_decode, then alpha.glsl's rule).  Integer samples go
  * through cblur-format's decode tables, babl's curve at every code; half
- * and float ones are taken as they are.  A grey sample fills R, G and B,
- * and a format without alpha has alpha 1.
+ * and float ones are taken as they are, or with `srgb` decoded from
+ * srgb.glsl's curve.  A grey sample fills R, G and B, and a format without
+ * alpha has alpha 1.
  *
  * The format is the dispatch's uniforms: n_components samples a pixel
  * (alpha last where has_alpha) of sample_bytes each, integers where
@@ -31,8 +32,10 @@ layout (location = 7)  uniform bool  tables;
 layout (location = 8)  uniform bool  grey;
 layout (location = 9)  uniform bool  has_alpha;
 layout (location = 10) uniform int   codes;    /* each component's table: a value per code */
+layout (location = 11) uniform bool  srgb;     /* half or float colours on the sRGB curve */
 
-/* sample c of stored pixel `pixel` of the row that starts at byte `row` */
+/* sample c of stored pixel `pixel` of the row that starts at byte `row`,
+ * as it is stored */
 float
 sample_of (uint row,
            int  pixel,
@@ -61,10 +64,16 @@ main ()
     return;
 
   texel.r = sample_of (row, pixel, 0);
+  if (!grey)
+    texel.gb = vec2 (sample_of (row, pixel, 1), sample_of (row, pixel, 2));
+  if (srgb)
+    {
+      texel.r = srgb_decoded (texel.r);
+      if (!grey)
+        texel.gb = vec2 (srgb_decoded (texel.g), srgb_decoded (texel.b));
+    }
   if (grey)
     texel.gb = vec2 (texel.r);
-  else
-    texel.gb = vec2 (sample_of (row, pixel, 1), sample_of (row, pixel, 2));
   texel.a = has_alpha ? sample_of (row, pixel, n_components - 1) : 1.0;
   imageStore (image, origin + p, PREMULTIPLIED (texel));
 }

@@ -7,7 +7,8 @@
  * included, then each sample rounded.  An integer sample takes the
  * greatest code whose threshold in cblur-format's tables (the least linear
  * value babl's curve rounds to that code) is at or below it, found by
- * bisection; half rounds to nearest even; float is as it is.  A word's
+ * bisection; half and float colours with `srgb` go on srgb.glsl's curve
+ * first; half rounds to nearest even; float is as it is.  A word's
  * bytes outside the region are left 0: only the region's go down.
  *
  * The format is the dispatch's uniforms, as for decode.comp. */
@@ -32,6 +33,7 @@ layout (location = 8)  uniform bool  grey;
 layout (location = 9)  uniform bool  has_alpha;
 layout (location = 10) uniform int   codes;    /* a power of two; each component's table
                                                 * holds codes + 1 thresholds, -inf first */
+layout (location = 11) uniform bool  srgb;     /* half or float colours on the sRGB curve */
 
 /* What texel's samples are multiplied by to unpremultiply them: 1 /
  * alpha, babl's floor for alphas near 0, rounded as the CPU's division
@@ -56,7 +58,9 @@ straight (vec4  texel,
 {
   precise float value = texel[grey ? 1 : c] * unpremultiply;
 
-  return has_alpha && c == n_components - 1 ? texel.a : value;
+  if (has_alpha && c == n_components - 1)
+    return texel.a;
+  return srgb ? srgb_encoded (value) : value;
 }
 
 /* the greatest k whose threshold is at or below value, 0 for NaN */

@@ -124,6 +124,7 @@ set_format (const CblurGpuProgram *program,
   cblur_gpu_set_int (program, "grey", format->grey);
   cblur_gpu_set_int (program, "has_alpha", format->has_alpha);
   cblur_gpu_set_int (program, "codes", tables ? format->curves[0]->max + 1 : 0);
+  cblur_gpu_set_int (program, "srgb", format->srgb);
 }
 
 /* The side's program over texture rows [tex_y, tex_y + rect->height),

@@ -1,6 +1,6 @@
 /* The blur's shaders as the runtime's programs: each variant's defines,
- * and the pixel rules, alpha.glsl and common.glsl that every shader
- * shares. */
+ * and the pixel rules, alpha.glsl, common.glsl and srgb.glsl that every
+ * shader shares. */
 #include "cblur-gl-internal.h"
 
 /* the shaders' sources, embedded at build time */
@@ -16,6 +16,7 @@ G_GNUC_INTERNAL extern const gchar cblur_shader_variable[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_combine[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_alpha[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_common[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_srgb[];
 
 /* The pixel rules' constants (cblur-pixel.h) as the shaders' defines, in
  * the C locale's digits, which hold the alpha floor exactly, then the
@@ -32,10 +33,10 @@ prelude (void)
 
       text = g_strdup_printf ("#define CBLUR_ALPHA_FLOOR %s\n"
                               "#define CBLUR_ABYSS_CLAMP %d\n"
-                              "#define CBLUR_ABYSS_LOOP %d\n%s%s",
+                              "#define CBLUR_ABYSS_LOOP %d\n%s%s%s",
                               g_ascii_dtostr (floor_text, sizeof floor_text, CBLUR_ALPHA_FLOOR),
                               GEGL_ABYSS_CLAMP, GEGL_ABYSS_LOOP, cblur_shader_alpha,
-                              cblur_shader_common);
+                              cblur_shader_common, cblur_shader_srgb);
       g_once_init_leave (&once, 1);
     }
   return text;

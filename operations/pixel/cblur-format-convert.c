@@ -1,12 +1,14 @@
 /* The conversions between the formats that cblur-format.c covers and the
  * blur's RGBA float: decoding with the curves' tables, encoding by their
  * thresholds, bit for bit babl's; 8-bit RGBA through cblur-format-lanes
- * where the processor has AVX2. */
+ * where the processor has AVX2; half and float colours on the sRGB curve
+ * through cblur-srgb.h. */
 #include "cblur-format.h"
 
 #include <string.h>
 
 #include "cblur-pixel.h"
+#include "cblur-srgb.h"
 
 /* pixels converted at a time, through a block on the stack */
 #define BLOCK_PIXELS 64
@@ -128,6 +130,23 @@ copy_curves (const CblurFormat *format,
     curves[c] = *format->curves[c];
 }
 
+/* the colours of n_pixels of RGBA float off the sRGB curve: every sample
+ * in one loop, which the compiler vectorizes, the alphas put back */
+static inline __attribute__ ((always_inline)) void
+decode_srgb (gfloat *rgba,
+             gsize   n_pixels)
+{
+  gfloat alpha[BLOCK_PIXELS];
+  gsize  i;
+
+  for (i = 0; i < n_pixels; i++)
+    alpha[i] = rgba[i * 4 + 3];
+  for (i = 0; i < n_pixels * 4; i++)
+    rgba[i] = cblur_srgb_decode (rgba[i]);
+  for (i = 0; i < n_pixels; i++)
+    rgba[i * 4 + 3] = alpha[i];
+}
+
 static inline __attribute__ ((always_inline)) void
 decode_run (const CblurFormat *format,
             const guint8      *src,
@@ -135,7 +154,8 @@ decode_run (const CblurFormat *format,
             gsize              n_pixels,
             CblurSampleType    type,
             gint               n,
-            gboolean           grey)
+            gboolean           grey,
+            gboolean           srgb)
 {
   gint       bytes = format->bytes_per_pixel;
   CblurCurve curves[4];
@@ -153,6 +173,8 @@ decode_run (const CblurFormat *format,
       rgba[2] = grey ? s[0] : s[2];
       rgba[3] = HAS_ALPHA (n, grey) ? s[n - 1] : 1.0f;
     }
+  if (srgb)
+    decode_srgb (dst, n_pixels);
 }
 
 /* RGBA float a pixel at a time, the same products as encode_run's: as
@@ -177,6 +199,33 @@ encode_rgba_float (const gfloat *src,
     }
 }
 
+/* half or float planes of samples onto the sRGB curve, the colours' in
+ * loops the compiler vectorizes, then stored */
+static inline __attribute__ ((always_inline)) void
+encode_srgb (gfloat           planes[4][BLOCK_PIXELS],
+             guint8          *dst,
+             gint             bytes,
+             gsize            n_pixels,
+             CblurSampleType  type,
+             gint             n,
+             gint             n_colours)
+{
+  gsize i;
+  gint  c;
+
+  for (c = 0; c < n_colours; c++)
+    for (i = 0; i < n_pixels; i++)
+      planes[c][i] = cblur_srgb_encode (planes[c][i]);
+  for (i = 0; i < n_pixels; i++)
+    {
+      gfloat s[4];
+
+      for (c = 0; c < n; c++)
+        s[c] = planes[c][i];
+      store_samples (s, dst + i * bytes, type, n);
+    }
+}
+
 /* unpremultiplied as babl does (its alpha floor), then the curve and
  * rounding, a plane of samples at a time */
 static inline __attribute__ ((always_inline)) void
@@ -186,7 +235,8 @@ encode_run (const CblurFormat *format,
             gsize              n_pixels,
             CblurSampleType    type,
             gint               n,
-            gboolean           grey)
+            gboolean           grey,
+            gboolean           srgb)
 {
   gint       bytes = format->bytes_per_pixel;
   gint       sample_bytes = bytes / n;
@@ -207,7 +257,7 @@ encode_run (const CblurFormat *format,
     recip[i] = cblur_used_alpha (alpha[i]);
   for (i = 0; i < n_pixels; i++)
     recip[i] = 1.0f / recip[i];
-  if (type == CBLUR_SAMPLE_FLOAT && n == 4)
+  if (type == CBLUR_SAMPLE_FLOAT && n == 4 && !srgb)
     {
       encode_rgba_float (src, dst, n_pixels, alpha, recip);
       return;
@@ -226,33 +276,46 @@ encode_run (const CblurFormat *format,
         }
       if (HAS_ALPHA (n, grey))
         s[n - 1] = alpha[i];
-      if (type <= CBLUR_SAMPLE_U16)
+      if (type <= CBLUR_SAMPLE_U16 || srgb)
         for (c = 0; c < n; c++)
           planes[c][i] = s[c];
       else
         store_samples (s, dst + i * bytes, type, n);
     }
 
+  if (srgb)
+    {
+      encode_srgb (planes, dst, bytes, n_pixels, type, n, n - HAS_ALPHA (n, grey));
+      return;
+    }
+
   for (c = 0; type <= CBLUR_SAMPLE_U16 && c < n; c++)
     encode_plane (curves + c, planes[c], dst + c * sample_bytes, bytes, n_pixels, type);
 }
 
-#define LAYOUTS(run, type)                                        \
-  switch (format->n_components * 2 + format->grey)                \
-    {                                                             \
-    case 8: run (format, in, out, count, type, 4, FALSE); break;  \
-    case 6: run (format, in, out, count, type, 3, FALSE); break;  \
-    case 5: run (format, in, out, count, type, 2, TRUE); break;   \
-    default: run (format, in, out, count, type, 1, TRUE); break;  \
+#define LAYOUTS(run, type, srgb)                                        \
+  switch (format->n_components * 2 + format->grey)                      \
+    {                                                                   \
+    case 8: run (format, in, out, count, type, 4, FALSE, srgb); break;  \
+    case 6: run (format, in, out, count, type, 3, FALSE, srgb); break;  \
+    case 5: run (format, in, out, count, type, 2, TRUE, srgb); break;   \
+    default: run (format, in, out, count, type, 1, TRUE, srgb); break;  \
     }
 
-#define TYPES(run)                                                \
-  switch (format->type)                                           \
-    {                                                             \
-    case CBLUR_SAMPLE_U8: LAYOUTS (run, CBLUR_SAMPLE_U8); break;  \
-    case CBLUR_SAMPLE_U16: LAYOUTS (run, CBLUR_SAMPLE_U16); break; \
-    case CBLUR_SAMPLE_HALF: LAYOUTS (run, CBLUR_SAMPLE_HALF); break; \
-    default: LAYOUTS (run, CBLUR_SAMPLE_FLOAT); break;            \
+/* half and float, linear or on the sRGB curve */
+#define CURVES(run, type)                                               \
+  if (format->srgb)                                                     \
+    LAYOUTS (run, type, TRUE)                                           \
+  else                                                                  \
+    LAYOUTS (run, type, FALSE)
+
+#define TYPES(run)                                                      \
+  switch (format->type)                                                 \
+    {                                                                   \
+    case CBLUR_SAMPLE_U8: LAYOUTS (run, CBLUR_SAMPLE_U8, FALSE); break;  \
+    case CBLUR_SAMPLE_U16: LAYOUTS (run, CBLUR_SAMPLE_U16, FALSE); break; \
+    case CBLUR_SAMPLE_HALF: CURVES (run, CBLUR_SAMPLE_HALF); break;     \
+    default: CURVES (run, CBLUR_SAMPLE_FLOAT); break;                   \
     }
 
 /* half converts in one instruction where the processor has F16C */

@@ -3,6 +3,8 @@
  * the conversions are cblur-format-convert.c's. */
 #include "cblur-format.h"
 
+#include <string.h>
+
 /* how the components of an encoding map onto RGBA */
 typedef struct
 {
@@ -13,6 +15,7 @@ typedef struct
   gboolean     grey;
 } Layout;
 
+/* "'" components carry the space's curve, "~" ones sRGB's in any space */
 static const Layout layouts[] = {
   { "RGBA",    "RGBA", 4, TRUE,  FALSE },
   { "R'G'B'A", "RGBA", 4, TRUE,  FALSE },
@@ -55,6 +58,24 @@ make_curves (CblurFormat  *format,
                      format->type == CBLUR_SAMPLE_U8 ? 255 : 65535, format->curves);
 }
 
+/* Whether half or float samples of layout in space carry the sRGB curve,
+ * which cblur-srgb.h computes: a perceptual layout's ("~") always, a
+ * curved one's ("'") where the space's three curves are babl's sRGB.  The
+ * op leaves other curves to babl. */
+static gboolean
+has_srgb_curve (const Layout *layout,
+                const Babl   *space)
+{
+  const Babl *trc[3];
+  const Babl *srgb = babl_trc ("sRGB");
+
+  if (strchr (layout->components, '~') != NULL)
+    return TRUE;
+  babl_space_get (space, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, &trc[0], &trc[1],
+                  &trc[2]);
+  return trc[0] == srgb && trc[1] == srgb && trc[2] == srgb;
+}
+
 /* the layout and sample type of format's encoding, if the op covers it */
 static gboolean
 parse_encoding (const Babl    *format,
@@ -85,12 +106,13 @@ format_new (const Babl *babl)
   const Layout *layout;
   CblurFormat  *format;
   gint          type;
+  gboolean      curved;
 
   if (!parse_encoding (babl, &layout, &type) || babl_space_is_cmyk (space))
     return NULL;
-  /* float and half samples are converted as they are, without a curve */
-  if (sample_types[type].type >= CBLUR_SAMPLE_HALF &&
-      !g_str_equal (layout->components, layout->linear))
+  /* float and half samples are converted as they are, or on sRGB's curve */
+  curved = !g_str_equal (layout->components, layout->linear);
+  if (sample_types[type].type >= CBLUR_SAMPLE_HALF && curved && !has_srgb_curve (layout, space))
     return NULL;
   if (babl_format_get_n_components (babl) != layout->n_components ||
       babl_format_get_bytes_per_pixel (babl) != layout->n_components * sample_types[type].bytes)
@@ -103,6 +125,7 @@ format_new (const Babl *babl)
   format->has_alpha = layout->has_alpha;
   format->grey = layout->grey;
   format->bytes_per_pixel = babl_format_get_bytes_per_pixel (babl);
+  format->srgb = curved && format->type >= CBLUR_SAMPLE_HALF;
   if (format->type <= CBLUR_SAMPLE_U16)
     make_curves (format, layout, space);
   if (format->type == CBLUR_SAMPLE_U8 && format->n_components == 4)
@@ -132,7 +155,7 @@ cblur_format_get (const Babl *format)
 }
 
 /* A float or half format with alpha that the op does not convert itself
- * (GIMP's perceptual float, say) holds a premultiplied float result as
+ * (perceptual float on a curve other than sRGB's, say) holds a premultiplied float result as
  * well as premultiplied float does: babl converts it on the threads that
  * write the result, where a host's single render thread would convert
  * it on the way to the image or the screen. */
@@ -187,5 +210,5 @@ gboolean
 cblur_format_is_rgba_float (const CblurFormat *format)
 {
   return format != NULL && format->type == CBLUR_SAMPLE_FLOAT && format->n_components == 4 &&
-         !format->grey;
+         !format->grey && !format->srgb;
 }

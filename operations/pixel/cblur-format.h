@@ -7,7 +7,8 @@
  * decode table (code -> linear value) and, for the way back, thresholds
  * (the least linear value that encodes to each code), which round as
  * exactly as babl's double-precision conversion does.  Both are plain
- * arrays of floats, for any backend that converts pixels itself. */
+ * arrays of floats, for any backend that converts pixels itself.  Half
+ * and float colours on the sRGB curve are computed (cblur-srgb.h). */
 #ifndef CBLUR_FORMAT_H
 #define CBLUR_FORMAT_H
 
@@ -22,8 +23,8 @@ typedef enum
 {
   CBLUR_SAMPLE_U8,
   CBLUR_SAMPLE_U16,
-  CBLUR_SAMPLE_HALF,    /* linear only */
-  CBLUR_SAMPLE_FLOAT    /* linear only */
+  CBLUR_SAMPLE_HALF,    /* linear, or on the sRGB curve */
+  CBLUR_SAMPLE_FLOAT    /* linear, or on the sRGB curve */
 } CblurSampleType;
 
 typedef struct
@@ -35,6 +36,7 @@ typedef struct
   gboolean          grey;              /* one colour component: R = G = B */
   gint              bytes_per_pixel;
   const CblurCurve *curves[4];         /* per stored component, integer types */
+  gboolean          srgb;              /* half or float colours on the sRGB curve */
   const CblurLanes *lanes;             /* 8-bit RGBA's vectors, where the CPU has them */
 } CblurFormat;
 

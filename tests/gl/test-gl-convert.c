@@ -12,7 +12,8 @@
 #include "cblur-format.h"
 #include "cblur-pixel.h"
 
-/* every layout of every sample type, in spaces with other curves */
+/* every layout of every sample type, in spaces with other curves; half
+ * and float on sRGB's curve, in sRGB and perceptual ("~") in any space */
 static const struct
 {
   const gchar *encoding;
@@ -32,6 +33,11 @@ static const struct
   { "RGBA float",  "sRGB" },
   { "RGB float",   "ProPhoto" },
   { "Y float",     "sRGB" },
+  { "R'G'B'A float", "sRGB" },
+  { "R'G'B'A half", "sRGB" },
+  { "Y'A float",   "sRGB" },
+  { "R~G~B~ half", "ProPhoto" },
+  { "Y~ float",    "Apple" },
 };
 
 static const CblurFormat *
