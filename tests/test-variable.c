@@ -1,7 +1,8 @@
 /* cblur:variable-blur against the double-precision reference
  * (reference-variable.h): each pixel's own Gaussian on smooth masks, under
  * every abyss policy, on a tiny image at the largest radius and through
- * transparent holes, and the box passes the op defines.
+ * transparent holes, at sigma_max 60 and 100, and the op's definition, its
+ * base's boxes and its levels (ref_blur_variable_hybrid).
  * (test-variable-equal holds it to box mode, to its input, to itself in
  * other formats and tilings, and after a fork.) */
 #include <math.h>
