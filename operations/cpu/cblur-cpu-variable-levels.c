@@ -16,6 +16,23 @@ typedef struct
   CblurImage                image;
 } Grid;
 
+/* Where blended's pixels lie in a grid along one axis: the grid's cell
+ * (counted from its first) of each one's neighbour before it among the
+ * cells' centres, and its distance from it in cells. */
+typedef struct
+{
+  gint   *cells;
+  gfloat *t;
+} Positions;
+
+/* a level's grid and blended's positions in it along both axes */
+typedef struct
+{
+  const Grid *grid;
+  Positions   columns;
+  Positions   rows;
+} Sampled;
+
 typedef struct
 {
   const CblurVariable *variable;
@@ -28,8 +45,8 @@ typedef struct
   const gfloat        *masks;     /* a value a pixel of blended */
   gint8               *uppers;
   gfloat              *weights;
-  Grid                *lower;     /* NULL: the base */
-  Grid                *upper;
+  const Sampled       *lower;     /* NULL: the base */
+  const Sampled       *upper;
   gint                 upper_index;
   /* the source's means over cells of means_factor pixels, around blended
    * by the reach */
@@ -306,23 +323,69 @@ make_grid (Job                      *job,
   cblur_cpu_blur (kernel, &cells, NULL, GEGL_ABYSS_CLAMP, FALSE, &grid->image);
 }
 
-/* grid's value at the absolute pixel (x, y), bilinear between its cells'
- * centres */
-static CblurPixel
-sample (const Grid *grid,
-        gint64      x,
-        gint64      y)
+static void
+positions_init (Positions *positions,
+                gint64     first,
+                gint       n,
+                gint       factor,
+                gint64     grid_first)
 {
-  gint              f = grid->level->factor;
-  gdouble           tx, ty;
-  gint64            cx = cell_before (x, f, &tx) - grid->image.x;
-  gint64            cy = cell_before (y, f, &ty) - grid->image.y;
-  const CblurPixel *p0 = (const CblurPixel *) cblur_image_pixel (&grid->image, cx, cy);
-  const CblurPixel *p1 = (const CblurPixel *) cblur_image_pixel (&grid->image, cx, cy + 1);
-  CblurPixel        top = p0[0] + (p0[1] - p0[0]) * (gfloat) tx;
-  CblurPixel        bottom = p1[0] + (p1[1] - p1[0]) * (gfloat) tx;
+  gint i;
 
-  return top + (bottom - top) * (gfloat) ty;
+  positions->cells = g_new (gint, n);
+  positions->t = g_new (gfloat, n);
+  for (i = 0; i < n; i++)
+    {
+      gdouble t;
+
+      positions->cells[i] = cell_before (first + i, factor, &t) - grid_first;
+      positions->t[i] = (gfloat) t;
+    }
+}
+
+static void
+positions_clear (Positions *positions)
+{
+  g_clear_pointer (&positions->cells, g_free);
+  g_clear_pointer (&positions->t, g_free);
+}
+
+static void
+sampled_init (Sampled          *sampled,
+              const Grid       *grid,
+              const CblurImage *blended)
+{
+  gint f = grid->level->factor;
+
+  sampled->grid = grid;
+  positions_init (&sampled->columns, blended->x, blended->width, f, grid->image.x);
+  positions_init (&sampled->rows, blended->y, blended->height, f, grid->image.y);
+}
+
+static void
+sampled_clear (Sampled *sampled)
+{
+  positions_clear (&sampled->columns);
+  positions_clear (&sampled->rows);
+}
+
+/* the grid's value at blended's pixel (x, y), bilinear between its
+ * cells' centres */
+static inline CblurPixel
+sample (const Sampled *sampled,
+        gint           x,
+        gint           y)
+{
+  const CblurImage *image = &sampled->grid->image;
+  gint              cx = sampled->columns.cells[x];
+  gfloat            tx = sampled->columns.t[x], ty = sampled->rows.t[y];
+  const CblurPixel *p0 = (const CblurPixel *) cblur_image_pixel (image, cx,
+                                                                 sampled->rows.cells[y]);
+  const CblurPixel *p1 = p0 + image->stride / CBLUR_CHANNELS;
+  CblurPixel        top = p0[0] + (p0[1] - p0[0]) * tx;
+  CblurPixel        bottom = p1[0] + (p1[1] - p1[0]) * tx;
+
+  return top + (bottom - top) * ty;
 }
 
 /* each pixel's upper level and its weight; neighbouring mask values
@@ -371,11 +434,11 @@ blend_rows (gsize    first,
 
         if (job->uppers[i] != job->upper_index)
           continue;
-        high = sample (job->upper, blended->x + x, blended->y + (gint64) y);
+        high = sample (job->upper, x, y);
         if (job->lower == NULL)
           memcpy (&low, to, sizeof low);
         else
-          low = sample (job->lower, blended->x + x, blended->y + (gint64) y);
+          low = sample (job->lower, x, y);
         mixed = low + (high - low) * job->weights[i];
         memcpy (to, &mixed, sizeof mixed);
       }
@@ -391,6 +454,7 @@ cblur_cpu_variable_levels (const CblurVariable *variable,
   gsize   n = (gsize) blended->width * blended->height, i;
   Job     job = { variable, src, abyss, { 0 }, blended, masks, g_new (gint8, n), g_new (gfloat, n) };
   Grid    grids[2] = { { NULL, { 0 } }, { NULL, { 0 } } };
+  Sampled sampled[2] = { { NULL } , { NULL } };
   gfloat  colour[CBLUR_CHANNELS];
   gint    k, most = -1, least = G_MAXINT;
 
@@ -407,21 +471,28 @@ cblur_cpu_variable_levels (const CblurVariable *variable,
    * and the lower of those up to the next */
   for (k = MAX (least - 1, 0); k <= most; k++)
     {
-      Grid *grid = &grids[k % 2];
+      Grid    *grid = &grids[k % 2];
+      Sampled *upper = &sampled[k % 2], *lower = &sampled[(k + 1) % 2];
 
       if (grid->level != NULL)
-        cblur_pixels_free (grid->image.data);
+        {
+          cblur_pixels_free (grid->image.data);
+          sampled_clear (upper);
+        }
       make_grid (&job, &variable->levels[k], grid);
-      job.upper = grid;
+      sampled_init (upper, grid, blended);
+      job.upper = upper;
       job.upper_index = k;
-      job.lower = k > 0 && grids[(k + 1) % 2].level == &variable->levels[k - 1]
-                  ? &grids[(k + 1) % 2] : NULL;
+      job.lower = k > 0 && grids[(k + 1) % 2].level == &variable->levels[k - 1] ? lower : NULL;
       cblur_parallel_distribute_range (blended->height,
                                        4096.0 / ((gsize) blended->width + 1), blend_rows, &job);
     }
   for (k = 0; k < 2; k++)
     if (grids[k].level != NULL)
-      cblur_pixels_free (grids[k].image.data);
+      {
+        cblur_pixels_free (grids[k].image.data);
+        sampled_clear (&sampled[k]);
+      }
   cblur_pixels_free (job.means.data);
   g_free (job.uppers);
   g_free (job.weights);
