@@ -96,6 +96,7 @@ static gboolean
 blur_on_gl (CblurVariableBandMemory  *band,
             const CblurVariable      *variable,
             const CblurImage         *src,
+            const gfloat             *masks,
             GeglAbyssPolicy           abyss,
             CblurBandIo              *band_io,
             const CblurImage         *dst,
@@ -111,7 +112,7 @@ blur_on_gl (CblurVariableBandMemory  *band,
     source.run = cblur_stream_start (band_io, src, dst);
   else if (band_io != NULL)
     cblur_band_io_read_all (band_io, src);
-  ok = cblur_gl_variable_blur (band->memory, variable, src, &source, dst, &gl, error);
+  ok = cblur_gl_variable_blur (band->memory, variable, src, masks, &source, dst, &gl, error);
   if (streams)
     cblur_stream_finish (source.run);
   else if (ok && band_io != NULL)
@@ -133,26 +134,19 @@ cblur_backend_variable_blur (CblurVariableBandMemory *band,
 {
   g_autoptr (GError) error = NULL;
 
-  /* the GPU runs the boxes alone: a band that takes levels runs on the
-   * CPU */
-  gboolean levels = cblur_variable_takes_levels (variable, masks,
-                                                 (gsize) dst->width * dst->height);
-
   memset (report, 0, sizeof *report);
   report->ran_on = CBLUR_BACKEND_GL;
-  if (band->memory != NULL && !levels &&
-      blur_on_gl (band, variable, src, abyss, band_io, dst, report, &error))
+  if (band->memory != NULL &&
+      blur_on_gl (band, variable, src, masks, abyss, band_io, dst, report, &error))
     return;
-  if ((band->memory == NULL || levels) && band_io != NULL)
+  if (band->memory == NULL && band_io != NULL)
     cblur_band_io_read_all (band_io, src);
-  if (band->no_memory != NULL && !levels)
+  if (band->no_memory != NULL)
     report->gl_failure = g_strdup (band->no_memory);
-  else if (band->memory != NULL && !levels)
+  else if (band->memory != NULL)
     cblur_backend_gl_error (report, error);
   report->ran_on = CBLUR_BACKEND_CPU;
   report->why_cpu = cblur_backend_why_cpu (band->backend, report);
-  if (report->why_cpu == NULL && band->backend == CBLUR_BACKEND_GL && levels)
-    report->why_cpu = _("the variable blur above σ 2.25 runs on the CPU");
   cblur_cpu_variable_blur (variable, src, &band->boxes, masks, abyss, dst);
   if (band_io != NULL)
     cblur_band_io_write_all (band_io, dst);

@@ -63,20 +63,6 @@ floor_div (gint64 a,
   return a >= 0 ? a / b : -((-a + b - 1) / b);
 }
 
-/* the cell of a pixel's left (upper) neighbour among the centres, and
- * its distance from it in cells */
-static inline gint64
-cell_before (gint64   x,
-             gint     factor,
-             gdouble *t)
-{
-  gint64 twice = 2 * x - (factor - 1);
-  gint64 cell = floor_div (twice, 2 * factor);
-
-  *t = (gdouble) (twice - 2 * factor * cell) / (2 * factor);
-  return cell;
-}
-
 /* the cells [first, last] that upsampling [x, x + n) reads */
 static void
 cells_of (gint64  x,
@@ -87,8 +73,8 @@ cells_of (gint64  x,
 {
   gdouble t;
 
-  *first = cell_before (x, factor, &t);
-  *last = cell_before (x + n - 1, factor, &t) + 1;
+  *first = cblur_variable_cell_before (x, factor, &t);
+  *last = cblur_variable_cell_before (x + n - 1, factor, &t) + 1;
 }
 
 /* the rows of src that cell row j's pixels take, each with the count of
@@ -338,7 +324,7 @@ positions_init (Positions *positions,
     {
       gdouble t;
 
-      positions->cells[i] = cell_before (first + i, factor, &t) - grid_first;
+      positions->cells[i] = cblur_variable_cell_before (first + i, factor, &t) - grid_first;
       positions->t[i] = (gfloat) t;
     }
 }

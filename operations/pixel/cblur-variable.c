@@ -184,6 +184,43 @@ cblur_variable_takes_levels (const CblurVariable *variable,
   return FALSE;
 }
 
+gint64
+cblur_variable_cell_before (gint64   x,
+                            gint     factor,
+                            gdouble *t)
+{
+  gint64 twice = 2 * x - (factor - 1);
+  gint64 cell = twice >= 0 ? twice / (2 * factor) : -((-twice + 2 * factor - 1) / (2 * factor));
+
+  *t = (gdouble) (twice - 2 * factor * cell) / (2 * factor);
+  return cell;
+}
+
+gboolean
+cblur_variable_levels_used (const CblurVariable *variable,
+                            const gfloat        *masks,
+                            gsize                n,
+                            gint                *least,
+                            gint                *most)
+{
+  gint    lower, upper;
+  gdouble weight;
+  gsize   i;
+
+  *least = G_MAXINT;
+  *most = -1;
+  /* neighbouring mask values repeat */
+  for (i = 0; i < n; i++)
+    if ((i == 0 || masks[i] != masks[i - 1]) &&
+        cblur_variable_blend (variable, cblur_variable_sigma (variable, masks[i]), &lower,
+                              &upper, &weight))
+      {
+        *least = MIN (*least, upper);
+        *most = MAX (*most, upper);
+      }
+  return *most >= 0;
+}
+
 void
 cblur_variable_widths (const CblurVariable *variable,
                        const gfloat        *mask,

@@ -109,6 +109,21 @@ gboolean cblur_variable_takes_levels (const CblurVariable *variable,
                                       const gfloat        *masks,
                                       gsize                n);
 
+/* The cell of a level's grid of factor cells whose centre is the last at
+ * or before pixel x (absolute, along either axis), and x's distance from
+ * it in cells, in [0, 1): where upsampling reads a pixel from. */
+gint64  cblur_variable_cell_before (gint64               x,
+                                    gint                 factor,
+                                    gdouble             *t);
+
+/* The lowest and highest upper level (cblur_variable_blend()) of n
+ * pixels of masks; FALSE where none takes a level. */
+gboolean cblur_variable_levels_used (const CblurVariable *variable,
+                                     const gfloat        *masks,
+                                     gsize                n,
+                                     gint                *least,
+                                     gint                *most);
+
 /* The boxes of n pixels from their mask values: the table that every
  * pass of both axes reads. */
 void    cblur_variable_widths     (const CblurVariable *variable,

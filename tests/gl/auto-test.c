@@ -81,8 +81,7 @@ auto_test_blur_variable (const gchar *mask_format,
                                 NULL);
   masks = gegl_node_new_child (graph, "operation", "gegl:buffer-source", "buffer", mask,
                                NULL);
-  /* below sigma 2.25 every pixel takes the boxes alone, which the GPU runs */
-  blur = gegl_node_new_child (graph, "operation", "cblur:variable-blur", "radius", 2.0,
+  blur = gegl_node_new_child (graph, "operation", "cblur:variable-blur", "radius", 12.0,
                               NULL);
   gegl_node_link (source, blur);
   gegl_node_connect_to (masks, "output", blur, "aux");
