@@ -21,6 +21,8 @@ const BenchMethod bench_methods[] = {
   { "cpu-unsharp",  "cblur:unsharp-mask", "cpu",  NULL },
   { "gl-unsharp",   "cblur:unsharp-mask", "gl",   NULL },
   { "auto-unsharp", "cblur:unsharp-mask", "auto", NULL },
+  { "cpu-unsharp-threshold", "cblur:unsharp-mask", "cpu", "threshold" },
+  { "gl-unsharp-threshold", "cblur:unsharp-mask", "gl", "threshold" },
   { "auto-unsharp-threshold", "cblur:unsharp-mask", "auto", "threshold" },
   { "gegl-unsharp", "gegl:unsharp-mask",  NULL,   NULL },
   { "gegl-unsharp-threshold", "gegl:unsharp-mask", NULL, "threshold" },
@@ -105,10 +107,10 @@ bench_method_node (GeglNode          *graph,
 {
   GeglNode *node = gegl_node_new_child (graph, "operation", method->operation, NULL);
 
+  if (g_strcmp0 (method->mode, "threshold") == 0)
+    gegl_node_set (node, "threshold", 0.1, NULL);
   if (g_str_equal (method->operation, "gegl:convert-format"))
     gegl_node_set (node, "format", babl_format ("RaGaBaA float"), NULL);
-  else if (g_strcmp0 (method->mode, "threshold") == 0)
-    gegl_node_set (node, "threshold", 0.1, NULL);
   else if (g_str_equal (method->operation, "gegl:gaussian-blur"))
     set_enum (node, "filter", method->mode);
   else if (method->backend != NULL)

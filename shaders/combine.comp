@@ -4,7 +4,9 @@
  * on the CPU, in the same float operations: `kind` picks the arithmetic
  * (cblur-gl-combine.c's Kind).  Every texel is premultiplied linear RGBA
  * float; first and result may be the same texture, each invocation
- * reading its texel before it writes it. */
+ * reading its texel before it writes it.  With THRESHOLD defined, the
+ * unsharp mask weighs the difference with GEGL's threshold mask, which
+ * each work group makes and blurs in its shared memory (below). */
 
 layout (local_size_x = 16, local_size_y = 16) in;
 
@@ -70,14 +72,17 @@ srgb_to_linear_power (float value,
   return value < 0.0 ? -power : power;
 }
 
+/* mask: the blurred threshold mask's weight of the difference, 1 for
+ * none */
 vec4
-unsharp (vec4 source,
-         vec4 blurred)
+unsharp (vec4  source,
+         vec4  blurred,
+         float mask)
 {
   vec3 value = straight (source);
 
-  return vec4 ((amount * (value - straight (blurred)) + value) * used_alpha (source.a),
-               source.a);
+  return vec4 ((amount * ((value - straight (blurred)) * mask) + value) *
+               used_alpha (source.a), source.a);
 }
 
 float
@@ -121,6 +126,87 @@ difference (vec4 first,
   return vec4 ((straight (first) - straight (second)) * used_alpha (first.a), first.a);
 }
 
+#ifdef THRESHOLD
+
+/* The mask, as cblur_combine_threshold() makes it: where the luminance
+ * of twice the difference between source and first reaches the
+ * threshold, the source's alpha as white, else black, premultiplied
+ * (GEGL blurs Y'A as Y'aA).  Beyond the image a texel takes the mask of
+ * the image's nearest pixel, as GEGL's blur of the mask reads it under
+ * clamp.  The sigma 1 blur's taps go from the centre out. */
+
+#define GROUP          16
+#define MASK_REACH_MAX 3
+#define SPAN           (GROUP + 2 * MASK_REACH_MAX)
+
+uniform ivec4 image;          /* the image's first and last texels, in the result's */
+uniform vec4  luminance;      /* of the image's space, in r, g, b */
+uniform float threshold;
+uniform int   mask_reach;     /* at most MASK_REACH_MAX */
+uniform vec4  mask_weights;
+
+shared vec2 masks[SPAN][SPAN];    /* white, alpha: the group's and its reach's */
+shared vec2 rows[SPAN][GROUP];    /* those blurred along rows */
+
+vec2
+mask_at (ivec2 p)
+{
+  ivec2 q = clamp (p, image.xy, image.zw);
+  vec4  texel = imageLoad (source, q + source_at);
+  vec3  difference = 2.0 * abs (straight (texel) - straight (imageLoad (first, q + first_at)));
+  float lit = luminance.r * difference.r + luminance.g * difference.g +
+              luminance.b * difference.b;
+
+  return vec2 (lit >= threshold ? used_alpha (texel.a) : 0.0, texel.a);
+}
+
+/* the blurred mask at the group's texel `at`, from rows */
+vec2
+mask_blurred (ivec2 at)
+{
+  vec2 sum = mask_weights[0] * rows[at.y + mask_reach][at.x];
+  int  k;
+
+  for (k = 1; k <= mask_reach; k++)
+    sum += mask_weights[k] * (rows[at.y + mask_reach - k][at.x] +
+                              rows[at.y + mask_reach + k][at.x]);
+  return sum;
+}
+
+void
+main ()
+{
+  ivec2 corner = ivec2 (gl_WorkGroupID.xy) * GROUP - mask_reach;
+  ivec2 at = ivec2 (gl_LocalInvocationID.xy);
+  ivec2 p = ivec2 (gl_GlobalInvocationID.xy);
+  int   span = GROUP + 2 * mask_reach;
+  int   i, k;
+  vec2  mask;
+
+  for (i = at.y * GROUP + at.x; i < span * span; i += GROUP * GROUP)
+    masks[i / span][i % span] = mask_at (corner + ivec2 (i % span, i / span));
+  barrier ();
+  for (i = at.y * GROUP + at.x; i < span * GROUP; i += GROUP * GROUP)
+    {
+      int  row = i / GROUP;
+      int  column = i % GROUP + mask_reach;
+      vec2 sum = mask_weights[0] * masks[row][column];
+
+      for (k = 1; k <= mask_reach; k++)
+        sum += mask_weights[k] * (masks[row][column - k] + masks[row][column + k]);
+      rows[row][i % GROUP] = sum;
+    }
+  barrier ();
+  if (any (greaterThanEqual (p, size)))
+    return;
+  mask = mask_blurred (at);
+  imageStore (result, p, unsharp (imageLoad (source, p + source_at),
+                                  imageLoad (first, p + first_at),
+                                  mask.x * (1.0 / used_alpha (mask.y))));
+}
+
+#else
+
 void
 main ()
 {
@@ -133,7 +219,7 @@ main ()
 
   blurred = imageLoad (first, p + first_at);
   if (kind == KIND_UNSHARP)
-    joined = unsharp (imageLoad (source, p + source_at), blurred);
+    joined = unsharp (imageLoad (source, p + source_at), blurred, 1.0);
   else if (kind == KIND_HIGH_PASS)
     joined = high_pass (imageLoad (source, p + source_at), blurred);
   else if (kind == KIND_DIFFERENCE)
@@ -142,3 +228,5 @@ main ()
     joined = blurred;
   imageStore (result, p, joined);
 }
+
+#endif

@@ -51,6 +51,22 @@ reads_inside (const CblurKernel *kernel,
          cblur_band_io_inside_rect (band_io, &all, inside);
 }
 
+gboolean
+cblur_band_gl_takes_whole (gint               reach,
+                           const CblurBandIo *band_io)
+{
+  const GeglRectangle *inside;
+  gint                 scale;
+
+  if (!CBLUR_HAVE_GL || band_io == NULL ||
+      cblur_settings ()->backend != CBLUR_BACKEND_CHOICE_AUTO)
+    return FALSE;
+  inside = &band_io->inside;
+  scale = 1 << band_io->level;
+  return ((gdouble) inside->width + 2.0 * reach) * ((gdouble) inside->height + 2.0 * reach) *
+         scale * scale <= (gdouble) cblur_backend_gpu_whole_image_pixels ();
+}
+
 /* Under auto, where the GPU would blur the CPU's band's input whole, at
  * level 0 where the band is a preview's, its first uses rehearse that
  * blur (cblur_gl_expect). */
@@ -60,17 +76,7 @@ expect_on_gl (const CblurKernel *kernel,
               const CblurImage  *src,
               const CblurImage  *dst)
 {
-  const GeglRectangle *inside;
-  gint                 scale;
-
-  if (!CBLUR_HAVE_GL || band_io == NULL ||
-      cblur_settings ()->backend != CBLUR_BACKEND_CHOICE_AUTO)
-    return;
-  inside = &band_io->inside;
-  scale = 1 << band_io->level;
-  if (((gdouble) inside->width + 2.0 * kernel->reach) *
-      ((gdouble) inside->height + 2.0 * kernel->reach) * scale * scale <=
-      (gdouble) cblur_backend_gpu_whole_image_pixels ())
+  if (cblur_band_gl_takes_whole (kernel->reach, band_io))
     cblur_gl_expect (kernel, band_io, src, dst);
 }
 

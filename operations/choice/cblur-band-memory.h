@@ -36,6 +36,13 @@ CblurGlBandMemory *cblur_band_memory_gl       (const CblurBandMemory *band);
 gboolean           cblur_backend_does_nothing (const CblurKernel     *kernel,
                                                const CblurImage      *dst);
 
+/* Under auto, whether the GPU would take band_io's whole input with a
+ * halo of reach in one band, at level 0 where the band is a preview's:
+ * a band the CPU takes meanwhile notes its input for the GPU's first
+ * uses to rehearse. */
+gboolean           cblur_band_gl_takes_whole  (gint                   reach,
+                                               const CblurBandIo     *band_io);
+
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CblurBandMemory, cblur_band_memory_free)
 
 G_END_DECLS

@@ -125,16 +125,22 @@ cblur_choice_register_warm_ups (void)
 
 /* The blurs like work whose programs the start makes ready: a straight
  * float source is premultiplied on the GPU, every other format decoded;
- * an op the choice does not know of takes them all. */
+ * the blurs joined with their source decode every format (premultiplied
+ * float they take as it is); an op the choice does not know of takes
+ * them all. */
 static CblurGlBlurs
 blurs_of (const CblurWork *work)
 {
-  gboolean straight = g_strcmp0 (work->format, "RGBA float") == 0;
+  static const gchar *const joined[] = { "unsharp-mask", "high-pass",
+                                         "difference-of-gaussians", NULL };
+  gboolean                  straight = g_strcmp0 (work->format, "RGBA float") == 0;
 
   if (g_strcmp0 (work->op, "variable-blur") == 0)
     return CBLUR_GL_BLURS_VARIABLE;
   if (g_strcmp0 (work->op, "gaussian-blur") == 0)
     return straight ? CBLUR_GL_BLURS_STRAIGHT : CBLUR_GL_BLURS_ENCODED;
+  if (work->op != NULL && g_strv_contains (joined, work->op))
+    return CBLUR_GL_BLURS_ENCODED | CBLUR_GL_BLURS_COMBINE;
   return CBLUR_GL_BLURS_ALL;
 }
 

@@ -1,16 +1,17 @@
-/* On the GPU, blurs and arithmetic run on each tile of one upload
- * (cblur-gl-combine.h), but the threshold mask's blur; a band read
- * through GEGL lives in the GPU's pinned memory, its source as GEGL
- * stores it, decoded on the GPU.  Elsewhere the band's images live on
- * the heap as premultiplied RGBA float, each blur reads the part of the
- * source (or of the mask's pixels) its reach needs and the arithmetic
- * runs over rows on GEGL's threads. */
+/* On the GPU, blurs, the threshold mask and arithmetic run on each tile
+ * of one upload (cblur-gl-combine.h); a band read through GEGL lives in
+ * the GPU's pinned memory, its source as GEGL stores it, decoded on the
+ * GPU.  Elsewhere the band's images live on the heap as premultiplied
+ * RGBA float, each blur reads the part of the source its reach needs,
+ * and the threshold mask and the arithmetic run over rows on GEGL's
+ * threads. */
 
 #include "config.h"
 
 #include <string.h>
 
 #include "cblur-combine-band.h"
+#include "cblur-band-memory.h"
 #include "cblur-gl-combine.h"
 #include "cblur-memory.h"
 #include "cblur-parallel.h"
@@ -128,46 +129,85 @@ blur_into (gdouble           radius,
   add_report (sum, &report);
 }
 
-typedef enum
-{
-  STEP_THRESHOLD,
-  STEP_RESULT
-} Step;
-
 typedef struct
 {
-  const CblurCombine *combine;
-  Step                step;
-  CblurImage          source;
-  CblurImage          first;
-  CblurImage          second;   /* the difference's second blur, or the mask */
-  gboolean            has_second;
-  const CblurImage   *out;
-  GeglRectangle       image;    /* STEP_THRESHOLD: where the mask is made, clamped beyond */
+  const CblurCombine    *combine;
+  CblurImage             source;
+  CblurImage             first;
+  CblurImage             second;   /* the difference's second blur */
+  gboolean               has_second;
+  const CblurImage      *out;
+  /* the threshold mask's blur, else NULL; the mask is made from
+   * mask_source and mask_first, over out's rectangle grown by its reach,
+   * within image and beyond it from image's edge */
+  const CblurKernelAxis *mask;
+  CblurImage             mask_source;
+  CblurImage             mask_first;
+  GeglRectangle          image;
 } Rows;
 
-/* one row of the mask, its pixels beyond the image as the nearest edge
- * pixel's */
+/* the threshold mask of out's row y (counted from out's first, from
+ * -reach), from reach pixels before out's first to as many after its
+ * last, into line */
 static void
-threshold_row (const Rows *rows,
-               gsize       y)
+threshold_line (const Rows *rows,
+                gint        y,
+                gfloat     *line)
 {
-  const CblurImage *out = rows->out;
-  gint              row = CLAMP (out->y + (gint) y, rows->image.y,
-                                 rows->image.y + rows->image.height - 1) - out->y;
-  gint              left = CLAMP (rows->image.x - out->x, 0, out->width - 1);
-  gint              right = CLAMP (rows->image.x + rows->image.width - out->x, left + 1,
-                                   out->width);
-  gfloat           *mask = cblur_image_row (out, y);
+  const CblurImage *first = &rows->mask_first;
+  gint              width = first->width;
+  gint              row = CLAMP (rows->out->y + y, rows->image.y,
+                                 rows->image.y + rows->image.height - 1) - first->y;
+  gint              left = CLAMP (rows->image.x - first->x, 0, width - 1);
+  gint              right = CLAMP (rows->image.x + rows->image.width - first->x, left + 1,
+                                   width);
   gint              x;
 
-  cblur_combine_threshold (cblur_image_pixel (&rows->source, left, row),
-                           cblur_image_pixel (&rows->first, left, row),
-                           &rows->combine->threshold, right - left, mask + 4 * left);
+  cblur_combine_threshold (cblur_image_pixel (&rows->mask_source, left, row),
+                           cblur_image_pixel (first, left, row),
+                           &rows->combine->threshold, right - left, line + 2 * left);
   for (x = 0; x < left; x++)
-    memcpy (mask + 4 * x, mask + 4 * left, 4 * sizeof (gfloat));
-  for (x = right; x < out->width; x++)
-    memcpy (mask + 4 * x, mask + 4 * (right - 1), 4 * sizeof (gfloat));
+    memcpy (line + 2 * x, line + 2 * left, 2 * sizeof (gfloat));
+  for (x = right; x < width; x++)
+    memcpy (line + 2 * x, line + 2 * (right - 1), 2 * sizeof (gfloat));
+}
+
+/* The unsharp mask of rows [offset, offset + size) weighed by the
+ * threshold mask, made and blurred along its lines as they come, into a
+ * ring of the mask blur's span, and across them for each row. */
+static void
+masked_rows (const Rows *rows,
+             gsize       offset,
+             gsize       size)
+{
+  const CblurKernelAxis *mask = rows->mask;
+  gint                   reach = mask->half_width;
+  gint                   span = 2 * reach + 1;
+  gsize                  n = rows->out->width;
+  g_autofree gfloat     *line = g_new (gfloat, 2 * (n + 2 * reach));
+  g_autofree gfloat     *ring = g_new (gfloat, 2 * n * span);
+  g_autofree gfloat     *blurred = g_new (gfloat, 2 * n);
+  g_autofree const gfloat **along = g_new (const gfloat *, span);
+  g_autofree const gfloat **across = g_new (const gfloat *, span);
+  gint                   y, k;
+
+  for (k = 0; k < span; k++)
+    along[k] = line + 2 * k;
+  for (y = -reach; y < (gint) size + reach; y++)
+    {
+      threshold_line (rows, (gint) offset + y, line);
+      cblur_combine_mask_blur (along, mask->weights, reach, n,
+                               ring + 2 * n * ((y + reach) % span));
+      if (y < reach)
+        continue;
+      for (k = 0; k < span; k++)
+        across[k] = ring + 2 * n * ((y - reach + k) % span);
+      cblur_combine_mask_blur (across, mask->weights, reach, n, blurred);
+      cblur_combine_unsharp (cblur_image_row (&rows->source, offset + y - reach),
+                             cblur_image_row (&rows->first, offset + y - reach), blurred,
+                             rows->combine->amount, n,
+                             cblur_image_row (rows->out, offset + y - reach));
+    }
 }
 
 static void
@@ -180,6 +220,11 @@ combine_rows (gsize    offset,
   gsize               n = rows->out->width;
   gsize               y;
 
+  if (rows->mask != NULL)
+    {
+      masked_rows (rows, offset, size);
+      return;
+    }
   for (y = offset; y < offset + size; y++)
     {
       const gfloat *source = cblur_image_row (&rows->source, y);
@@ -187,10 +232,8 @@ combine_rows (gsize    offset,
       const gfloat *second = rows->has_second ? cblur_image_row (&rows->second, y) : NULL;
       gfloat       *out = cblur_image_row (rows->out, y);
 
-      if (rows->step == STEP_THRESHOLD)
-        threshold_row (rows, y);
-      else if (combine->kind == CBLUR_COMBINE_UNSHARP)
-        cblur_combine_unsharp (source, first, second, combine->amount, n, out);
+      if (combine->kind == CBLUR_COMBINE_UNSHARP)
+        cblur_combine_unsharp (source, first, NULL, combine->amount, n, out);
       else if (combine->kind == CBLUR_COMBINE_HIGH_PASS)
         cblur_combine_high_pass (source, first, combine->contrast, n, out);
       else
@@ -198,11 +241,12 @@ combine_rows (gsize    offset,
     }
 }
 
-static void
-run_rows (Rows *rows)
+/* the threshold mask's blur */
+static CblurKernel *
+mask_kernel_new (void)
 {
-  cblur_parallel_distribute_range (rows->out->height, ROW_COST * rows->out->width,
-                                   combine_rows, rows);
+  return cblur_kernel_new_xy (CBLUR_COMBINE_MASK_RADIUS, CBLUR_COMBINE_MASK_RADIUS,
+                              CBLUR_MODE_DIRECT, BOX_ITERATIONS);
 }
 
 /* the blurs and arithmetic apart */
@@ -215,10 +259,11 @@ combine_apart (const CblurCombine  *combine,
                const GeglRectangle *image,
                CblurRunReport      *report)
 {
-  gint       grow = mask_reach (combine);
-  CblurImage first = { 0 }, second = { 0 }, mask_source = { 0 };
-  Rows       rows = { combine, STEP_RESULT };
-  gboolean   ok = FALSE;
+  gint                    grow = mask_reach (combine);
+  g_autoptr (CblurKernel) mask = grow > 0 ? mask_kernel_new () : NULL;
+  CblurImage              first = { 0 }, second = { 0 };
+  Rows                    rows = { combine };
+  gboolean                ok = FALSE;
 
   if (!image_new (dst, grow, &first))
     return FALSE;
@@ -229,54 +274,51 @@ combine_apart (const CblurCombine  *combine,
         goto out;
       blur_into (combine->radii[1], mode, backend, src, &second, FALSE, report);
     }
-  else if (grow > 0)
+  else if (mask != NULL)
     {
-      Rows threshold = { combine, STEP_THRESHOLD, part_of (src, 0, &first), first };
-
-      if (!image_new (dst, grow, &mask_source) || !image_new (dst, 0, &second))
-        goto out;
-      threshold.out = &mask_source;
-      threshold.image = *image;
-      run_rows (&threshold);
-      blur_into (CBLUR_COMBINE_MASK_RADIUS, CBLUR_MODE_DIRECT, backend, &mask_source,
-                 &second, FALSE, report);
+      rows.mask = &mask->axes[CBLUR_AXIS_X];
+      rows.mask_source = part_of (src, 0, &first);
+      rows.mask_first = first;
+      rows.image = *image;
     }
   rows.source = part_of (src, 0, dst);
   rows.first = part_of (&first, 0, dst);
   rows.second = second;
   rows.has_second = second.data != NULL;
   rows.out = dst;
-  run_rows (&rows);
+  cblur_parallel_distribute_range (dst->height, ROW_COST * dst->width, combine_rows, &rows);
   ok = TRUE;
 out:
   cblur_pixels_free (first.data);
   cblur_pixels_free (second.data);
-  cblur_pixels_free (mask_source.data);
   return ok;
 }
 
-/* The kernels of the GPU's joined blurs, where it joins them: none with
- * the threshold mask, nor where a blur changes nothing. */
+/* The kernels of the GPU's joined blurs, where it joins them: not where
+ * a blur changes nothing.  The threshold mask is made within image. */
 static gboolean
-gl_combine_init (const CblurCombine *combine,
-                 CblurMode           mode,
-                 CblurGlCombine     *gl)
+gl_combine_init (const CblurCombine  *combine,
+                 CblurMode            mode,
+                 const GeglRectangle *image,
+                 CblurGlCombine      *gl)
 {
   static const CblurGlCombineKind kinds[] = {
     [CBLUR_COMBINE_UNSHARP] = CBLUR_GL_COMBINE_UNSHARP,
     [CBLUR_COMBINE_HIGH_PASS] = CBLUR_GL_COMBINE_HIGH_PASS,
     [CBLUR_COMBINE_DIFFERENCE] = CBLUR_GL_COMBINE_DIFFERENCE
   };
-  gint i, n_blurs = combine->kind == CBLUR_COMBINE_DIFFERENCE ? 2 : 1;
+  gboolean thresholded = combine->kind == CBLUR_COMBINE_UNSHARP && combine->thresholded;
+  gint     i, n_blurs = combine->kind == CBLUR_COMBINE_DIFFERENCE || thresholded ? 2 : 1;
 
   *gl = (CblurGlCombine) { kinds[combine->kind], { NULL, NULL }, combine->amount,
-                           combine->contrast, cblur_backend_gl_no_wait () };
-  if (combine->kind == CBLUR_COMBINE_UNSHARP && combine->thresholded)
-    return FALSE;
+                           combine->contrast, cblur_backend_gl_no_wait (),
+                           combine->threshold, *image };
   for (i = 0; i < n_blurs; i++)
     {
-      CblurKernel *kernel = cblur_kernel_new_xy (combine->radii[i], combine->radii[i], mode,
-                                                 BOX_ITERATIONS);
+      gboolean     mask = thresholded && i == 1;
+      CblurKernel *kernel = mask ? mask_kernel_new ()
+                                 : cblur_kernel_new_xy (combine->radii[i], combine->radii[i],
+                                                        mode, BOX_ITERATIONS);
 
       gl->kernels[i] = kernel;
       if (cblur_kernel_is_identity (kernel))
@@ -314,17 +356,18 @@ gl_report_into (gboolean             ok,
 }
 
 static gboolean
-combine_on_gl (const CblurCombine *combine,
-               CblurMode           mode,
-               const CblurImage   *src,
-               const CblurImage   *dst,
-               CblurRunReport     *report)
+combine_on_gl (const CblurCombine  *combine,
+               CblurMode            mode,
+               const CblurImage    *src,
+               const CblurImage    *dst,
+               const GeglRectangle *image,
+               CblurRunReport      *report)
 {
   g_autoptr (GError) error = NULL;
   CblurGlCombine     gl = { 0 };
   CblurGlReport      gl_report = { 0 };
   CblurImage         from;
-  gboolean           ok = gl_combine_init (combine, mode, &gl);
+  gboolean           ok = gl_combine_init (combine, mode, image, &gl);
 
   if (ok)
     {
@@ -373,7 +416,7 @@ cblur_combine_band (const CblurCombine  *combine,
   if (backend == CBLUR_BACKEND_GL)
     {
       memset (report, 0, sizeof *report);
-      if (combine_on_gl (combine, mode, src, dst, report))
+      if (combine_on_gl (combine, mode, src, dst, image, report))
         return TRUE;
     }
   return combine_after (combine, mode, backend, src, dst, image, report);
@@ -508,7 +551,7 @@ combine_pinned (const CblurCombine *combine,
   CblurGlCombine     gl = { 0 };
   CblurGlReport      gl_report = { 0 };
   CblurGlBandMemory *memory = NULL;
-  gboolean           ok = gl_combine_init (combine, mode, &gl);
+  gboolean           ok = gl_combine_init (combine, mode, &band_io->inside, &gl);
 
   if (ok)
     {
@@ -533,6 +576,30 @@ combine_pinned (const CblurCombine *combine,
   return memory != NULL && ok;
 }
 
+/* Under auto, a band the CPU joins where the GPU would take the whole
+ * input has the GPU's first uses rehearse that join at full size
+ * (cblur_gl_combine_expect). */
+static void
+expect_on_gl (const CblurCombine *combine,
+              CblurMode           mode,
+              const CblurImage   *src,
+              const CblurImage   *dst,
+              const CblurBandIo  *band_io)
+{
+  CblurCombine   whole = *combine;
+  CblurGlCombine gl = { 0 };
+  GeglRectangle  inside;
+
+  if (!cblur_band_gl_takes_whole (cblur_combine_reach (combine, mode), band_io))
+    return;
+  whole.radii[0] *= 1 << band_io->level;
+  whole.radii[1] *= 1 << band_io->level;
+  inside = cblur_band_io_inside_at_full_size (band_io);
+  if (gl_combine_init (&whole, mode, &inside, &gl))
+    cblur_gl_combine_expect (&gl, &inside, src->format, dst->format);
+  gl_combine_clear (&gl);
+}
+
 gboolean
 cblur_combine_band_io (const CblurCombine *combine,
                        CblurMode           mode,
@@ -547,6 +614,8 @@ cblur_combine_band_io (const CblurCombine *combine,
   gboolean   ok;
 
   memset (report, 0, sizeof *report);
+  if (backend == CBLUR_BACKEND_CPU)
+    expect_on_gl (combine, mode, src, dst, band_io);
   if (backend == CBLUR_BACKEND_GL &&
       combine_pinned (combine, mode, &held, &out, band_io, report))
     return TRUE;

@@ -1,8 +1,8 @@
 /* A band of a blur joined with its source (cblur-combine.h): the blurs
  * on the backend the choice gave the band, the second blur (Difference
- * of Gaussians' other radius, the unsharp mask's threshold mask) of the
- * same source in the same band, then the arithmetic.  Any thread, each
- * with bands of its own. */
+ * of Gaussians' other radius) of the same source in the same band, then
+ * the arithmetic, with the unsharp mask's threshold mask made and
+ * blurred in it.  Any thread, each with bands of its own. */
 #ifndef CBLUR_COMBINE_BAND_H
 #define CBLUR_COMBINE_BAND_H
 

@@ -328,6 +328,25 @@ cblur_gl_pinned_run (CblurGl          *gl,
   return ok;
 }
 
+gboolean
+cblur_gl_pinned_rehearse (CblurGl          *gl,
+                          CblurImage       *src,
+                          CblurImage       *dst,
+                          CblurGlHeldRun    run,
+                          gconstpointer     data,
+                          GError          **error)
+{
+  CblurGlBandMemory *memory = memory_new (gl->gpu, src, dst, error);
+  CblurGlReport      report = { 0 };
+  gboolean           ok;
+
+  if (memory == NULL)
+    return FALSE;
+  ok = run (gl, memory, src, dst, data, &report, error);
+  memory_give_back (gl->gpu, memory);
+  return ok;
+}
+
 /* cblur_gl_blur_copied()'s blur, for cblur_gl_pinned_run() */
 typedef struct
 {

@@ -5,6 +5,7 @@
  * the output texture. */
 #include "cblur-gl-combine.h"
 #include "cblur-gl-pinned.h"
+#include "cblur-gl-internal.h"
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -40,12 +41,22 @@ typedef struct
   const CblurGpuTexture *result;      /* this file's, which stays with the context */
 } Tiles;
 
+/* the unsharp mask with its threshold mask */
+static gboolean
+thresholded (const CblurGlCombine *combine)
+{
+  return combine->kind == CBLUR_GL_COMBINE_UNSHARP && combine->kernels[1] != NULL;
+}
+
 gint
 cblur_gl_combine_reach (const CblurGlCombine *combine)
 {
-  return combine->kernels[1] != NULL ? MAX (combine->kernels[0]->reach,
-                                            combine->kernels[1]->reach)
-                                     : combine->kernels[0]->reach;
+  const CblurKernel *const *kernels = combine->kernels;
+
+  if (kernels[1] == NULL)
+    return kernels[0]->reach;
+  return thresholded (combine) ? kernels[0]->reach + kernels[1]->reach
+                               : MAX (kernels[0]->reach, kernels[1]->reach);
 }
 
 /* with the context current, when it lets go of its memory or goes */
@@ -113,6 +124,53 @@ join (const Tiles           *tiles,
                       cblur_gpu_groups (height, TEXEL_GROUP), CBLUR_GPU_BARRIER_IMAGES);
 }
 
+/* The unsharp mask of the blurred texels, which cover the result grown
+ * by the mask blur's reach, weighed by the threshold mask: combine.comp's
+ * THRESHOLD variant makes the mask there and blurs it. */
+static void
+join_masked (const Tiles           *tiles,
+             const CblurGlTile     *tile,
+             const CblurGpuTexture *blurred)
+{
+  const CblurGlCombine  *combine = tiles->combine;
+  const CblurKernelAxis *mask = &combine->kernels[1]->axes[CBLUR_AXIS_X];
+  const CblurGpuProgram *program = tiles->program;
+  gint                   width = tile->in_width - 2 * tiles->reach;
+  gint                   height = tile->in_height - 2 * tiles->reach;
+  gint                   out_x = tile->x + tiles->reach;
+  gint                   out_y = tile->y + tiles->reach;
+  gint                   image[4] = {
+    combine->image.x - out_x, combine->image.y - out_y,
+    combine->image.x + combine->image.width - 1 - out_x,
+    combine->image.y + combine->image.height - 1 - out_y
+  };
+  gfloat                 luminance[4] = { combine->threshold.luminance[0],
+                                          combine->threshold.luminance[1],
+                                          combine->threshold.luminance[2], 0.0f };
+  gfloat                 weights[4] = { 0.0f };
+  gint                   i;
+
+  g_return_if_fail (mask->mode == CBLUR_MODE_DIRECT && mask->half_width < 4);
+  for (i = 0; i <= mask->half_width; i++)
+    weights[i] = mask->weights[i];
+  cblur_gpu_use (program);
+  cblur_gpu_set_ivec2 (program, "size", width, height);
+  cblur_gpu_set_ivec2 (program, "source_at", tiles->reach, tiles->reach);
+  cblur_gpu_set_ivec2 (program, "first_at", blur_at (tiles, 0), blur_at (tiles, 0));
+  cblur_gpu_set_float (program, "amount", combine->amount);
+  cblur_gpu_set_ivec4 (program, "image", image);
+  cblur_gpu_set_vec4 (program, "luminance", luminance);
+  cblur_gpu_set_float (program, "threshold", combine->threshold.threshold);
+  cblur_gpu_set_int (program, "mask_reach", mask->half_width);
+  cblur_gpu_set_vec4 (program, "mask_weights", weights);
+  cblur_gpu_bind_image (SOURCE_UNIT, &tiles->passes[0].textures[CBLUR_GL_INPUT],
+                        CBLUR_GPU_READ);
+  cblur_gpu_bind_image (FIRST_UNIT, blurred, CBLUR_GPU_READ);
+  cblur_gpu_bind_image (RESULT_UNIT, tiles->result, CBLUR_GPU_WRITE);
+  cblur_gpu_dispatch (cblur_gpu_groups (width, TEXEL_GROUP),
+                      cblur_gpu_groups (height, TEXEL_GROUP), CBLUR_GPU_BARRIER_IMAGES);
+}
+
 static const CblurGpuTexture *
 combine_tile (gconstpointer      data,
               const CblurGlTile *tile)
@@ -124,6 +182,11 @@ combine_tile (gconstpointer      data,
     [CBLUR_GL_COMBINE_HIGH_PASS] = KIND_HIGH_PASS,
   };
 
+  if (thresholded (tiles->combine))
+    {
+      join_masked (tiles, tile, blurred);
+      return tiles->result;
+    }
   if (tiles->combine->kind != CBLUR_GL_COMBINE_DIFFERENCE)
     {
       join (tiles, tile, kinds[tiles->combine->kind], blurred, blur_at (tiles, 0), blurred, 0);
@@ -147,11 +210,25 @@ plan_tiles (CblurGl              *gl,
 {
   gint n_textures = cblur_gl_passes_textures (gl, combine->kernels[0]);
 
-  if (combine->kernels[1] != NULL)
+  if (combine->kind == CBLUR_GL_COMBINE_DIFFERENCE)
     n_textures = MAX (n_textures, cblur_gl_passes_textures (gl, combine->kernels[1]));
   if (!cblur_gl_plan (gl, reach, n_textures + 1, dst, plan, error))
     return NULL;
   return cblur_gl_tiles_new (plan, reach, src, GEGL_ABYSS_NONE, dst);
+}
+
+/* Whether a blur's best programs compile for the next join, which the
+ * upgrades' first uses then rehearse (cblur_gl_combine_expect), so that
+ * it takes them. */
+static gboolean
+upgrading (const Tiles *tiles)
+{
+  gint i;
+
+  for (i = 0; i < tiles->n_blurs; i++)
+    if (tiles->passes[i].upgrading)
+      return TRUE;
+  return FALSE;
 }
 
 static gboolean
@@ -166,7 +243,7 @@ combine_held (CblurGl                 *gl,
   const CblurGlCombine *combine = data;
   CblurGlJob            job = { memory, src, dst };
   Tiles                 tiles = { combine, cblur_gl_combine_reach (combine),
-                                  combine->kernels[1] != NULL ? 2 : 1 };
+                                  combine->kind == CBLUR_GL_COMBINE_DIFFERENCE ? 2 : 1 };
   CblurGlPlan           plan = { 0 };
   CblurGlStamps         stamps;
   g_autoptr (GArray)    list = plan_tiles (gl, combine, tiles.reach, src, dst, &plan, error);
@@ -180,9 +257,14 @@ combine_held (CblurGl                 *gl,
   for (i = 0; ok && i < tiles.n_blurs; i++)
     ok = cblur_gl_passes_init (gl, combine->kernels[i], list, FALSE, &stamps,
                                &tiles.passes[i], error);
+  if (ok && upgrading (&tiles))
+    cblur_gl_combine_expect (combine, GEGL_RECTANGLE (dst->x, dst->y, dst->width, dst->height),
+                             src->format, dst->format);
   if (ok)
     {
-      tiles.program = cblur_gl_program (gl, CBLUR_GL_SHADER_COMBINE, 0, 0, error);
+      tiles.program = cblur_gl_program (gl, CBLUR_GL_SHADER_COMBINE,
+                                        thresholded (combine) ? CBLUR_GL_THRESHOLD : 0, 0,
+                                        error);
       tiles.result = result_texture (gl, &plan);
       ok = tiles.program != NULL &&
            cblur_gl_convert_prepare (gl, src, dst, plan.n_x > 1 ? plan.height : 0, error) &&
@@ -193,6 +275,117 @@ combine_held (CblurGl                 *gl,
   for (i = 0; i < tiles.n_blurs; i++)
     cblur_gl_passes_clear (&tiles.passes[i]);
   return ok;
+}
+
+/* the largest join of those expected since the last rehearsal */
+static struct
+{
+  GMutex             lock;
+  gdouble            pixels;       /* of its source; 0 where there is none */
+  CblurGlCombine     combine;      /* its kernels owned */
+  GeglRectangle      inside;
+  const CblurFormat *formats[2];   /* src's and dst's */
+} expected;
+
+static void
+combine_clear (CblurGlCombine *combine)
+{
+  g_clear_pointer ((CblurKernel **) &combine->kernels[0], cblur_kernel_free);
+  g_clear_pointer ((CblurKernel **) &combine->kernels[1], cblur_kernel_free);
+}
+
+void
+cblur_gl_combine_expect (const CblurGlCombine *combine,
+                         const GeglRectangle  *inside,
+                         const CblurFormat    *src_format,
+                         const CblurFormat    *dst_format)
+{
+  gdouble reach = cblur_gl_combine_reach (combine);
+  gdouble pixels = (inside->width + 2.0 * reach) * (inside->height + 2.0 * reach);
+  gint    i;
+
+  g_mutex_lock (&expected.lock);
+  if (pixels > expected.pixels)
+    {
+      combine_clear (&expected.combine);
+      expected.pixels = pixels;
+      expected.combine = *combine;
+      for (i = 0; i < 2; i++)
+        if (combine->kernels[i] != NULL)
+          expected.combine.kernels[i] = cblur_kernel_copy (combine->kernels[i]);
+      expected.inside = *inside;
+      expected.formats[0] = src_format;
+      expected.formats[1] = dst_format;
+    }
+  g_mutex_unlock (&expected.lock);
+}
+
+/* src and dst of the join of dst's rectangle inside, without pixels */
+static void
+images_of (const CblurGlCombine *combine,
+           const GeglRectangle  *inside,
+           const CblurFormat    *src_format,
+           const CblurFormat    *dst_format,
+           CblurImage           *src,
+           CblurImage           *dst)
+{
+  gint reach = cblur_gl_combine_reach (combine);
+
+  *src = (CblurImage) { NULL, inside->x - reach, inside->y - reach, inside->width + 2 * reach,
+                        inside->height + 2 * reach, 0, src_format };
+  *dst = (CblurImage) { NULL, inside->x, inside->y, inside->width, inside->height, 0,
+                        dst_format };
+}
+
+void
+cblur_gl_combine_rehearse_expected (CblurGl *gl)
+{
+  CblurGlCombine     combine;
+  CblurImage         src, dst;
+  gboolean           any;
+  g_autoptr (GError) error = NULL;
+
+  g_mutex_lock (&expected.lock);
+  any = expected.pixels > 0;
+  combine = expected.combine;
+  if (any)
+    images_of (&combine, &expected.inside, expected.formats[0], expected.formats[1], &src,
+               &dst);
+  memset (&expected.combine, 0, sizeof expected.combine);
+  expected.pixels = 0;
+  g_mutex_unlock (&expected.lock);
+  if (!any)
+    return;
+  gl->no_wait = TRUE;
+  if (!cblur_gl_pinned_rehearse (gl, &src, &dst, combine_held, &combine, &error))
+    g_debug ("a rehearsal of the GPU's first join failed: %s", error->message);
+  combine_clear (&combine);
+}
+
+/* Pixels of no use: what counts is that combine.comp has been
+ * dispatched, without the threshold mask and with it, and failures are
+ * the next real join's to report. */
+void
+cblur_gl_combine_first_use (CblurGl *gl)
+{
+  static const GeglRectangle inside = { 0, 0, 16, 16 };
+  g_autoptr (CblurKernel)    kernel = cblur_kernel_new (3.0, CBLUR_MODE_DIRECT, 3);
+  const CblurFormat         *format = cblur_format_get (babl_format ("R'G'B'A u8"));
+  CblurGlCombine             combine = { CBLUR_GL_COMBINE_UNSHARP, { kernel, NULL }, 1.0f };
+  CblurImage                 src, dst;
+  gint                       i;
+
+  combine.image = inside;
+  gl->no_wait = TRUE;
+  for (i = 0; i < 2; i++)
+    {
+      g_autoptr (GError) error = NULL;
+
+      combine.kernels[1] = i > 0 ? kernel : NULL;
+      images_of (&combine, &inside, format, format, &src, &dst);
+      if (!cblur_gl_pinned_rehearse (gl, &src, &dst, combine_held, &combine, &error))
+        g_debug ("a first use of the GPU's join failed: %s", error->message);
+    }
 }
 
 /* cblur_gl_combine()'s arguments, for its task */

@@ -7,6 +7,7 @@
 #define CBLUR_GL_COMBINE_H
 
 #include "cblur-gl.h"
+#include "cblur-combine.h"
 
 G_BEGIN_DECLS
 
@@ -20,22 +21,30 @@ typedef enum
 typedef struct
 {
   CblurGlCombineKind kind;
-  /* the blur, then the difference's second (subtracted), else NULL; each
-   * changes something (cblur_kernel_is_identity) */
+  /* the blur, then the difference's second (subtracted) or the unsharp
+   * mask's threshold mask's blur (direct, its reach at most 3), else
+   * NULL; each changes something (cblur_kernel_is_identity) */
   const CblurKernel *kernels[2];
   gfloat             amount;     /* unsharp: the difference's factor */
   gfloat             contrast;   /* high pass */
   /* as CblurGlSource's: a program not linked yet fails the call with
    * CBLUR_GL_ERROR_NOT_READY rather than compile in it */
   gboolean           no_wait;
+  /* unsharp with kernels[1]: the threshold mask, made within the image
+   * (which holds dst) and beyond it from the image's edge */
+  CblurThreshold     threshold;
+  GeglRectangle      image;
 } CblurGlCombine;
 
-/* The kernels' greatest reach: what src holds beyond dst on every side. */
+/* What src holds beyond dst on every side: the kernels' greatest reach,
+ * the two added for the threshold mask, whose blur reads the mask around
+ * the first blur's outputs. */
 gint     cblur_gl_combine_reach (const CblurGlCombine *combine);
 
 /* Joins src, holding dst's rectangle grown by cblur_gl_combine_reach(),
- * with its blurs into dst, as cblur_combine_unsharp(), _high_pass() or
- * _difference() without a mask do.  Each image is premultiplied RGBA
+ * with its blurs into dst, as cblur_combine_unsharp() (with the
+ * threshold mask, cblur_combine_threshold()'s, blurred), _high_pass() or
+ * _difference() do.  Each image is premultiplied RGBA
  * float, or in its cblur-format (src decoded and dst encoded on the
  * GPU).  memory: cblur_gl_band_memory_new()'s for src and dst, which
  * live there, or NULL where they live anywhere else (copied through
@@ -47,6 +56,17 @@ gboolean cblur_gl_combine       (const CblurGlBandMemory *memory,
                                  const CblurImage        *dst,
                                  CblurGlReport           *report,
                                  GError                 **error);
+
+/* Thread-safe: a band the CPU joins while the GPU may yet take the next,
+ * whose whole input the GPU would join in one band: dst's rectangle
+ * `inside` (at full size), src's grown by cblur_gl_combine_reach(), in
+ * their formats (NULL: premultiplied float).  The GPU's first uses
+ * rehearse the largest such join, so that its first on the GPU, an
+ * apply's, finds its pinned memory, textures and programs made. */
+void     cblur_gl_combine_expect (const CblurGlCombine *combine,
+                                  const GeglRectangle  *inside,
+                                  const CblurFormat    *src_format,
+                                  const CblurFormat    *dst_format);
 
 G_END_DECLS
 

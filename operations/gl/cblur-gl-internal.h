@@ -167,14 +167,16 @@ typedef enum
 /* a shader's variant: its column pass; its texels pairs of channels (the
  * fused box); its source in straight alpha, premultiplied as loaded; the
  * running sums rather than the outputs, and boxes looked up by a byte a
- * pixel (variable.comp) */
+ * pixel (variable.comp); the unsharp mask with its threshold mask
+ * (combine.comp) */
 typedef enum
 {
   CBLUR_GL_VERTICAL    = 1 << 0,
   CBLUR_GL_PAIRS       = 1 << 1,
   CBLUR_GL_PREMULTIPLY = 1 << 2,
   CBLUR_GL_SCAN        = 1 << 3,
-  CBLUR_GL_CODES       = 1 << 4
+  CBLUR_GL_CODES       = 1 << 4,
+  CBLUR_GL_THRESHOLD   = 1 << 5
 } CblurGlVariant;
 
 /* box-fused.comp's segment: CACHE_LEN, and whether it goes a pair of
@@ -376,6 +378,11 @@ G_GNUC_INTERNAL void         cblur_gl_expect_upgrade   (const CblurKernel   *ker
 G_GNUC_INTERNAL CblurKernel *cblur_gl_expected_take    (CblurBandIo         *band_io,
                                                         CblurImage          *src,
                                                         CblurImage          *dst);
+/* cblur-gl-combine.c: the first uses' join, which dispatches
+ * combine.comp once; and the rehearsal of the largest join expected
+ * (cblur_gl_combine_expect), forgotten once run */
+G_GNUC_INTERNAL void         cblur_gl_combine_first_use (CblurGl            *gl);
+G_GNUC_INTERNAL void         cblur_gl_combine_rehearse_expected (CblurGl    *gl);
 /* cblur-gl-variants.c: the programs that blurs take at every radius and
  * size, queued for the runtime's thread where not linked yet */
 G_GNUC_INTERNAL void         cblur_gl_prepare_blurs    (CblurGl             *gl,

@@ -181,3 +181,11 @@ cblur_gl_combine (const CblurGlBandMemory *memory,
 {
   return no_gl (error);
 }
+
+void
+cblur_gl_combine_expect (const CblurGlCombine *combine,
+                         const GeglRectangle  *inside,
+                         const CblurFormat    *src_format,
+                         const CblurFormat    *dst_format)
+{
+}

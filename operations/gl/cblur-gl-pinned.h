@@ -25,6 +25,15 @@ G_GNUC_INTERNAL gboolean     cblur_gl_pinned_run       (CblurGl             *gl,
                                                         gconstpointer        data,
                                                         CblurGlReport       *report,
                                                         GError             **error);
+/* cblur-gl-blur.c: the same on src and dst without pixels, which it
+ * points at pinned memory of their own; what that takes stays for the
+ * next band of the same geometry, the pixels of no use */
+G_GNUC_INTERNAL gboolean     cblur_gl_pinned_rehearse  (CblurGl             *gl,
+                                                        CblurImage          *src,
+                                                        CblurImage          *dst,
+                                                        CblurGlHeldRun       run,
+                                                        gconstpointer        data,
+                                                        GError             **error);
 
 G_END_DECLS
 

@@ -100,6 +100,8 @@ defines_for (CblurGlVariant variant,
     g_string_append (defines, "#define SCAN\n");
   if (variant & CBLUR_GL_CODES)
     g_string_append (defines, "#define CODES\n");
+  if (variant & CBLUR_GL_THRESHOLD)
+    g_string_append (defines, "#define THRESHOLD\n");
   return g_string_free (defines, FALSE);
 }
 

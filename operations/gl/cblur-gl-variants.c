@@ -4,7 +4,8 @@
  * are direct.comp with the cache that holds any window in halves
  * (CBLUR_GL_DIRECT_ANY_CACHE), box-fused.comp with its longest segment,
  * the two-shader box beyond it, the abyss and format conversions, and
- * the variable blur's: those of the blurs the starts asked for
+ * the variable blur's and combine.comp, which joins blurs with their
+ * source: those of the blurs the starts asked for
  * (cblur_gl_start), in one batch.
  * Under auto the GPU takes blurs once they are linked
  * (cblur_gpu_prepared).  A blur's best programs compile only in a pause
@@ -113,6 +114,11 @@ cblur_gl_prepare_blurs (CblurGl      *gl,
     }
   if (blurs & CBLUR_GL_BLURS_VARIABLE)
     cblur_gl_variable_prepare (gl);
+  if (blurs & CBLUR_GL_BLURS_COMBINE)
+    {
+      cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_COMBINE, 0, 0);
+      cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_COMBINE, CBLUR_GL_THRESHOLD, 0);
+    }
 }
 
 static void upgrade_use (CblurGpu *gpu);
@@ -157,7 +163,8 @@ rehearse_expected (CblurGl *gl)
 #define FIRST_USE_SIZE   16
 #define FIRST_USE_RADIUS (CBLUR_BOX_FROM + 1.5)
 
-/* Together they dispatch every program cblur_gl_prepare_all() queues:
+/* Together they dispatch every program cblur_gl_prepare_all() queues
+ * but combine.comp's, which cblur_gl_combine_first_use() dispatches:
  * direct.comp and box-fused.comp along both axes, premultiplying a
  * straight float source held only inside the image, around which
  * abyss.comp makes the abyss, or reading one stored as 8-bit RGBA
@@ -219,6 +226,7 @@ upgrade_use (CblurGpu *gpu)
 
   cblur_gl_view (gpu, &gl, NULL);
   rehearse_expected (&gl);
+  cblur_gl_combine_rehearse_expected (&gl);
   cblur_gl_variable_pin_expected (gpu);
 }
 
@@ -239,7 +247,11 @@ cblur_gl_first_use (CblurGpu *gpu)
         gl.two_shader = first_uses[i].two_shader;
         blur_once (&gl, first_uses[i].mode, first_uses[i].straight);
       }
+  gl.two_shader = FALSE;
+  if (blurs & CBLUR_GL_BLURS_COMBINE)
+    cblur_gl_combine_first_use (&gl);
   gl.settled = FALSE;
   rehearse_expected (&gl);
+  cblur_gl_combine_rehearse_expected (&gl);
   cblur_gl_variable_pin_expected (gpu);
 }

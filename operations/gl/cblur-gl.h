@@ -92,7 +92,8 @@ typedef enum
   CBLUR_GL_BLURS_STRAIGHT   = 1 << 1,  /* kernel blurs of straight RGBA float */
   CBLUR_GL_BLURS_TWO_SHADER = 1 << 2,  /* box reaches beyond the fused box's */
   CBLUR_GL_BLURS_VARIABLE   = 1 << 3,
-  CBLUR_GL_BLURS_ALL        = (1 << 4) - 1
+  CBLUR_GL_BLURS_COMBINE    = 1 << 4,  /* blurs joined with their source (cblur-gl-combine.h) */
+  CBLUR_GL_BLURS_ALL        = (1 << 5) - 1
 } CblurGlBlurs;
 
 /* Thread-safe: starts the GPU in the background (cblur_gpu_state), its

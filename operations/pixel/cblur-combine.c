@@ -64,7 +64,7 @@ cblur_combine_threshold (const gfloat         *source,
 {
   gsize i;
 
-  for (i = 0; i < n; i++, source += 4, blurred += 4, out += 4)
+  for (i = 0; i < n; i++, source += 4, blurred += 4, out += 2)
     {
       gfloat luminance = 0.0f;
       gfloat white;
@@ -74,9 +74,28 @@ cblur_combine_threshold (const gfloat         *source,
         luminance += threshold->luminance[c] *
                      (2.0f * fabsf (straight (source, c) - straight (blurred, c)));
       white = luminance >= threshold->threshold ? 1.0f : 0.0f;
-      for (c = 0; c < 3; c++)
-        out[c] = white * cblur_used_alpha (source[3]);
-      out[3] = source[3];
+      out[0] = white * cblur_used_alpha (source[3]);
+      out[1] = source[3];
+    }
+}
+
+void
+cblur_combine_mask_blur (const gfloat *const *lines,
+                         const gfloat        *weights,
+                         gint                 reach,
+                         gsize                n,
+                         gfloat              *out)
+{
+  gsize i;
+
+  for (i = 0; i < n * 2; i++)
+    {
+      gfloat sum = weights[0] * lines[reach][i];
+      gint   k;
+
+      for (k = 1; k <= reach; k++)
+        sum += weights[k] * (lines[reach - k][i] + lines[reach + k][i]);
+      out[i] = sum;
     }
 }
 
@@ -93,6 +112,7 @@ cblur_combine_unsharp (const gfloat *source,
   for (i = 0; i < n; i++, source += 4, blurred += 4, out += 4)
     {
       gfloat alpha = cblur_used_alpha (source[3]);
+      gfloat weight = mask != NULL ? mask[0] * (1.0f / cblur_used_alpha (mask[1])) : 1.0f;
       gint   c;
 
       for (c = 0; c < 3; c++)
@@ -100,13 +120,11 @@ cblur_combine_unsharp (const gfloat *source,
           gfloat value = straight (source, c);
           gfloat difference = value - straight (blurred, c);
 
-          if (mask != NULL)
-            difference *= straight (mask, c);
-          out[c] = (amount * difference + value) * alpha;
+          out[c] = (amount * (difference * weight) + value) * alpha;
         }
       out[3] = source[3];
       if (mask != NULL)
-        mask += 4;
+        mask += 2;
     }
 }
 

@@ -20,16 +20,29 @@ typedef struct
 
 /* The pixels that GEGL's σ = 1 blur makes its threshold mask of: where
  * the luminance of twice the difference between source and blurred
- * reaches the threshold, the source's alpha as white, else black. */
+ * reaches the threshold, the source's alpha as white, else black.  A
+ * mask's pixel is two floats, its white premultiplied and its alpha, as
+ * GEGL blurs Y'A. */
 void cblur_combine_threshold (const gfloat         *source,
                               const gfloat         *blurred,
                               const CblurThreshold *threshold,
                               gsize                 n,
                               gfloat               *out);
 
+/* The mask's blur (GEGL's σ = 1 Gaussian, direct: weights[0 .. reach]
+ * from the centre out) of n pixels: out's from the same pixel of
+ * lines[0 .. 2 reach], the centre lines[reach].  Across lines, those are
+ * the lines around out's; along a line, lines[k] is the line from its
+ * k-th pixel on.  On the GPU combine.comp sums in the same order. */
+void cblur_combine_mask_blur (const gfloat *const  *lines,
+                              const gfloat         *weights,
+                              gint                  reach,
+                              gsize                 n,
+                              gfloat               *out);
+
 /* Unsharp mask: source + amount × (source − blurred), in straight alpha,
  * the source's alpha as it is; mask, if not NULL, the blurred threshold
- * mask, weighs the difference. */
+ * mask (two floats a pixel), weighs the difference. */
 void cblur_combine_unsharp   (const gfloat         *source,
                               const gfloat         *blurred,
                               const gfloat         *mask,

@@ -2,6 +2,7 @@
 
 #include <float.h>
 #include <math.h>
+#include <string.h>
 
 static gdouble
 sanitize_radius (gdouble radius)
@@ -196,6 +197,24 @@ cblur_kernel_new_xy (gdouble   radius_x,
     kernel->box_as_direct |= mode == CBLUR_MODE_BOX && kernel->axes[axis].radius > 0.0 &&
                              kernel->axes[axis].mode == CBLUR_MODE_DIRECT;
   return kernel;
+}
+
+CblurKernel *
+cblur_kernel_copy (const CblurKernel *kernel)
+{
+  CblurKernel *copy = g_new (CblurKernel, 1);
+  gint         axis;
+
+  *copy = *kernel;
+  for (axis = 0; axis < 2; axis++)
+    if (kernel->axes[axis].weights != NULL)
+      {
+        gsize n = kernel->axes[axis].half_width + 1;
+
+        copy->axes[axis].weights = g_new (gfloat, n);
+        memcpy (copy->axes[axis].weights, kernel->axes[axis].weights, n * sizeof (gfloat));
+      }
+  return copy;
 }
 
 void

@@ -101,6 +101,8 @@ CblurKernel *cblur_kernel_new_xy       (gdouble            radius_x,
                                         gdouble            radius_y,
                                         CblurMode          mode,
                                         gint               iterations);
+/* a kernel of its own, the same as kernel */
+CblurKernel *cblur_kernel_copy         (const CblurKernel *kernel);
 void         cblur_kernel_free         (CblurKernel       *kernel);
 /* a radius of 0, or one too small to blur: the input untouched */
 gboolean     cblur_kernel_is_identity  (const CblurKernel *kernel);

@@ -15,23 +15,31 @@ typedef struct
   CblurCombine combine;
   CblurMode    mode;
   gdouble      tolerance;
+  /* the image is the output grown by this: the threshold mask beyond it
+   * is its edge's */
+  gint         image_margin;
 } Case;
 
 static const GeglRectangle out = { -13, 29, 151, 97 };
 
+/* the luminance of sRGB, and a threshold that masks about half of the
+ * random images' pixels, straight colours of which reach far beyond 1 */
+static const CblurThreshold srgb_threshold = { { 0.2126f, 0.7152f, 0.0722f }, 1.0f };
+
 /* combine's band of src into a new image on backend, which must be where
  * it ran; report->tiles: the GPU's tiles */
 static CblurImage *
-join (const CblurCombine *combine,
-      CblurMode           mode,
+join (const Case         *c,
       CblurBackendKind    backend,
       const CblurImage   *src,
       CblurRunReport     *report)
 {
   CblurImage    *dst = gl_test_blank_image (out.x, out.y, out.width, out.height);
-  GeglRectangle  image = { out.x - 500, out.y - 500, out.width + 1000, out.height + 1000 };
+  gint           margin = c->image_margin;
+  GeglRectangle  image = { out.x - margin, out.y - margin, out.width + 2 * margin,
+                           out.height + 2 * margin };
 
-  g_assert_true (cblur_combine_band (combine, mode, backend, src, dst, &image, report));
+  g_assert_true (cblur_combine_band (&c->combine, c->mode, backend, src, dst, &image, report));
   g_assert_cmpint (report->ran_on, ==, backend);
   g_assert_null (report->gl_failure);
   return dst;
@@ -45,18 +53,19 @@ check (const Case *c)
                                               out.width + 2 * reach, out.height + 2 * reach,
                                               47 + c->combine.kind);
   CblurRunReport  report = { 0 };
-  CblurImage     *cpu = join (&c->combine, c->mode, CBLUR_BACKEND_CPU, src, &report);
-  CblurImage     *gl = join (&c->combine, c->mode, CBLUR_BACKEND_GL, src, &report);
+  CblurImage     *cpu = join (c, CBLUR_BACKEND_CPU, src, &report);
+  CblurImage     *gl = join (c, CBLUR_BACKEND_GL, src, &report);
   CblurImage     *tiled;
   gdouble         diff = gl_test_max_diff (cpu, gl);
 
-  g_test_message ("kind %d, %s, radius %g: max |GL - CPU| %g", c->combine.kind,
-                  cblur_mode_name (c->mode), c->combine.radii[0], diff);
+  g_test_message ("kind %d, %s, radius %g%s: max |GL - CPU| %g", c->combine.kind,
+                  cblur_mode_name (c->mode), c->combine.radii[0],
+                  c->combine.thresholded ? ", thresholded" : "", diff);
   g_assert_cmpfloat (diff, <=, c->tolerance);
   g_assert_cmpint (report.tiles, ==, 1);
 
   gl_test_set ("CBLUR_GL_MAX_TILE", "96");
-  tiled = join (&c->combine, c->mode, CBLUR_BACKEND_GL, src, &report);
+  tiled = join (c, CBLUR_BACKEND_GL, src, &report);
   gl_test_set ("CBLUR_GL_MAX_TILE", NULL);
   g_assert_cmpint (report.tiles, >, 1);
   diff = gl_test_max_diff (gl, tiled);
@@ -83,8 +92,23 @@ static void
 test_unsharp (void)
 {
   const Case cases[] = {
-    { { CBLUR_COMBINE_UNSHARP, { 6.0, 0.0 }, 1.5 }, CBLUR_MODE_DIRECT, DIRECT_TOLERANCE },
-    { { CBLUR_COMBINE_UNSHARP, { 30.0, 0.0 }, 0.7 }, CBLUR_MODE_BOX, BOX_TOLERANCE },
+    { { CBLUR_COMBINE_UNSHARP, { 6.0, 0.0 }, 1.5 }, CBLUR_MODE_DIRECT, DIRECT_TOLERANCE, 500 },
+    { { CBLUR_COMBINE_UNSHARP, { 30.0, 0.0 }, 0.7 }, CBLUR_MODE_BOX, BOX_TOLERANCE, 500 },
+  };
+
+  check_all (cases, G_N_ELEMENTS (cases));
+}
+
+/* GEGL's threshold mask, made and blurred with the blur on the GPU: the
+ * image's edge inside the mask blur's reach, and beyond the tiles' */
+static void
+test_unsharp_threshold (void)
+{
+  const Case cases[] = {
+    { { CBLUR_COMBINE_UNSHARP, { 6.0, 0.0 }, 1.5, 0.0, TRUE, srgb_threshold },
+      CBLUR_MODE_DIRECT, DIRECT_TOLERANCE, 2 },
+    { { CBLUR_COMBINE_UNSHARP, { 30.0, 0.0 }, 0.7, 0.0, TRUE, srgb_threshold },
+      CBLUR_MODE_BOX, BOX_TOLERANCE, 500 },
   };
 
   check_all (cases, G_N_ELEMENTS (cases));
@@ -94,9 +118,9 @@ static void
 test_high_pass (void)
 {
   const Case cases[] = {
-    { { CBLUR_COMBINE_HIGH_PASS, { 7.5, 0.0 }, 0.0, 1.7 }, CBLUR_MODE_DIRECT, DIRECT_TOLERANCE },
-    { { CBLUR_COMBINE_HIGH_PASS, { 4.5, 0.0 }, 0.0, 1.0 }, CBLUR_MODE_DIRECT, DIRECT_TOLERANCE },
-    { { CBLUR_COMBINE_HIGH_PASS, { 30.0, 0.0 }, 0.0, 1.0 }, CBLUR_MODE_BOX, BOX_TOLERANCE },
+    { { CBLUR_COMBINE_HIGH_PASS, { 7.5, 0.0 }, 0.0, 1.7 }, CBLUR_MODE_DIRECT, DIRECT_TOLERANCE, 500 },
+    { { CBLUR_COMBINE_HIGH_PASS, { 4.5, 0.0 }, 0.0, 1.0 }, CBLUR_MODE_DIRECT, DIRECT_TOLERANCE, 500 },
+    { { CBLUR_COMBINE_HIGH_PASS, { 30.0, 0.0 }, 0.0, 1.0 }, CBLUR_MODE_BOX, BOX_TOLERANCE, 500 },
   };
 
   check_all (cases, G_N_ELEMENTS (cases));
@@ -107,9 +131,9 @@ static void
 test_difference (void)
 {
   const Case cases[] = {
-    { { CBLUR_COMBINE_DIFFERENCE, { 3.0, 7.5 } }, CBLUR_MODE_DIRECT, DIRECT_TOLERANCE },
-    { { CBLUR_COMBINE_DIFFERENCE, { 9.0, 2.0 } }, CBLUR_MODE_DIRECT, DIRECT_TOLERANCE },
-    { { CBLUR_COMBINE_DIFFERENCE, { 12.0, 30.0 } }, CBLUR_MODE_BOX, BOX_TOLERANCE },
+    { { CBLUR_COMBINE_DIFFERENCE, { 3.0, 7.5 } }, CBLUR_MODE_DIRECT, DIRECT_TOLERANCE, 500 },
+    { { CBLUR_COMBINE_DIFFERENCE, { 9.0, 2.0 } }, CBLUR_MODE_DIRECT, DIRECT_TOLERANCE, 500 },
+    { { CBLUR_COMBINE_DIFFERENCE, { 12.0, 30.0 } }, CBLUR_MODE_BOX, BOX_TOLERANCE, 500 },
   };
 
   check_all (cases, G_N_ELEMENTS (cases));
@@ -121,6 +145,7 @@ main (gint    argc,
 {
   test_init (&argc, &argv);
   g_test_add_func ("/gl-combine/unsharp", test_unsharp);
+  g_test_add_func ("/gl-combine/unsharp-threshold", test_unsharp_threshold);
   g_test_add_func ("/gl-combine/high-pass", test_high_pass);
   g_test_add_func ("/gl-combine/difference", test_difference);
   return g_test_run ();

@@ -1,8 +1,8 @@
 /* The GPU's first blur after the CPU's under auto finds its pinned memory
  * made: the CPU's bands note their input, and the start's first uses
  * rehearse its blur whole (at level 0 where the band is a dialog's
- * preview), for the Gaussian blur of float and 8-bit images and for the
- * variable blur.  Each case runs in a process of its own, the runtime's
+ * preview), for the Gaussian blur of float and 8-bit images, for the
+ * variable blur and for a blur joined with its source.  Each case runs in a process of its own, the runtime's
  * state being the process's. */
 #include "auto-test.h"
 
@@ -147,6 +147,57 @@ first_variable_pins_nothing (void)
   g_assert_cmpuint (cblur_gpu_pinned_reserved (), ==, reserved);
 }
 
+/* cblur:unsharp-mask of image at std-dev 10, its pixels in rect */
+static void
+sharpen (GeglBuffer          *image,
+         const GeglRectangle *rect)
+{
+  g_autoptr (GeglNode) graph = gegl_node_new ();
+  g_autofree guint8   *pixels = g_new (guint8, (gsize) rect->width * rect->height * 4);
+  GeglNode            *sharpen = gegl_node_new_child (graph, "operation", "cblur:unsharp-mask",
+                                                      "std-dev", 10.0, "scale", 1.5, NULL);
+
+  gegl_node_link (gegl_node_new_child (graph, "operation", "gegl:buffer-source",
+                                       "buffer", image, NULL), sharpen);
+  gegl_node_blit (sharpen, 1.0, rect, babl_format ("R'G'B'A u8"), pixels,
+                  GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
+}
+
+/* The unsharp mask's join of an 8-bit image under auto: the CPU joins
+ * while the GPU starts for the 8-bit blurs and combine.comp, whose first
+ * uses dispatch combine.comp and rehearse the join the CPU did; the
+ * GPU's first join then compiles nothing, dispatches no program for the
+ * first time on a user's behalf and pins nothing. */
+static void
+first_join_compiles_nothing (void)
+{
+  static const CblurWork slow_unsharp = { "unsharp-mask", "box", "R'G'B'A u8", 0, 1.0e5 };
+  GeglRectangle          rect = { 0, 0, 320, 200 };
+  g_autoptr (GeglBuffer) image = NULL;
+  gint                   on[2] = { 0, 0 };
+  guint                  compiles, first_uses, reserved;
+
+  if (!test_in_own_process (AUTO_TEST_CHILD_US))
+    return;
+  image = u8_image_under_auto (&rect, &slow_unsharp);
+  cblur_log_watch (auto_test_count_bands, on);
+  sharpen (image, &rect);
+  g_assert_cmpint (on[FALSE], >, 0);
+  g_assert_cmpint (on[TRUE], ==, 0);
+  g_assert_true (cblur_gl_started_for (CBLUR_GL_BLURS_ENCODED | CBLUR_GL_BLURS_COMBINE));
+  g_assert_false (cblur_gl_started_for (CBLUR_GL_BLURS_VARIABLE));
+  cblur_gpu_wait_prepared ();
+  compiles = cblur_gpu_caller_compiles ();
+  first_uses = cblur_gpu_caller_first_uses ();
+  reserved = cblur_gpu_pinned_reserved ();
+  sharpen (image, &rect);
+  cblur_log_watch (NULL, NULL);
+  g_assert_cmpint (on[TRUE], >, 0);
+  g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, compiles);
+  g_assert_cmpuint (cblur_gpu_caller_first_uses (), ==, first_uses);
+  g_assert_cmpuint (cblur_gpu_pinned_reserved (), ==, reserved);
+}
+
 int
 main (int    argc,
       char **argv)
@@ -156,5 +207,6 @@ main (int    argc,
   g_test_add_func ("/gl/rehearsal/first-8bit-frame-pins-nothing", first_8bit_frame_pins_nothing);
   g_test_add_func ("/gl/rehearsal/first-variable-pins-nothing", first_variable_pins_nothing);
   g_test_add_func ("/gl/rehearsal/preview-readies-the-apply", preview_readies_the_apply);
+  g_test_add_func ("/gl/rehearsal/first-join-compiles-nothing", first_join_compiles_nothing);
   return gl_test_run ();
 }
