@@ -16,15 +16,29 @@ layout (rgba32f, binding = 0) uniform restrict image2D result;
 layout (rgba32f, binding = 1) uniform restrict readonly image2D upper_grid;
 layout (rgba32f, binding = 2) uniform restrict readonly image2D lower_grid;
 
-/* the band's mask values, row after row */
+/* The band's mask values, row after row; with CODES the boxes of
+ * variable.comp, whose bytes, four to a word with the first in the
+ * lowest bits, are each pixel's, and the value of each byte. */
+#ifdef CODES
+layout (std430, binding = 0) readonly buffer Widths
+{
+  uvec2 widths[256];
+  uint  codes[];
+};
+layout (std430, binding = 1) readonly buffer Grey
+{
+  float grey[256];
+};
+#else
 layout (std430, binding = 0) readonly buffer Masks
 {
   float masks[];
 };
+#endif
 
 uniform ivec2 n_out;         /* result's texels */
 uniform ivec2 origin;        /* absolute coordinates of result's texel 0 */
-uniform ivec4 band;          /* the masks' rectangle: x, y, width, height */
+uniform ivec4 band;          /* the masks' (or bytes') rectangle: x, y, width, height */
 uniform float radius;        /* sigma where the mask is 1 */
 uniform float base;
 uniform float lower;         /* the sigmas of the two levels */
@@ -71,6 +85,18 @@ bilinear (vec4 p00,
   return top + (bottom - top) * t.y;
 }
 
+float
+mask_at (ivec2 p)
+{
+  uint n = uint ((p.y - band.y) * band.z + p.x - band.x);
+
+#ifdef CODES
+  return grey[bitfieldExtract (codes[n >> 2], int (n & 3u) * 8, 8)];
+#else
+  return masks[n];
+#endif
+}
+
 void
 main ()
 {
@@ -83,7 +109,7 @@ main ()
 
   if (o.x >= n_out.x || o.y >= n_out.y)
     return;
-  mask = masks[(p.y - band.y) * band.z + p.x - band.x];
+  mask = mask_at (p);
   /* NaN fails the comparison and counts as 0 */
   m = mask > 0.0 ? min (mask, 1.0) : 0.0;
   sigma = m * radius;

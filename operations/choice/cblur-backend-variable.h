@@ -51,7 +51,7 @@ void                     cblur_backend_variable_expect   (const CblurImage      
 void cblur_backend_variable_blur (CblurVariableBandMemory *band,
                                   const CblurVariable     *variable,
                                   const CblurImage        *src,
-                                  const gfloat            *masks,
+                                  const CblurVariableMasks *masks,
                                   GeglAbyssPolicy          abyss,
                                   CblurBandIo             *band_io,
                                   const CblurImage        *dst,

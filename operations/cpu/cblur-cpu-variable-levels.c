@@ -40,14 +40,12 @@ typedef struct
   GeglAbyssPolicy      abyss;
   CblurPixel           colour;
   const CblurImage    *blended;
-  /* each pixel of blended: the level it blends in as the upper, -1 for
-   * the base alone, and that level's weight */
-  const gfloat        *masks;     /* a value a pixel of blended */
-  gint8               *uppers;
-  gfloat              *weights;
-  const Sampled       *lower;     /* NULL: the base */
-  const Sampled       *upper;
-  gint                 upper_index;
+  const CblurImage    *dst;
+  const CblurVariableMasks *masks;   /* of blended's pixels */
+  const guint8        *codes;     /* the boxes' bytes, src's rows, where masks has grey */
+  /* levels [least, most] made, by index; the others unset */
+  Grid                 grids[CBLUR_VARIABLE_LEVELS_MAX];
+  Sampled              sampled[CBLUR_VARIABLE_LEVELS_MAX];
   /* the source's means over cells of means_factor pixels, around blended
    * by the reach */
   CblurImage           means;
@@ -374,112 +372,93 @@ sample (const Sampled *sampled,
   return top + (bottom - top) * ty;
 }
 
-/* each pixel's upper level and its weight; neighbouring mask values
- * repeat */
-static void
-weigh_rows (gsize    first,
-            gsize    count,
-            gpointer user_data)
-{
-  const Job *job = user_data;
-  gsize      width = job->blended->width, i;
-  gint       lower, upper = -1;
-  gdouble    t = 0.0;
-
-  for (i = first * width; i < (first + count) * width; i++)
-    {
-      if (i == first * width || job->masks[i] != job->masks[i - 1])
-        {
-          gdouble sigma = cblur_variable_sigma (job->variable, job->masks[i]);
-
-          if (!cblur_variable_blend (job->variable, sigma, &lower, &upper, &t))
-            upper = -1;
-        }
-      job->uppers[i] = upper;
-      job->weights[i] = upper < 0 ? 0.0f : (gfloat) t;
-    }
-}
-
-/* rows of blended whose pixels blend the upper level with the one below */
+/* Rows of blended with each pixel's levels blended in, by its sigma
+ * (the base, below the lowest level, is blended's own pixel), into dst.
+ * Neighbouring mask values repeat, and with them their levels. */
 static void
 blend_rows (gsize    first,
             gsize    count,
             gpointer user_data)
 {
   const Job        *job = user_data;
-  const CblurImage *blended = job->blended;
+  const CblurImage *blended = job->blended, *dst = job->dst;
+  CblurPixel       *row = dst->format != NULL
+                          ? cblur_pixels_take ((gsize) blended->width * sizeof (CblurPixel))
+                          : NULL;
+  gint              lower = -1, upper = -1, x;
+  gdouble           t = 0.0;
+  gfloat            mask = 0.0f;
+  gboolean          known = FALSE;
   gsize             y;
-  gint              x;
 
   for (y = first; y < first + count; y++)
-    for (x = 0; x < blended->width; x++)
-      {
-        gsize       i = y * blended->width + x;
-        gfloat     *to = cblur_image_pixel (blended, x, y);
-        CblurPixel  low, high, mixed;
+    {
+      const gfloat *values = job->masks->values;
+      const guint8 *codes = job->codes;
+      CblurPixel   *out = row != NULL ? row : (CblurPixel *) cblur_image_row (blended, y);
 
-        if (job->uppers[i] != job->upper_index)
-          continue;
-        high = sample (job->upper, x, y);
-        if (job->lower == NULL)
-          memcpy (&low, to, sizeof low);
-        else
-          low = sample (job->lower, x, y);
-        mixed = low + (high - low) * job->weights[i];
-        memcpy (to, &mixed, sizeof mixed);
-      }
+      if (values != NULL)
+        values += y * blended->width;
+      else
+        codes += (gsize) (blended->y + y - job->src->y) * job->src->width +
+                 (blended->x - job->src->x);
+      for (x = 0; x < blended->width; x++)
+        {
+          gfloat     value = values != NULL ? values[x] : job->masks->grey[codes[x]];
+          CblurPixel pixel, low, high;
+
+          memcpy (&pixel, cblur_image_pixel (blended, x, y), sizeof pixel);
+          if (!known || value != mask)
+            {
+              mask = value;
+              known = TRUE;
+              if (!cblur_variable_blend (job->variable, cblur_variable_sigma (job->variable, mask),
+                                         &lower, &upper, &t))
+                upper = -1;
+            }
+          if (upper >= 0)
+            {
+              high = sample (&job->sampled[upper], x, y);
+              low = lower < 0 ? pixel : sample (&job->sampled[lower], x, y);
+              pixel = low + (high - low) * (gfloat) t;
+            }
+          memcpy (&out[x], &pixel, sizeof pixel);
+        }
+      if (row != NULL)
+        cblur_format_encode (dst->format, (const gfloat *) row, cblur_image_bytes (dst, 0, y),
+                             blended->width);
+    }
+  if (row != NULL)
+    cblur_pixels_free (row);
 }
 
 void
-cblur_cpu_variable_levels (const CblurVariable *variable,
-                           const CblurImage    *src,
-                           GeglAbyssPolicy      abyss,
-                           const gfloat        *masks,
-                           const CblurImage    *blended)
+cblur_cpu_variable_levels (const CblurVariable      *variable,
+                           const CblurImage         *src,
+                           const CblurVariableBoxes *boxes,
+                           GeglAbyssPolicy           abyss,
+                           const CblurVariableMasks *masks,
+                           const CblurImage         *blended,
+                           const CblurImage         *dst)
 {
-  gsize   n = (gsize) blended->width * blended->height, i;
-  Job     job = { variable, src, abyss, { 0 }, blended, masks, g_new (gint8, n), g_new (gfloat, n) };
-  Grid    grids[2] = { { NULL, { 0 } }, { NULL, { 0 } } };
-  Sampled sampled[2] = { { NULL } , { NULL } };
-  gfloat  colour[CBLUR_CHANNELS];
-  gint    k, most = -1, least = G_MAXINT;
+  Job    job = { variable, src, abyss, { 0 }, blended, dst, masks, boxes->codes };
+  gfloat colour[CBLUR_CHANNELS];
+  gint   k;
 
   cblur_abyss_colour (abyss, colour);
   job.colour = (CblurPixel) { colour[0], colour[1], colour[2], colour[3] };
+  /* a pixel whose upper level is k blends it with the one below */
+  for (k = MAX (masks->least - 1, 0); k <= masks->most; k++)
+    {
+      make_grid (&job, &variable->levels[k], &job.grids[k]);
+      sampled_init (&job.sampled[k], &job.grids[k], blended);
+    }
   cblur_parallel_distribute_range (blended->height, 4096.0 / ((gsize) blended->width + 1),
-                                   weigh_rows, &job);
-  for (i = 0; i < n; i++)
+                                   blend_rows, &job);
+  for (k = MAX (masks->least - 1, 0); k <= masks->most; k++)
     {
-      most = MAX (most, job.uppers[i]);
-      least = job.uppers[i] < 0 ? least : MIN (least, job.uppers[i]);
+      cblur_pixels_free (job.grids[k].image.data);
+      sampled_clear (&job.sampled[k]);
     }
-  /* level k is the upper of the pixels between it and the level below,
-   * and the lower of those up to the next */
-  for (k = MAX (least - 1, 0); k <= most; k++)
-    {
-      Grid    *grid = &grids[k % 2];
-      Sampled *upper = &sampled[k % 2], *lower = &sampled[(k + 1) % 2];
-
-      if (grid->level != NULL)
-        {
-          cblur_pixels_free (grid->image.data);
-          sampled_clear (upper);
-        }
-      make_grid (&job, &variable->levels[k], grid);
-      sampled_init (upper, grid, blended);
-      job.upper = upper;
-      job.upper_index = k;
-      job.lower = k > 0 && grids[(k + 1) % 2].level == &variable->levels[k - 1] ? lower : NULL;
-      cblur_parallel_distribute_range (blended->height,
-                                       4096.0 / ((gsize) blended->width + 1), blend_rows, &job);
-    }
-  for (k = 0; k < 2; k++)
-    if (grids[k].level != NULL)
-      {
-        cblur_pixels_free (grids[k].image.data);
-        sampled_clear (&sampled[k]);
-      }
   cblur_pixels_free (job.means.data);
-  g_free (job.uppers);
-  g_free (job.weights);
 }

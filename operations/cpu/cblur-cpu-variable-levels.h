@@ -13,15 +13,19 @@
 
 G_BEGIN_DECLS
 
-/* src as cblur_cpu_variable_blur() takes it, beyond which abyss makes the
- * pixels; masks: the mask value of each pixel of blended, row after row;
- * blended: premultiplied RGBA float, the base's result, into which each
- * pixel's levels are blended in place. */
-void     cblur_cpu_variable_levels       (const CblurVariable *variable,
-                                          const CblurImage    *src,
-                                          GeglAbyssPolicy      abyss,
-                                          const gfloat        *masks,
-                                          const CblurImage    *blended);
+/* src and boxes as cblur_cpu_variable_blur() takes them, beyond which
+ * abyss makes the pixels; masks: those of blended's pixels, with levels
+ * to blend (most at least 0); blended: premultiplied RGBA float, the
+ * base's result; dst: blended's pixels with their levels blended in,
+ * encoded to its format, or blended itself, blended in place, where dst
+ * has none. */
+void     cblur_cpu_variable_levels       (const CblurVariable      *variable,
+                                          const CblurImage         *src,
+                                          const CblurVariableBoxes *boxes,
+                                          GeglAbyssPolicy           abyss,
+                                          const CblurVariableMasks *masks,
+                                          const CblurImage         *blended,
+                                          const CblurImage         *dst);
 
 G_END_DECLS
 

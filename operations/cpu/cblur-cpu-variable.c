@@ -399,13 +399,12 @@ void
 cblur_cpu_variable_blur (const CblurVariable      *variable,
                          const CblurImage         *src,
                          const CblurVariableBoxes *boxes,
-                         const gfloat             *masks,
+                         const CblurVariableMasks *masks,
                          GeglAbyssPolicy           abyss,
                          const CblurImage         *dst)
 {
   gint       reach = variable->reach;
   CblurImage blended;
-  gint       y;
 
   g_return_if_fail (src->width > 0 && src->height > 0);
   g_return_if_fail (src->x >= dst->x - reach && src->y >= dst->y - reach &&
@@ -414,12 +413,12 @@ cblur_cpu_variable_blur (const CblurVariable      *variable,
 
   if (dst->width <= 0 || dst->height <= 0)
     return;
-  if (!cblur_variable_takes_levels (variable, masks, (gsize) dst->width * dst->height))
+  if (masks->most < 0)
     {
       base_passes (variable, src, boxes, abyss, dst);
       return;
     }
-  /* the levels blend into the base's result in float */
+  /* the base's result in float, into which the levels blend */
   blended = *dst;
   if (dst->format != NULL)
     {
@@ -428,10 +427,7 @@ cblur_cpu_variable_blur (const CblurVariable      *variable,
       blended.data = cblur_pixels_take (blended.stride * dst->height * sizeof (gfloat));
     }
   base_passes (variable, src, boxes, abyss, &blended);
-  cblur_cpu_variable_levels (variable, src, abyss, masks, &blended);
-  for (y = 0; dst->format != NULL && y < dst->height; y++)
-    cblur_format_encode (dst->format, cblur_image_row (&blended, y),
-                         cblur_image_bytes (dst, 0, y), dst->width);
+  cblur_cpu_variable_levels (variable, src, boxes, abyss, masks, &blended, dst);
   if (dst->format != NULL)
     cblur_pixels_free (blended.data);
 }

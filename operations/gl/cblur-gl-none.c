@@ -156,7 +156,7 @@ gboolean
 cblur_gl_variable_blur (const CblurGlVariableMemory *memory,
                         const CblurVariable         *variable,
                         const CblurImage            *src,
-                        const gfloat                *masks,
+                        const CblurVariableMasks    *masks,
                         const CblurGlSource         *source,
                         const CblurImage            *dst,
                         CblurGlReport               *report,

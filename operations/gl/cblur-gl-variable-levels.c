@@ -31,6 +31,7 @@ enum
   LOWER_UNIT
 };
 #define MASKS_BINDING 0
+#define GREY_BINDING  1
 
 /* The grids' textures: in the roles of cblur-gl-internal.h's, the cells
  * reduced (the input), blurred along rows (the texture between), the
@@ -155,7 +156,9 @@ programs_init (CblurGl               *gl,
   levels->reduce = cblur_gl_program (gl, CBLUR_GL_SHADER_LEVEL_REDUCE, 0, 0, error);
   levels->blend = levels->reduce == NULL ? NULL
                                          : cblur_gl_program (gl, CBLUR_GL_SHADER_LEVEL_BLEND,
-                                                             0, 0, error);
+                                                             levels->codes != 0 ? CBLUR_GL_CODES
+                                                                                : 0,
+                                                             0, error);
   for (axis = 0; axis < 2 && levels->blend != NULL; axis++)
     {
       CblurGlVariant variant = axis == CBLUR_AXIS_Y ? CBLUR_GL_VERTICAL : 0;
@@ -196,14 +199,16 @@ kernels_init (CblurGlVariableLevels *levels,
   return TRUE;
 }
 
-/* the band's mask values into video memory */
+/* the band's mask values, or each byte's, into video memory */
 static gboolean
-masks_init (CblurGl               *gl,
-            const gfloat          *masks,
-            CblurGlVariableLevels *levels,
-            GError               **error)
+masks_init (CblurGl                  *gl,
+            const CblurVariableMasks *masks,
+            CblurGlVariableLevels    *levels,
+            GError                  **error)
 {
-  gsize size = (gsize) levels->band.width * levels->band.height * sizeof (gfloat);
+  gsize size = masks->values != NULL
+               ? (gsize) levels->band.width * levels->band.height * sizeof (gfloat)
+               : 256 * sizeof (gfloat);
 
   if ((gint64) size > gl->limits->max_storage_range)
     {
@@ -212,27 +217,34 @@ masks_init (CblurGl               *gl,
                      "one buffer"), (gint) (size >> 20));
       return FALSE;
     }
-  levels->masks = cblur_gpu_buffer_new (size, masks);
+  levels->masks = cblur_gpu_buffer_new (size, masks->values != NULL ? masks->values
+                                                                    : masks->grey);
   return cblur_gpu_check (gl->gpu, "upload variable masks", error);
 }
 
 gboolean
-cblur_gl_variable_levels_init (CblurGl               *gl,
-                               const CblurVariable   *variable,
-                               const gfloat          *masks,
-                               const CblurImage      *dst,
-                               GeglAbyssPolicy        abyss,
-                               const GArray          *tiles,
-                               CblurGlVariableLevels *levels,
-                               GError               **error)
+cblur_gl_variable_levels_init (CblurGl                  *gl,
+                               const CblurVariable      *variable,
+                               const CblurVariableMasks *masks,
+                               guint                     codes,
+                               const CblurImage         *src,
+                               const CblurImage         *dst,
+                               GeglAbyssPolicy           abyss,
+                               const GArray             *tiles,
+                               CblurGlVariableLevels    *levels,
+                               GError                  **error)
 {
+  const CblurImage *rect = masks->values != NULL ? dst : src;
+
   memset (levels, 0, sizeof *levels);
   levels->variable = variable;
-  levels->band = (GeglRectangle) { dst->x, dst->y, dst->width, dst->height };
+  levels->least = masks->least;
+  levels->most = masks->most;
+  levels->codes = masks->values != NULL ? 0 : codes;
+  levels->band = (GeglRectangle) { rect->x, rect->y, rect->width, rect->height };
   levels->abyss = abyss;
   cblur_abyss_colour (abyss, levels->colour);
-  if (!cblur_variable_levels_used (variable, masks, (gsize) dst->width * dst->height,
-                                   &levels->least, &levels->most))
+  if (levels->most < 0)
     return TRUE;
   return kernels_init (levels, error) && programs_init (gl, levels, error) &&
          reserve_textures (gl, tiles, levels, error) && masks_init (gl, masks, levels, error);
@@ -257,6 +269,7 @@ cblur_gl_variable_levels_prepare (CblurGl *gl)
 
   cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_LEVEL_REDUCE, 0, 0);
   cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_LEVEL_BLEND, 0, 0);
+  cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_LEVEL_BLEND, CBLUR_GL_CODES, 0);
   /* the grids' box, which a start for the variable blur alone would not
    * otherwise compile */
   for (axis = 0; axis < 2; axis++)
@@ -375,7 +388,13 @@ blend (const CblurGlVariableLevels *levels,
   cblur_gpu_bind_image (RESULT_UNIT, output, CBLUR_GPU_READ_WRITE);
   cblur_gpu_bind_image (UPPER_UNIT, &grids[k % 2], CBLUR_GPU_READ);
   cblur_gpu_bind_image (LOWER_UNIT, &grids[(k + 1) % 2], CBLUR_GPU_READ);
-  cblur_gpu_bind_buffer (MASKS_BINDING, levels->masks, 0, 0);
+  if (levels->codes != 0)
+    {
+      cblur_gpu_bind_buffer (MASKS_BINDING, levels->codes, 0, 0);
+      cblur_gpu_bind_buffer (GREY_BINDING, levels->masks, 0, 0);
+    }
+  else
+    cblur_gpu_bind_buffer (MASKS_BINDING, levels->masks, 0, 0);
   cblur_gpu_set_ivec2 (program, "n_out", width, height);
   cblur_gpu_set_ivec2 (program, "origin", tile->x + reach, tile->y + reach);
   cblur_gpu_set_ivec4 (program, "band", band);

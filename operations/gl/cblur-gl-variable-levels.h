@@ -22,8 +22,9 @@ typedef struct
   const CblurVariable   *variable;
   gint                   least;        /* the lowest and highest upper level */
   gint                   most;         /* of the band's pixels */
-  guint                  masks;        /* the band's mask values, a storage buffer */
-  GeglRectangle          band;         /* their rectangle: the output's */
+  guint                  masks;        /* the band's mask values, or each byte's, */
+  guint                  codes;        /* a storage buffer; the boxes' buffer with */
+  GeglRectangle          band;         /* the bytes, or 0; the rectangle of either */
   GeglAbyssPolicy        abyss;
   gfloat                 colour[CBLUR_CHANNELS];   /* the abyss's */
   CblurGpuProgram       *reduce;
@@ -35,12 +36,15 @@ typedef struct
 } CblurGlVariableLevels;
 
 /* For the tiles of dst (cblur_gl_tiles_new()'s, with the variable's
- * reach), whose pixels' mask values are masks, row after row: FALSE with
- * error where GL cannot hold them.  *levels is cleared where no pixel
- * takes a level (most -1). */
+ * reach), whose pixels' mask values are masks; where those are bytes,
+ * codes is the storage buffer of src's boxes (variable.comp's, with
+ * CODES), else 0: FALSE with error where GL cannot hold them.  *levels
+ * is cleared where no pixel takes a level (most -1). */
 G_GNUC_INTERNAL gboolean cblur_gl_variable_levels_init    (CblurGl               *gl,
                                                            const CblurVariable   *variable,
-                                                           const gfloat          *masks,
+                                                           const CblurVariableMasks *masks,
+                                                           guint                  codes,
+                                                           const CblurImage      *src,
                                                            const CblurImage      *dst,
                                                            GeglAbyssPolicy        abyss,
                                                            const GArray          *tiles,

@@ -328,7 +328,7 @@ blur_band (CblurGl                     *gl,
            const CblurGlVariableMemory *memory,
            const CblurVariable         *variable,
            const CblurImage            *src,
-           const gfloat                *masks,
+           const CblurVariableMasks    *masks,
            GeglAbyssPolicy              abyss,
            CblurStreamRun              *run,
            const CblurImage            *dst,
@@ -362,7 +362,8 @@ blur_band (CblurGl                     *gl,
   ok = ok && cblur_gl_textures_reserve (gl, CBLUR_GL_VARIABLE_TEXTURES, sizes, error) &&
        cblur_gl_variable_passes_init (gl, variable, widths, memory->codes, src, abyss,
                                       &stamps, &passes, error) &&
-       cblur_gl_variable_levels_init (gl, variable, masks, dst, abyss, tiles, &levels, error) &&
+       cblur_gl_variable_levels_init (gl, variable, masks, memory->codes ? widths : 0, src,
+                                      dst, abyss, tiles, &levels, error) &&
        /* a result of whole rows is encoded straight into the pinned memory */
        cblur_gl_convert_prepare (gl, src, dst, tiles->len > 1 ? sizes[CBLUR_GL_OUTPUT].height : 0,
                                  error);
@@ -386,7 +387,7 @@ typedef struct
   const CblurGlVariableMemory *memory;
   const CblurVariable         *variable;
   const CblurImage            *src;
-  const gfloat                *masks;
+  const CblurVariableMasks    *masks;
   const CblurGlSource         *source;
   const CblurImage            *dst;
   CblurGlReport               *report;
@@ -410,7 +411,7 @@ gboolean
 cblur_gl_variable_blur (const CblurGlVariableMemory *memory,
                         const CblurVariable         *variable,
                         const CblurImage            *src,
-                        const gfloat                *masks,
+                        const CblurVariableMasks    *masks,
                         const CblurGlSource         *source,
                         const CblurImage            *dst,
                         CblurGlReport               *report,

@@ -171,19 +171,6 @@ box_sigma (gdouble sigma)
   return sqrt (moment / sum);
 }
 
-gboolean
-cblur_variable_takes_levels (const CblurVariable *variable,
-                             const gfloat        *masks,
-                             gsize                n)
-{
-  gsize i;
-
-  for (i = 0; i < n && variable->n_levels > 0; i++)
-    if (cblur_variable_sigma (variable, masks[i]) > variable->base)
-      return TRUE;
-  return FALSE;
-}
-
 gint64
 cblur_variable_cell_before (gint64   x,
                             gint     factor,
@@ -196,29 +183,47 @@ cblur_variable_cell_before (gint64   x,
   return cell;
 }
 
-gboolean
-cblur_variable_levels_used (const CblurVariable *variable,
-                            const gfloat        *masks,
-                            gsize                n,
-                            gint                *least,
-                            gint                *most)
+void
+cblur_variable_mask_range (const gfloat *values,
+                           gsize         n,
+                           gfloat       *low,
+                           gfloat       *high)
 {
-  gint    lower, upper;
-  gdouble weight;
-  gsize   i;
+  gsize i;
 
-  *least = G_MAXINT;
-  *most = -1;
-  /* neighbouring mask values repeat */
+  *low = 1.0f;
+  *high = 0.0f;
+  /* NaN fails the comparison and counts as 0 */
   for (i = 0; i < n; i++)
-    if ((i == 0 || masks[i] != masks[i - 1]) &&
-        cblur_variable_blend (variable, cblur_variable_sigma (variable, masks[i]), &lower,
-                              &upper, &weight))
-      {
-        *least = MIN (*least, upper);
-        *most = MAX (*most, upper);
-      }
-  return *most >= 0;
+    {
+      gfloat m = values[i] > 0.0f ? values[i] : 0.0f;
+
+      *low = MIN (*low, m);
+      *high = MAX (*high, m);
+    }
+}
+
+/* sigma and the upper level grow with the mask value */
+gboolean
+cblur_variable_levels_of (const CblurVariable *variable,
+                          gfloat               low,
+                          gfloat               high,
+                          gint                *least,
+                          gint                *most)
+{
+  gint    lower;
+  gdouble weight;
+
+  *least = 0;
+  *most = -1;
+  if (low > high ||
+      !cblur_variable_blend (variable, cblur_variable_sigma (variable, high), &lower, most,
+                             &weight))
+    return FALSE;
+  if (!cblur_variable_blend (variable, cblur_variable_sigma (variable, low), &lower, least,
+                             &weight))
+    *least = 0;
+  return TRUE;
 }
 
 void

@@ -81,6 +81,20 @@ typedef struct
   const CblurBoxWidth *table;    /* the box of each byte, 256, or NULL */
 } CblurVariableBoxes;
 
+/* The mask values of a band's output pixels, whose sigmas choose the
+ * levels they blend: a float a pixel (values, row after row), or, where
+ * values is NULL, the value of each of the boxes' bytes (grey, 256), the
+ * pixels' bytes those of the boxes.  least and most: levels that hold
+ * every pixel's upper (cblur_variable_levels_of()), most -1 where no
+ * pixel takes a level. */
+typedef struct
+{
+  const gfloat *values;
+  const gfloat *grey;
+  gint          least;
+  gint          most;
+} CblurVariableMasks;
+
 /* uniform: the mask is constant over what the region reads */
 void    cblur_variable_init       (CblurVariable       *variable,
                                    gdouble              radius,
@@ -103,12 +117,6 @@ gboolean cblur_variable_blend     (const CblurVariable *variable,
                                    gint                *upper,
                                    gdouble             *weight);
 
-/* TRUE where a pixel of masks (mask values, n of them) takes a level,
- * not the base alone */
-gboolean cblur_variable_takes_levels (const CblurVariable *variable,
-                                      const gfloat        *masks,
-                                      gsize                n);
-
 /* The cell of a level's grid of factor cells whose centre is the last at
  * or before pixel x (absolute, along either axis), and x's distance from
  * it in cells, in [0, 1): where upsampling reads a pixel from. */
@@ -116,13 +124,21 @@ gint64  cblur_variable_cell_before (gint64               x,
                                     gint                 factor,
                                     gdouble             *t);
 
-/* The lowest and highest upper level (cblur_variable_blend()) of n
- * pixels of masks; FALSE where none takes a level. */
-gboolean cblur_variable_levels_used (const CblurVariable *variable,
-                                     const gfloat        *masks,
-                                     gsize                n,
-                                     gint                *least,
-                                     gint                *most);
+/* The least and the largest of n mask values, clamped as
+ * cblur_variable_sigma() clamps them (NaN as 0); 1 and 0 where n is 0. */
+void    cblur_variable_mask_range (const gfloat        *values,
+                                   gsize                n,
+                                   gfloat              *low,
+                                   gfloat              *high);
+
+/* Levels [*least, *most] that hold the upper level (cblur_variable_blend())
+ * of every pixel whose mask value lies in [low, high] and takes one;
+ * FALSE, *most -1, where none does. */
+gboolean cblur_variable_levels_of (const CblurVariable *variable,
+                                   gfloat               low,
+                                   gfloat               high,
+                                   gint                *least,
+                                   gint                *most);
 
 /* The boxes of n pixels from their mask values: the table that every
  * pass of both axes reads. */

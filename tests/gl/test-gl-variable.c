@@ -32,7 +32,9 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (CblurImage, gl_test_image_free)
  * which needs the far side), random pixels stored in format, and its
  * boxes from mask_at(), or with `codes` from mask_at() in 8 bits, through
  * the table of the 256 codes as the op makes it for such a mask; with
- * `levels`, the output's mask values from mask_at() too, else zeros.
+ * `levels`, the output's mask values from mask_at() too (with `codes`,
+ * the boxes' bytes and the value of each, as the op has them), else
+ * zeros.
  * Blurred by the backend into a float copy of the output; report says
  * where it ran. */
 typedef struct
@@ -94,6 +96,8 @@ blur_band (const Band          *b,
   g_autoptr (CblurVariableBandMemory) band = NULL;
   GRand             *rand = g_rand_new_with_seed (36);
   g_autofree gfloat *masks = NULL;
+  CblurVariableMasks of_pixels = { NULL, grey };
+  gfloat             low, high;
   gint               x, y;
 
   if (b->abyss != GEGL_ABYSS_LOOP)
@@ -130,8 +134,13 @@ blur_band (const Band          *b,
   masks = g_new0 (gfloat, (gsize) dst.width * dst.height);
   for (y = 0; b->levels && y < dst.height; y++)
     for (x = 0; x < dst.width; x++)
-      masks[(gsize) y * dst.width + x] = mask_at (dst.x + x, dst.y + y);
-  cblur_backend_variable_blur (band, variable, &src, masks, b->abyss, NULL, &dst, report);
+      masks[(gsize) y * dst.width + x] = b->codes ? grey[lround (mask_at (dst.x + x, dst.y + y) *
+                                                                 255.0)]
+                                                  : mask_at (dst.x + x, dst.y + y);
+  cblur_variable_mask_range (masks, (gsize) dst.width * dst.height, &low, &high);
+  cblur_variable_levels_of (variable, low, high, &of_pixels.least, &of_pixels.most);
+  of_pixels.values = b->codes && b->levels ? NULL : masks;
+  cblur_backend_variable_blur (band, variable, &src, &of_pixels, b->abyss, NULL, &dst, report);
   for (y = 0; y < dst.height; y++)
     if (b->format != NULL && dst.format == NULL)
       cblur_format_encode (b->format, cblur_image_row (&dst, y),
