@@ -169,6 +169,62 @@ byte_values (GeglBuffer *aux,
   return TRUE;
 }
 
+/* What the region's blur reads of the mask, and what is found there:
+ * the values of the bytes seen, or the least and the largest value. */
+typedef struct
+{
+  GeglBuffer    *aux;
+  const Babl    *format;    /* the aux pad's */
+  GeglRectangle  read;
+  gint           level;
+  gboolean       bytes;
+  GMutex         lock;
+  gboolean       seen[256];
+  gfloat         low;
+  gfloat         high;
+} Range;
+
+/* rows [first, first + count) of the read, on one of GEGL's threads */
+static void
+range_rows (gsize    first,
+            gsize    count,
+            gpointer user_data)
+{
+  Range        *range = user_data;
+  GeglRectangle rows = { range->read.x, range->read.y + (gint) first, range->read.width,
+                         (gint) count };
+  gsize         n = (gsize) rows.width * rows.height, i;
+  gboolean      seen[256] = { FALSE };
+  gfloat        low, high;
+
+  if (range->bytes)
+    {
+      g_autofree guint8 *codes = g_new (guint8, n);
+
+      gegl_buffer_get (range->aux, &rows, 1.0, gegl_buffer_get_format (range->aux), codes,
+                       GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+      for (i = 0; i < n; i++)
+        seen[codes[i]] = TRUE;
+    }
+  else
+    {
+      g_autofree gfloat *values = g_new (gfloat, n);
+
+      gegl_buffer_get (range->aux, &rows, 1.0 / (1 << range->level), range->format, values,
+                       GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+      cblur_variable_mask_range (values, n, &low, &high);
+    }
+  g_mutex_lock (&range->lock);
+  for (i = 0; i < 256; i++)
+    range->seen[i] |= seen[i];
+  if (!range->bytes)
+    {
+      range->low = MIN (range->low, low);
+      range->high = MAX (range->high, high);
+    }
+  g_mutex_unlock (&range->lock);
+}
+
 /* The least and the largest mask value that the region's blur reads (the
  * region grown by the reach, in the input; beyond it the mask clamps):
  * the bytes' values where the blur has them, which are a quarter of the
@@ -185,40 +241,29 @@ mask_range (const CblurVariableBlur *blur,
   const GeglRectangle *input = gegl_operation_source_get_bounding_box (operation, "input");
   gint                 reach = cblur_variable_reach (blur->variable.radius,
                                                      blur->variable.iterations);
-  GeglRectangle        read = { result->x - reach, result->y - reach,
-                                result->width + 2 * reach, result->height + 2 * reach };
   GeglRectangle        inside = { input->x >> level, input->y >> level,
                                   input->width >> level, input->height >> level };
+  Range                range = { aux, gegl_operation_get_format (operation, "aux"),
+                                 { result->x - reach, result->y - reach,
+                                   result->width + 2 * reach, result->height + 2 * reach },
+                                 level, blur->has_table, { 0 }, { FALSE }, 1.0f, 0.0f };
   gfloat               seen[256];
-  gboolean             is_seen[256] = { FALSE };
-  gsize                n, i, n_seen = 0;
+  gsize                n_seen = 0, i;
 
   *low = *high = 0.0f;
-  if (!gegl_rectangle_intersect (&read, &read, &inside))
+  if (!gegl_rectangle_intersect (&range.read, &range.read, &inside))
     return;
-  n = (gsize) read.width * read.height;
-  if (!blur->has_table)
-    {
-      g_autofree gfloat *values = g_new (gfloat, n);
-
-      gegl_buffer_get (aux, &read, 1.0 / (1 << level),
-                       gegl_operation_get_format (operation, "aux"), values,
-                       GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
-      cblur_variable_mask_range (values, n, low, high);
-      return;
-    }
-  {
-    g_autofree guint8 *codes = g_new (guint8, n);
-
-    gegl_buffer_get (aux, &read, 1.0, gegl_buffer_get_format (aux), codes,
-                     GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
-    for (i = 0; i < n; i++)
-      is_seen[codes[i]] = TRUE;
-  }
-  for (i = 0; i < 256; i++)
-    if (is_seen[i])
+  g_mutex_init (&range.lock);
+  cblur_parallel_distribute_range (range.read.height, 4096.0 / ((gsize) range.read.width + 1),
+                                   range_rows, &range);
+  g_mutex_clear (&range.lock);
+  *low = range.low;
+  *high = range.high;
+  for (i = 0; range.bytes && i < 256; i++)
+    if (range.seen[i])
       seen[n_seen++] = blur->grey[i];
-  cblur_variable_mask_range (seen, n_seen, low, high);
+  if (range.bytes)
+    cblur_variable_mask_range (seen, n_seen, low, high);
 }
 
 void
