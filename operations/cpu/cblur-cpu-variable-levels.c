@@ -33,14 +33,13 @@ typedef struct
   Positions   rows;
 } Sampled;
 
-typedef struct
+struct _CblurCpuVariableLevels
 {
   const CblurVariable *variable;
   const CblurImage    *src;
   GeglAbyssPolicy      abyss;
   CblurPixel           colour;
-  const CblurImage    *blended;
-  const CblurImage    *dst;
+  const CblurImage    *blended;   /* the output's rectangle */
   const CblurVariableMasks *masks;   /* of blended's pixels */
   const guint8        *codes;     /* the boxes' bytes, src's rows, where masks has grey */
   /* levels [least, most] made, by index; the others unset */
@@ -51,7 +50,9 @@ typedef struct
   CblurImage           means;
   gint                 means_factor;
   gint                *columns;   /* src's column of each pixel of a row of cells, -1 the colour */
-} Job;
+};
+
+typedef CblurCpuVariableLevels Job;
 
 /* floor (a / b), b > 0 */
 static inline gint64
@@ -372,93 +373,93 @@ sample (const Sampled *sampled,
   return top + (bottom - top) * ty;
 }
 
-/* Rows of blended with each pixel's levels blended in, by its sigma
- * (the base, below the lowest level, is blended's own pixel), into dst.
- * Neighbouring mask values repeat, and with them their levels. */
-static void
-blend_rows (gsize    first,
-            gsize    count,
-            gpointer user_data)
+/* the mask value of pixel (x, y) of the output */
+static inline gfloat
+mask_at (const Job *job,
+         gint       x,
+         gint       y)
 {
-  const Job        *job = user_data;
-  const CblurImage *blended = job->blended, *dst = job->dst;
-  CblurPixel       *row = dst->format != NULL
-                          ? cblur_pixels_take ((gsize) blended->width * sizeof (CblurPixel))
-                          : NULL;
-  gint              lower = -1, upper = -1, x;
-  gdouble           t = 0.0;
-  gfloat            mask = 0.0f;
-  gboolean          known = FALSE;
-  gsize             y;
+  const CblurImage *out = job->blended;
 
-  for (y = first; y < first + count; y++)
-    {
-      const gfloat *values = job->masks->values;
-      const guint8 *codes = job->codes;
-      CblurPixel   *out = row != NULL ? row : (CblurPixel *) cblur_image_row (blended, y);
-
-      if (values != NULL)
-        values += y * blended->width;
-      else
-        codes += (gsize) (blended->y + y - job->src->y) * job->src->width +
-                 (blended->x - job->src->x);
-      for (x = 0; x < blended->width; x++)
-        {
-          gfloat     value = values != NULL ? values[x] : job->masks->grey[codes[x]];
-          CblurPixel pixel, low, high;
-
-          memcpy (&pixel, cblur_image_pixel (blended, x, y), sizeof pixel);
-          if (!known || value != mask)
-            {
-              mask = value;
-              known = TRUE;
-              if (!cblur_variable_blend (job->variable, cblur_variable_sigma (job->variable, mask),
-                                         &lower, &upper, &t))
-                upper = -1;
-            }
-          if (upper >= 0)
-            {
-              high = sample (&job->sampled[upper], x, y);
-              low = lower < 0 ? pixel : sample (&job->sampled[lower], x, y);
-              pixel = low + (high - low) * (gfloat) t;
-            }
-          memcpy (&out[x], &pixel, sizeof pixel);
-        }
-      if (row != NULL)
-        cblur_format_encode (dst->format, (const gfloat *) row, cblur_image_bytes (dst, 0, y),
-                             blended->width);
-    }
-  if (row != NULL)
-    cblur_pixels_free (row);
+  if (job->masks->values != NULL)
+    return job->masks->values[(gsize) y * out->width + x];
+  return job->masks->grey[job->codes[(gsize) (out->y + y - job->src->y) * job->src->width +
+                                     (out->x + x - job->src->x)]];
 }
 
 void
-cblur_cpu_variable_levels (const CblurVariable      *variable,
-                           const CblurImage         *src,
-                           const CblurVariableBoxes *boxes,
-                           GeglAbyssPolicy           abyss,
-                           const CblurVariableMasks *masks,
-                           const CblurImage         *blended,
-                           const CblurImage         *dst)
+cblur_cpu_variable_levels_blend (const CblurCpuVariableLevels *levels,
+                                 gint                          x,
+                                 gint                          columns,
+                                 gfloat                       *pixels,
+                                 gsize                         stride)
 {
-  Job    job = { variable, src, abyss, { 0 }, blended, dst, masks, boxes->codes };
+  gint    lower = -1, upper = -1, y, c;
+  gdouble t = 0.0;
+  gfloat  mask = 0.0f;
+  gboolean known = FALSE;
+
+  for (y = 0; y < levels->blended->height; y++)
+    for (c = 0; c < columns; c++)
+      {
+        gfloat    *to = pixels + (gsize) y * stride + (gsize) c * CBLUR_CHANNELS;
+        gfloat     value = mask_at (levels, x + c, y);
+        CblurPixel pixel, low, high;
+
+        if (!known || value != mask)
+          {
+            mask = value;
+            known = TRUE;
+            if (!cblur_variable_blend (levels->variable,
+                                       cblur_variable_sigma (levels->variable, mask), &lower,
+                                       &upper, &t))
+              upper = -1;
+          }
+        if (upper < 0)
+          continue;
+        memcpy (&pixel, to, sizeof pixel);
+        high = sample (&levels->sampled[upper], x + c, y);
+        low = lower < 0 ? pixel : sample (&levels->sampled[lower], x + c, y);
+        pixel = low + (high - low) * (gfloat) t;
+        memcpy (to, &pixel, sizeof pixel);
+      }
+}
+
+CblurCpuVariableLevels *
+cblur_cpu_variable_levels_new (const CblurVariable      *variable,
+                               const CblurImage         *src,
+                               const CblurVariableBoxes *boxes,
+                               GeglAbyssPolicy           abyss,
+                               const CblurVariableMasks *masks,
+                               const CblurImage         *dst)
+{
+  Job   *job = g_new0 (Job, 1);
   gfloat colour[CBLUR_CHANNELS];
   gint   k;
 
+  *job = (Job) { variable, src, abyss, { 0 }, dst, masks, boxes->codes };
   cblur_abyss_colour (abyss, colour);
-  job.colour = (CblurPixel) { colour[0], colour[1], colour[2], colour[3] };
+  job->colour = (CblurPixel) { colour[0], colour[1], colour[2], colour[3] };
   /* a pixel whose upper level is k blends it with the one below */
   for (k = MAX (masks->least - 1, 0); k <= masks->most; k++)
     {
-      make_grid (&job, &variable->levels[k], &job.grids[k]);
-      sampled_init (&job.sampled[k], &job.grids[k], blended);
+      make_grid (job, &variable->levels[k], &job->grids[k]);
+      sampled_init (&job->sampled[k], &job->grids[k], dst);
     }
-  cblur_parallel_distribute_range (blended->height, 4096.0 / ((gsize) blended->width + 1),
-                                   blend_rows, &job);
-  for (k = MAX (masks->least - 1, 0); k <= masks->most; k++)
+  cblur_pixels_free (job->means.data);
+  job->means.data = NULL;
+  return job;
+}
+
+void
+cblur_cpu_variable_levels_free (CblurCpuVariableLevels *levels)
+{
+  gint k;
+
+  for (k = MAX (levels->masks->least - 1, 0); k <= levels->masks->most; k++)
     {
-      cblur_pixels_free (job.grids[k].image.data);
-      sampled_clear (&job.sampled[k]);
+      cblur_pixels_free (levels->grids[k].image.data);
+      sampled_clear (&levels->sampled[k]);
     }
-  cblur_pixels_free (job.means.data);
+  g_free (levels);
 }
