@@ -17,12 +17,12 @@
 
 typedef struct
 {
-  const CblurVariable           *variable;
-  const CblurImage              *src;
-  const CblurVariableBoxes      *boxes;
+  const CblurVariable          *variable;
+  const CblurImage             *src;
+  const CblurVariableBoxes     *boxes;
   GeglAbyssPolicy               abyss;
-  const CblurImage              *dst;
-  const CblurCpuVariableLevels  *levels;   /* blended into the base's results, or NULL */
+  const CblurImage             *dst;
+  const CblurCpuVariableLevels *levels;   /* blended into the base's results, or NULL */
   CblurPixel                    colour;   /* the abyss's, under none, black and white */
   /* under loop, the rows of src the halo above and below repeats, each
    * blurred along its length again with the boxes of src's edge row */
@@ -30,7 +30,7 @@ typedef struct
   gint                          below;
   /* src's rows at dst's width, one row of the abyss's colour, then the
    * halo's rows above and below, in strips */
-  CblurPixel                    *between;
+  CblurPixel                   *between;
 } Job;
 
 /* the row of src's boxes that row y (absolute) takes: the mask is
