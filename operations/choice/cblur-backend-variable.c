@@ -123,14 +123,14 @@ blur_on_gl (CblurVariableBandMemory  *band,
 }
 
 void
-cblur_backend_variable_blur (CblurVariableBandMemory *band,
-                             const CblurVariable     *variable,
-                             const CblurImage        *src,
+cblur_backend_variable_blur (CblurVariableBandMemory  *band,
+                             const CblurVariable      *variable,
+                             const CblurImage         *src,
                              const CblurVariableMasks *masks,
-                             GeglAbyssPolicy          abyss,
-                             CblurBandIo             *band_io,
-                             const CblurImage        *dst,
-                             CblurRunReport          *report)
+                             GeglAbyssPolicy           abyss,
+                             CblurBandIo              *band_io,
+                             const CblurImage         *dst,
+                             CblurRunReport           *report)
 {
   g_autoptr (GError) error = NULL;
 

@@ -40,16 +40,16 @@ typedef struct
  * codes is the storage buffer of src's boxes (variable.comp's, with
  * CODES), else 0: FALSE with error where GL cannot hold them.  *levels
  * is cleared where no pixel takes a level (most -1). */
-G_GNUC_INTERNAL gboolean cblur_gl_variable_levels_init    (CblurGl               *gl,
-                                                           const CblurVariable   *variable,
-                                                           const CblurVariableMasks *masks,
-                                                           guint                  codes,
-                                                           const CblurImage      *src,
-                                                           const CblurImage      *dst,
-                                                           GeglAbyssPolicy        abyss,
-                                                           const GArray          *tiles,
-                                                           CblurGlVariableLevels *levels,
-                                                           GError               **error);
+G_GNUC_INTERNAL gboolean cblur_gl_variable_levels_init    (CblurGl                   *gl,
+                                                           const CblurVariable       *variable,
+                                                           const CblurVariableMasks  *masks,
+                                                           guint                      codes,
+                                                           const CblurImage          *src,
+                                                           const CblurImage          *dst,
+                                                           GeglAbyssPolicy            abyss,
+                                                           const GArray              *tiles,
+                                                           CblurGlVariableLevels     *levels,
+                                                           GError                   **error);
 /* the levels blended into the tile's output, read from its input */
 G_GNUC_INTERNAL void     cblur_gl_variable_levels_run     (const CblurGlVariableLevels *levels,
                                                            const CblurGlTile           *tile,
