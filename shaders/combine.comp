@@ -207,10 +207,13 @@ main ()
 
 #else
 
+/* the result's first row of this dispatch: a streamed tile's stripe */
+uniform int from_row;
+
 void
 main ()
 {
-  ivec2 p = ivec2 (gl_GlobalInvocationID.xy);
+  ivec2 p = ivec2 (gl_GlobalInvocationID.xy) + ivec2 (0, from_row);
   vec4  blurred;
   vec4  joined;
 

@@ -535,10 +535,40 @@ combine_on_heap (const CblurCombine *combine,
   return ok;
 }
 
+/* The GPU's join of the band in memory, which GEGL reads src into and
+ * writes dst from: as it reads and writes them where the band streams,
+ * else around the join.  FALSE where the GPU failed, src then read and
+ * the rows released to the stream written. */
+static gboolean
+join_pinned (CblurGlCombine          *gl,
+             const CblurGlBandMemory *memory,
+             const CblurImage        *src,
+             const CblurImage        *dst,
+             CblurBandIo             *band_io,
+             CblurRunReport          *report)
+{
+  g_autoptr (GError) error = NULL;
+  CblurGlReport      gl_report = { 0 };
+  gboolean           ok;
+
+  if (cblur_gl_band_memory_streams (memory))
+    gl->run = cblur_stream_start (band_io, src, dst);
+  else
+    cblur_band_io_read_all (band_io, src);
+  ok = cblur_gl_combine (memory, gl, src, dst, &gl_report, &error);
+  if (gl->run != NULL)
+    cblur_stream_finish (g_steal_pointer (&gl->run));
+  else if (ok)
+    cblur_band_io_write_all (band_io, dst);
+  gl_report_into (ok, error, &gl_report, report);
+  return ok;
+}
+
 /* The band in the GPU's pinned memory: GEGL reads the source into it as
  * it stores it, the GPU decodes, joins and writes dst there, and GEGL
- * copies dst from there.  FALSE where GL gave no pinned memory (nothing
- * read); after a failure of the GPU's run the CPU redoes the band. */
+ * copies dst from there, streamed where the band is one tile.  FALSE
+ * where GL gave no pinned memory (nothing read); after a failure of the
+ * GPU's run the CPU redoes the band. */
 static gboolean
 combine_pinned (const CblurCombine *combine,
                 CblurMode           mode,
@@ -549,7 +579,6 @@ combine_pinned (const CblurCombine *combine,
 {
   g_autoptr (GError) error = NULL;
   CblurGlCombine     gl = { 0 };
-  CblurGlReport      gl_report = { 0 };
   CblurGlBandMemory *memory = NULL;
   gboolean           ok = gl_combine_init (combine, mode, &band_io->inside, &gl);
 
@@ -563,12 +592,8 @@ combine_pinned (const CblurCombine *combine,
     }
   if (memory != NULL)
     {
-      cblur_band_io_read_all (band_io, src);
-      ok = cblur_gl_combine (memory, &gl, src, dst, &gl_report, &error);
-      gl_report_into (ok, error, &gl_report, report);
-      if (ok)
-        cblur_band_io_write_all (band_io, dst);
-      else
+      ok = join_pinned (&gl, memory, src, dst, band_io, report);
+      if (!ok)
         ok = combine_on_heap (combine, mode, CBLUR_BACKEND_GL, src, dst, band_io, report);
       cblur_gl_band_memory_free (memory);
     }

@@ -67,7 +67,7 @@ gboolean cblur_combine_band  (const CblurCombine  *combine,
  * GEGL reads it in (a cblur-format, or NULL: premultiplied RGBA float),
  * dst in RGBA float, premultiplied (NULL) or straight (its cblur-format).
  * On the GPU the band lives in its pinned memory, decoded and encoded
- * there; elsewhere on the heap, converted on GEGL's threads.  GEGL reads
+ * there, streamed where it is one tile; elsewhere on the heap, converted on GEGL's threads.  GEGL reads
  * src and takes dst back, whatever backend ran; the threshold mask's
  * image is band_io's inside.  FALSE where there is no room for the
  * band. */

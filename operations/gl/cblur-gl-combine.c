@@ -6,6 +6,7 @@
 #include "cblur-gl-combine.h"
 #include "cblur-gl-pinned.h"
 #include "cblur-gl-internal.h"
+#include "cblur-gl-stream.h"
 
 #include <string.h>
 #include <glib/gi18n-lib.h>
@@ -93,23 +94,25 @@ blur_at (const Tiles *tiles,
 }
 
 /* first's texels from first_at, second's from second_at, joined by kind
- * into the result's */
+ * into the result's rows [from_row, from_row + n_rows) */
 static void
 join (const Tiles           *tiles,
-      const CblurGlTile     *tile,
-      Kind                   kind,
-      const CblurGpuTexture *first,
-      gint                   first_at,
-      const CblurGpuTexture *second,
-      gint                   second_at)
+           const CblurGlTile     *tile,
+           Kind                   kind,
+           const CblurGpuTexture *first,
+           gint                   first_at,
+           const CblurGpuTexture *second,
+           gint                   second_at,
+           gint                   from_row,
+           gint                   n_rows)
 {
   const CblurGpuProgram *program = tiles->program;
   gint                   width = tile->in_width - 2 * tiles->reach;
-  gint                   height = tile->in_height - 2 * tiles->reach;
 
   cblur_gpu_use (program);
   cblur_gpu_set_int (program, "kind", kind);
-  cblur_gpu_set_ivec2 (program, "size", width, height);
+  cblur_gpu_set_int (program, "from_row", from_row);
+  cblur_gpu_set_ivec2 (program, "size", width, from_row + n_rows);
   cblur_gpu_set_ivec2 (program, "source_at", tiles->reach, tiles->reach);
   cblur_gpu_set_ivec2 (program, "first_at", first_at, first_at);
   cblur_gpu_set_ivec2 (program, "second_at", second_at, second_at);
@@ -121,7 +124,7 @@ join (const Tiles           *tiles,
   cblur_gpu_bind_image (SECOND_UNIT, second, CBLUR_GPU_READ);
   cblur_gpu_bind_image (RESULT_UNIT, tiles->result, CBLUR_GPU_WRITE);
   cblur_gpu_dispatch (cblur_gpu_groups (width, TEXEL_GROUP),
-                      cblur_gpu_groups (height, TEXEL_GROUP), CBLUR_GPU_BARRIER_IMAGES);
+                      cblur_gpu_groups (n_rows, TEXEL_GROUP), CBLUR_GPU_BARRIER_IMAGES);
 }
 
 /* The unsharp mask of the blurred texels, which cover the result grown
@@ -171,16 +174,19 @@ join_masked (const Tiles           *tiles,
                       cblur_gpu_groups (height, TEXEL_GROUP), CBLUR_GPU_BARRIER_IMAGES);
 }
 
+/* combine.comp's arithmetic of the kinds of one blur */
+static const Kind kinds[] = {
+  [CBLUR_GL_COMBINE_UNSHARP] = KIND_UNSHARP,
+  [CBLUR_GL_COMBINE_HIGH_PASS] = KIND_HIGH_PASS,
+};
+
 static const CblurGpuTexture *
 combine_tile (gconstpointer      data,
               const CblurGlTile *tile)
 {
   const Tiles           *tiles = data;
   const CblurGpuTexture *blurred = cblur_gl_passes_run (&tiles->passes[0], tile);
-  static const Kind      kinds[] = {
-    [CBLUR_GL_COMBINE_UNSHARP] = KIND_UNSHARP,
-    [CBLUR_GL_COMBINE_HIGH_PASS] = KIND_HIGH_PASS,
-  };
+  gint                   rows = tile->in_height - 2 * tiles->reach;
 
   if (thresholded (tiles->combine))
     {
@@ -189,13 +195,58 @@ combine_tile (gconstpointer      data,
     }
   if (tiles->combine->kind != CBLUR_GL_COMBINE_DIFFERENCE)
     {
-      join (tiles, tile, kinds[tiles->combine->kind], blurred, blur_at (tiles, 0), blurred, 0);
+      join (tiles, tile, kinds[tiles->combine->kind], blurred, blur_at (tiles, 0), blurred, 0, 0,
+            rows);
       return tiles->result;
     }
-  join (tiles, tile, KIND_COPY, blurred, blur_at (tiles, 0), blurred, 0);
+  join (tiles, tile, KIND_COPY, blurred, blur_at (tiles, 0), blurred, 0, 0, rows);
   blurred = cblur_gl_passes_run (&tiles->passes[1], tile);
-  join (tiles, tile, KIND_DIFFERENCE, tiles->result, 0, blurred, blur_at (tiles, 1));
+  join (tiles, tile, KIND_DIFFERENCE, tiles->result, 0, blurred, blur_at (tiles, 1), 0, rows);
   return tiles->result;
+}
+
+/* A streamed tile of one blur joined without a mask: its rows' passes
+ * as they come, then each stripe's columns and join. */
+static void
+stream_rows (gconstpointer      data,
+             const CblurGlTile *tile,
+             gint               first,
+             gint               n)
+{
+  cblur_gl_passes_rows (&((const Tiles *) data)->passes[0], tile, first, n);
+}
+
+static const CblurGpuTexture *
+stream_columns (gconstpointer      data,
+                const CblurGlTile *tile,
+                gint               first,
+                gint               n)
+{
+  const Tiles           *tiles = data;
+  const CblurGpuTexture *blurred = cblur_gl_passes_columns (&tiles->passes[0], tile, first, n);
+
+  join (tiles, tile, kinds[tiles->combine->kind], blurred, blur_at (tiles, 0), blurred, 0, first,
+        n);
+  return tiles->result;
+}
+
+/* The one tile, streamed: in stripes where one blur is joined without a
+ * mask (the mask's blur and the difference's second read beyond a
+ * stripe's rows), else whole once its rows are up. */
+static gboolean
+combine_streamed (CblurGl           *gl,
+                  const Tiles       *tiles,
+                  const CblurGlJob  *job,
+                  CblurStreamRun    *run,
+                  const CblurGlTile *tile,
+                  GError           **error)
+{
+  gboolean            one_blur = tiles->n_blurs == 1 && !thresholded (tiles->combine);
+  CblurGlStreamPasses stream = { tiles, tiles->passes[0].stamps, tiles->reach,
+                                 one_blur ? cblur_gl_passes_stripe (&tiles->passes[0]) : 0,
+                                 stream_rows, stream_columns, combine_tile };
+
+  return cblur_gl_blur_streamed (gl, &stream, job, run, tile, error);
 }
 
 /* the plan's tiles, with room for every blur's textures and the result */
@@ -229,6 +280,30 @@ upgrading (const Tiles *tiles)
     if (tiles->passes[i].upgrading)
       return TRUE;
   return FALSE;
+}
+
+/* The tiles, the one of a streamed band streamed; a streamed band of
+ * several goes whole once all of it is read. */
+static gboolean
+run_tiles (CblurGl          *gl,
+           const Tiles      *tiles,
+           GArray           *list,
+           const CblurGlJob *job,
+           CblurGlStamps    *stamps,
+           GError          **error)
+{
+  CblurStreamRun *run = tiles->combine->run;
+  gboolean        ok;
+
+  if (run != NULL && list->len == 1)
+    return combine_streamed (gl, tiles, job, run, &g_array_index (list, CblurGlTile, 0), error);
+  if (run != NULL)
+    cblur_stream_wait_read (run, job->src->height, -1);
+  ok = cblur_gl_tiles_run (gl, list, tiles->reach, job, combine_tile, (gpointer) tiles, stamps,
+                           error);
+  if (ok && run != NULL)
+    cblur_stream_release (run, job->dst->height);
+  return ok;
 }
 
 static gboolean
@@ -268,8 +343,7 @@ combine_held (CblurGl                 *gl,
       tiles.result = result_texture (gl, &plan);
       ok = tiles.program != NULL &&
            cblur_gl_convert_prepare (gl, src, dst, plan.n_x > 1 ? plan.height : 0, error) &&
-           cblur_gl_tiles_run (gl, list, tiles.reach, &job, combine_tile, &tiles, &stamps,
-                               error);
+           run_tiles (gl, &tiles, list, &job, &stamps, error);
     }
   cblur_gl_stamps_clear (&stamps, ok ? report : NULL);
   for (i = 0; i < tiles.n_blurs; i++)
@@ -310,6 +384,7 @@ cblur_gl_combine_expect (const CblurGlCombine *combine,
       combine_clear (&expected.combine);
       expected.pixels = pixels;
       expected.combine = *combine;
+      expected.combine.run = NULL;
       for (i = 0; i < 2; i++)
         if (combine->kernels[i] != NULL)
           expected.combine.kernels[i] = cblur_kernel_copy (combine->kernels[i]);

@@ -34,6 +34,11 @@ typedef struct
    * (which holds dst) and beyond it from the image's edge */
   CblurThreshold     threshold;
   GeglRectangle      image;
+  /* with memory, where its band streams (cblur_gl_band_memory_streams()),
+   * the run that reads src as GEGL gives it: the join takes its rows as
+   * they come and releases dst's rows as they are done; NULL where src
+   * holds its pixels */
+  CblurStreamRun    *run;
 } CblurGlCombine;
 
 /* What src holds beyond dst on every side: the kernels' greatest reach,
@@ -49,7 +54,8 @@ gint     cblur_gl_combine_reach (const CblurGlCombine *combine);
  * GPU).  memory: cblur_gl_band_memory_new()'s for src and dst, which
  * live there, or NULL where they live anywhere else (copied through
  * pinned memory of the call's own).  dst is not empty.  On FALSE, dst
- * is untouched or partly written and the caller redoes it on the CPU. */
+ * is untouched or partly written (rows released to combine's run) and
+ * the caller redoes it on the CPU. */
 gboolean cblur_gl_combine       (const CblurGlBandMemory *memory,
                                  const CblurGlCombine    *combine,
                                  const CblurImage        *src,

@@ -11,8 +11,8 @@
 G_BEGIN_DECLS
 
 /* What a streamed tile's passes do as its rows come:
- * a blur's passes (`passes`) behind functions, so that the Gaussian's and
- * the variable blur's stream alike. */
+ * a blur's passes (`passes`) behind functions, so that the Gaussian's,
+ * the variable blur's and the joined blurs' stream alike. */
 typedef struct
 {
   gconstpointer  passes;

@@ -9,6 +9,12 @@
  * (the variable blur's boxes) */
 #define MAX_IDLE 3
 
+/* A buffer is made this fraction larger than asked: a live preview's
+ * band grows by a few rows and columns of halo from one frame to the
+ * next as the radius grows, and pinning the next frame's buffer anew
+ * would cost more than its blur. */
+#define HEADROOM (1.0 / 16.0)
+
 static guint reserved;   /* cblur_gpu_pinned_reserved */
 
 /* The buffer stays mapped for its lifetime, readable and writable: the
@@ -30,7 +36,7 @@ reserve (CblurGpuPinned *pinned,
 
   /* GL refuses empty storage */
   g_atomic_int_inc (&reserved);
-  pinned->size = MAX (size, 1);
+  pinned->size = MAX (size + (gsize) (size * HEADROOM), 1);
   glGenBuffers (1, &pinned->buffer);
   glBindBuffer (GL_COPY_WRITE_BUFFER, pinned->buffer);
   glBufferStorage (GL_COPY_WRITE_BUFFER, pinned->size, NULL, access | GL_CLIENT_STORAGE_BIT);

@@ -1,7 +1,8 @@
 /* The joined blurs (cblur:unsharp-mask, cblur:high-pass,
  * cblur:difference-of-gaussians) on the GPU: a band joined there against
- * the same band joined on the CPU, and cut into many tiles against
- * joined in one. */
+ * the same band joined on the CPU, cut into many tiles against joined in
+ * one, and streamed as GEGL reads and writes it against joined once
+ * read. */
 #include "gl-test.h"
 
 #include "cblur-combine-band.h"
@@ -22,6 +23,9 @@ typedef struct
 
 static const GeglRectangle out = { -13, 29, 151, 97 };
 
+/* a band of several stripes of the streamed tile's */
+static const GeglRectangle tall = { -5, 17, 67, 1500 };
+
 /* the luminance of sRGB, and a threshold that masks about half of the
  * random images' pixels, straight colours of which reach far beyond 1 */
 static const CblurThreshold srgb_threshold = { { 0.2126f, 0.7152f, 0.0722f }, 1.0f };
@@ -29,15 +33,16 @@ static const CblurThreshold srgb_threshold = { { 0.2126f, 0.7152f, 0.0722f }, 1.
 /* combine's band of src into a new image on backend, which must be where
  * it ran; report->tiles: the GPU's tiles */
 static CblurImage *
-join (const Case         *c,
-      CblurBackendKind    backend,
-      const CblurImage   *src,
-      CblurRunReport     *report)
+join (const Case          *c,
+      CblurBackendKind     backend,
+      const CblurImage    *src,
+      const GeglRectangle *rect,
+      CblurRunReport      *report)
 {
-  CblurImage    *dst = gl_test_blank_image (out.x, out.y, out.width, out.height);
+  CblurImage    *dst = gl_test_blank_image (rect->x, rect->y, rect->width, rect->height);
   gint           margin = c->image_margin;
-  GeglRectangle  image = { out.x - margin, out.y - margin, out.width + 2 * margin,
-                           out.height + 2 * margin };
+  GeglRectangle  image = { rect->x - margin, rect->y - margin, rect->width + 2 * margin,
+                           rect->height + 2 * margin };
 
   g_assert_true (cblur_combine_band (&c->combine, c->mode, backend, src, dst, &image, report));
   g_assert_cmpint (report->ran_on, ==, backend);
@@ -53,8 +58,8 @@ check (const Case *c)
                                               out.width + 2 * reach, out.height + 2 * reach,
                                               47 + c->combine.kind);
   CblurRunReport  report = { 0 };
-  CblurImage     *cpu = join (c, CBLUR_BACKEND_CPU, src, &report);
-  CblurImage     *gl = join (c, CBLUR_BACKEND_GL, src, &report);
+  CblurImage     *cpu = join (c, CBLUR_BACKEND_CPU, src, &out, &report);
+  CblurImage     *gl = join (c, CBLUR_BACKEND_GL, src, &out, &report);
   CblurImage     *tiled;
   gdouble         diff = gl_test_max_diff (cpu, gl);
 
@@ -65,7 +70,7 @@ check (const Case *c)
   g_assert_cmpint (report.tiles, ==, 1);
 
   gl_test_set ("CBLUR_GL_MAX_TILE", "96");
-  tiled = join (c, CBLUR_BACKEND_GL, src, &report);
+  tiled = join (c, CBLUR_BACKEND_GL, src, &out, &report);
   gl_test_set ("CBLUR_GL_MAX_TILE", NULL);
   g_assert_cmpint (report.tiles, >, 1);
   diff = gl_test_max_diff (gl, tiled);
@@ -139,6 +144,94 @@ test_difference (void)
   check_all (cases, G_N_ELEMENTS (cases));
 }
 
+/* combine's band of src for rect on the GPU as the op joins it, its rows
+ * read over time and streamed, into a new image */
+static CblurImage *
+join_streamed (const Case          *c,
+               const CblurImage    *src,
+               const GeglRectangle *rect)
+{
+  CblurImage     *dst = gl_test_blank_image (rect->x, rect->y, rect->width, rect->height);
+  GlTestGegl      gegl = { src, dst, 100 };
+  CblurBandIo     band_io = gl_test_stream (&gegl);
+  gint            margin = c->image_margin;
+  CblurImage      held = { NULL, src->x, src->y, src->width, src->height, 0, NULL };
+  CblurImage      band = { NULL, rect->x, rect->y, rect->width, rect->height, 0, NULL };
+  CblurRunReport  report = { 0 };
+
+  band_io.inside = (GeglRectangle) { rect->x - margin, rect->y - margin,
+                                     rect->width + 2 * margin, rect->height + 2 * margin };
+  g_assert_true (cblur_combine_band_io (&c->combine, c->mode, CBLUR_BACKEND_GL, &held, &band,
+                                        &band_io, &report));
+  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
+  g_assert_null (report.gl_failure);
+  g_assert_cmpint (report.tiles, ==, 1);
+  return dst;
+}
+
+/* a band of several stripes streamed against the same band read whole:
+ * one blur without a mask in stripes, the others whole once read */
+static void
+test_streamed (void)
+{
+  const Case cases[] = {
+    { { CBLUR_COMBINE_UNSHARP, { 6.0, 0.0 }, 1.5 }, CBLUR_MODE_DIRECT, 0, 500 },
+    { { CBLUR_COMBINE_HIGH_PASS, { 30.0, 0.0 }, 0.0, 1.0 }, CBLUR_MODE_BOX, 0, 500 },
+    { { CBLUR_COMBINE_UNSHARP, { 6.0, 0.0 }, 1.5, 0.0, TRUE, srgb_threshold },
+      CBLUR_MODE_DIRECT, 0, 2 },
+    { { CBLUR_COMBINE_DIFFERENCE, { 9.0, 2.0 } }, CBLUR_MODE_DIRECT, 0, 500 },
+  };
+  gsize i;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    {
+      const Case     *c = &cases[i];
+      gint            reach = cblur_combine_reach (&c->combine, c->mode);
+      CblurImage     *src = gl_test_random_image (tall.x - reach, tall.y - reach,
+                                                  tall.width + 2 * reach,
+                                                  tall.height + 2 * reach, 7 + i);
+      CblurRunReport  report = { 0 };
+      /* streamed first: the join's texture holds no earlier result */
+      CblurImage     *streamed = join_streamed (c, src, &tall);
+      CblurImage     *whole = join (c, CBLUR_BACKEND_GL, src, &tall, &report);
+      gdouble         diff = gl_test_max_diff (whole, streamed);
+
+      g_test_message ("kind %d, %s: max |streamed - read whole| %g", c->combine.kind,
+                      cblur_mode_name (c->mode), diff);
+      g_assert_cmpfloat (diff, <=, SEAM_TOLERANCE);
+      gl_test_image_free (src);
+      gl_test_image_free (whole);
+      gl_test_image_free (streamed);
+    }
+}
+
+/* A live preview's drag: each frame's radius a little wider, its band's
+ * source a few rows and columns larger, which the pinned memory of the
+ * first frame holds. */
+static void
+test_growing_halo (void)
+{
+  static const GeglRectangle rect = { 3, -8, 600, 400 };
+  gdouble                    radius;
+  guint                      reserved = 0;
+
+  for (radius = 6.0; radius <= 9.0; radius += 1.0)
+    {
+      const Case  c = { { CBLUR_COMBINE_UNSHARP, { radius, 0.0 }, 1.5 }, CBLUR_MODE_DIRECT, 0,
+                        500 };
+      gint        reach = cblur_combine_reach (&c.combine, c.mode);
+      CblurImage *src = gl_test_random_image (rect.x - reach, rect.y - reach,
+                                              rect.width + 2 * reach, rect.height + 2 * reach,
+                                              11);
+
+      gl_test_image_free (join_streamed (&c, src, &rect));
+      gl_test_image_free (src);
+      if (radius > 6.0)
+        g_assert_cmpuint (cblur_gpu_pinned_reserved (), ==, reserved);
+      reserved = cblur_gpu_pinned_reserved ();
+    }
+}
+
 gint
 main (gint    argc,
       gchar **argv)
@@ -148,5 +241,7 @@ main (gint    argc,
   g_test_add_func ("/gl-combine/unsharp-threshold", test_unsharp_threshold);
   g_test_add_func ("/gl-combine/high-pass", test_high_pass);
   g_test_add_func ("/gl-combine/difference", test_difference);
+  g_test_add_func ("/gl-combine/streamed", test_streamed);
+  g_test_add_func ("/gl-combine/growing-halo", test_growing_halo);
   return g_test_run ();
 }
