@@ -152,7 +152,7 @@ process (GeglOperation       *operation,
 
   describe (operation, level, &blur);
   cblur_variable_blur_init (&variable, o->radius / (1 << level), o->iterations, operation,
-                            aux, level);
+                            aux, result, level);
   blur.data = &variable;
   blur.radii[CBLUR_AXIS_X] = blur.radii[CBLUR_AXIS_Y] = variable.variable.radius;
   return cblur_plan_blur_region (&blur, operation, input, aux, output, result, level);

@@ -13,7 +13,8 @@
 RefImage *ref_blur_variable      (const RefImage *src,
                                   const gdouble  *sigmas);
 
-/* The variable blur as the op computes it: along rows, then columns,
+/* The op's boxes, which its base takes with every sigma clamped to 2.25
+ * and a uniform mask with its whole sigma: along rows, then columns,
  * `iterations` passes in which every pixel takes the box of its own sigma
  * (half-width k and end fraction a, their variances adding up to sigma^2,
  * or below sigma 1 to the sampled Gaussian's), over the image grown by

@@ -96,6 +96,7 @@ static gboolean
 blur_on_gl (CblurVariableBandMemory  *band,
             const CblurVariable      *variable,
             const CblurImage         *src,
+            const CblurVariableMasks *masks,
             GeglAbyssPolicy           abyss,
             CblurBandIo              *band_io,
             const CblurImage         *dst,
@@ -111,7 +112,7 @@ blur_on_gl (CblurVariableBandMemory  *band,
     source.run = cblur_stream_start (band_io, src, dst);
   else if (band_io != NULL)
     cblur_band_io_read_all (band_io, src);
-  ok = cblur_gl_variable_blur (band->memory, variable, src, &source, dst, &gl, error);
+  ok = cblur_gl_variable_blur (band->memory, variable, src, masks, &source, dst, &gl, error);
   if (streams)
     cblur_stream_finish (source.run);
   else if (ok && band_io != NULL)
@@ -122,20 +123,21 @@ blur_on_gl (CblurVariableBandMemory  *band,
 }
 
 void
-cblur_backend_variable_blur (CblurVariableBandMemory *band,
-                             const CblurVariable     *variable,
-                             const CblurImage        *src,
-                             GeglAbyssPolicy          abyss,
-                             CblurBandIo             *band_io,
-                             const CblurImage        *dst,
-                             CblurRunReport          *report)
+cblur_backend_variable_blur (CblurVariableBandMemory  *band,
+                             const CblurVariable      *variable,
+                             const CblurImage         *src,
+                             const CblurVariableMasks *masks,
+                             GeglAbyssPolicy           abyss,
+                             CblurBandIo              *band_io,
+                             const CblurImage         *dst,
+                             CblurRunReport           *report)
 {
   g_autoptr (GError) error = NULL;
 
   memset (report, 0, sizeof *report);
   report->ran_on = CBLUR_BACKEND_GL;
   if (band->memory != NULL &&
-      blur_on_gl (band, variable, src, abyss, band_io, dst, report, &error))
+      blur_on_gl (band, variable, src, masks, abyss, band_io, dst, report, &error))
     return;
   if (band->memory == NULL && band_io != NULL)
     cblur_band_io_read_all (band_io, src);
@@ -145,7 +147,7 @@ cblur_backend_variable_blur (CblurVariableBandMemory *band,
     cblur_backend_gl_error (report, error);
   report->ran_on = CBLUR_BACKEND_CPU;
   report->why_cpu = cblur_backend_why_cpu (band->backend, report);
-  cblur_cpu_variable_blur (variable, src, &band->boxes, abyss, dst);
+  cblur_cpu_variable_blur (variable, src, &band->boxes, masks, abyss, dst);
   if (band_io != NULL)
     cblur_band_io_write_all (band_io, dst);
 }

@@ -48,13 +48,14 @@ void                     cblur_backend_variable_expect   (const CblurImage      
  * its pixels and boxes, and dst keeps the result.  Fills report's ran_on, the
  * GPU's figures, gl_failure and why_cpu (cblur_run_report_clear frees
  * it).  Call from one thread at a time per band. */
-void cblur_backend_variable_blur (CblurVariableBandMemory *band,
-                                  const CblurVariable     *variable,
-                                  const CblurImage        *src,
-                                  GeglAbyssPolicy          abyss,
-                                  CblurBandIo             *band_io,
-                                  const CblurImage        *dst,
-                                  CblurRunReport          *report);
+void cblur_backend_variable_blur (CblurVariableBandMemory  *band,
+                                  const CblurVariable      *variable,
+                                  const CblurImage         *src,
+                                  const CblurVariableMasks *masks,
+                                  GeglAbyssPolicy           abyss,
+                                  CblurBandIo              *band_io,
+                                  const CblurImage         *dst,
+                                  CblurRunReport           *report);
 
 G_DEFINE_AUTOPTR_CLEANUP_FUNC (CblurVariableBandMemory, cblur_variable_band_memory_free)
 

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <gegl.h>
 
+#include "cblur-cpu-variable-levels.h"
 #include "cblur-cpu-variable-line.h"
 #include "cblur-format.h"
 #include "cblur-memory.h"
@@ -16,19 +17,20 @@
 
 typedef struct
 {
-  const CblurVariable      *variable;
-  const CblurImage         *src;
-  const CblurVariableBoxes *boxes;
-  GeglAbyssPolicy           abyss;
-  const CblurImage         *dst;
-  CblurPixel                colour;   /* the abyss's, under none, black and white */
+  const CblurVariable          *variable;
+  const CblurImage             *src;
+  const CblurVariableBoxes     *boxes;
+  GeglAbyssPolicy               abyss;
+  const CblurImage             *dst;
+  const CblurCpuVariableLevels *levels;   /* blended into the base's results, or NULL */
+  CblurPixel                    colour;   /* the abyss's, under none, black and white */
   /* under loop, the rows of src the halo above and below repeats, each
    * blurred along its length again with the boxes of src's edge row */
-  gint                      above;
-  gint                      below;
+  gint                          above;
+  gint                          below;
   /* src's rows at dst's width, one row of the abyss's colour, then the
    * halo's rows above and below, in strips */
-  CblurPixel               *between;
+  CblurPixel                   *between;
 } Job;
 
 /* the row of src's boxes that row y (absolute) takes: the mask is
@@ -321,6 +323,9 @@ vertical_strip (const Job     *job,
     cblur_variable_lines (variable, lines + p * panel, n_in, panel_columns (columns, p), origin,
                           boxes + p * panel, out + p * CBLUR_VARIABLE_COLUMNS, out_step,
                           scratch);
+  if (job->levels != NULL)
+    cblur_cpu_variable_levels_blend (job->levels, x, columns, (gfloat *) out,
+                                     out_step * CBLUR_CHANNELS);
   for (y = 0; encoded && y < dst->height; y++)
     cblur_format_encode (dst->format, (const gfloat *) (out + (gsize) y * out_step),
                          cblur_image_bytes (dst, x, y), columns);
@@ -356,26 +361,20 @@ vertical_strips (gsize    first,
   cblur_pixels_free (memory);
 }
 
-void
-cblur_cpu_variable_blur (const CblurVariable      *variable,
-                         const CblurImage         *src,
-                         const CblurVariableBoxes *boxes,
-                         GeglAbyssPolicy           abyss,
-                         const CblurImage         *dst)
+/* the base's passes of src into dst, the levels blended in */
+static void
+base_passes (const CblurVariable          *variable,
+             const CblurImage             *src,
+             const CblurVariableBoxes     *boxes,
+             GeglAbyssPolicy               abyss,
+             const CblurCpuVariableLevels *levels,
+             const CblurImage             *dst)
 {
-  Job    job = { variable, src, boxes, abyss, dst, { 0 }, 0, 0, NULL };
+  Job    job = { variable, src, boxes, abyss, dst, levels, { 0 }, 0, 0, NULL };
   gint   strips = (dst->width + STRIP_COLUMNS - 1) / STRIP_COLUMNS;
   gint   reach = variable->reach;
   gfloat colour[CBLUR_CHANNELS];
   gint   x;
-
-  g_return_if_fail (src->width > 0 && src->height > 0);
-  g_return_if_fail (src->x >= dst->x - reach && src->y >= dst->y - reach &&
-                    src->x + src->width <= dst->x + dst->width + reach &&
-                    src->y + src->height <= dst->y + dst->height + reach);
-
-  if (dst->width <= 0 || dst->height <= 0)
-    return;
 
   cblur_abyss_colour (abyss, colour);
   job.colour = (CblurPixel) { colour[0], colour[1], colour[2], colour[3] };
@@ -399,4 +398,27 @@ cblur_cpu_variable_blur (const CblurVariable      *variable,
                                   vertical_strips, &job);
 
   cblur_pixels_free (job.between);
+}
+
+void
+cblur_cpu_variable_blur (const CblurVariable      *variable,
+                         const CblurImage         *src,
+                         const CblurVariableBoxes *boxes,
+                         const CblurVariableMasks *masks,
+                         GeglAbyssPolicy           abyss,
+                         const CblurImage         *dst)
+{
+  gint                                reach = variable->reach;
+  g_autoptr (CblurCpuVariableLevels) levels = NULL;
+
+  g_return_if_fail (src->width > 0 && src->height > 0);
+  g_return_if_fail (src->x >= dst->x - reach && src->y >= dst->y - reach &&
+                    src->x + src->width <= dst->x + dst->width + reach &&
+                    src->y + src->height <= dst->y + dst->height + reach);
+
+  if (dst->width <= 0 || dst->height <= 0)
+    return;
+  if (masks->most >= 0)
+    levels = cblur_cpu_variable_levels_new (variable, src, boxes, abyss, masks, dst);
+  base_passes (variable, src, boxes, abyss, levels, dst);
 }

@@ -18,13 +18,16 @@ G_BEGIN_DECLS
  * never held whole: its pixels are src's abyss under `abyss`, as GEGL
  * makes it at src's edges (loop repeats src, which must then be the whole
  * input or the whole grown rectangle), and its boxes are those of src's
- * nearest pixel, as of a mask clamped there.  Memory goes with src and
- * dst, and with the reach only along one line a thread.  dst:
+ * nearest pixel, as of a mask clamped there.  masks: those of dst's
+ * pixels, whose sigmas choose the levels they blend into the boxes'
+ * result.  Memory goes with src and dst, and with
+ * the reach only along one line a thread.  dst:
  * premultiplied RGBA float, or stored as its format says.  Call from one
  * thread at a time per dst. */
 void cblur_cpu_variable_blur (const CblurVariable      *variable,
                               const CblurImage         *src,
                               const CblurVariableBoxes *boxes,
+                              const CblurVariableMasks *masks,
                               GeglAbyssPolicy           abyss,
                               const CblurImage         *dst);
 

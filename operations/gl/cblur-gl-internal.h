@@ -159,7 +159,9 @@ typedef enum
   CBLUR_GL_SHADER_DECODE,
   CBLUR_GL_SHADER_ENCODE,
   CBLUR_GL_SHADER_VARIABLE,
-  CBLUR_GL_SHADER_COMBINE
+  CBLUR_GL_SHADER_COMBINE,
+  CBLUR_GL_SHADER_LEVEL_REDUCE,
+  CBLUR_GL_SHADER_LEVEL_BLEND
 } CblurGlShader;
 
 /* a shader's variant: its column pass; its texels pairs of channels (the

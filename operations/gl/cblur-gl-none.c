@@ -156,6 +156,7 @@ gboolean
 cblur_gl_variable_blur (const CblurGlVariableMemory *memory,
                         const CblurVariable         *variable,
                         const CblurImage            *src,
+                        const CblurVariableMasks    *masks,
                         const CblurGlSource         *source,
                         const CblurImage            *dst,
                         CblurGlReport               *report,

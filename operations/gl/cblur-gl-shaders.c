@@ -14,6 +14,8 @@ G_GNUC_INTERNAL extern const gchar cblur_shader_decode[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_encode[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_variable[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_combine[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_level_reduce[];
+G_GNUC_INTERNAL extern const gchar cblur_shader_level_blend[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_alpha[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_common[];
 G_GNUC_INTERNAL extern const gchar cblur_shader_srgb[];
@@ -53,6 +55,8 @@ static const gchar *const names[] = {
   [CBLUR_GL_SHADER_ENCODE]      = "encode",
   [CBLUR_GL_SHADER_VARIABLE]    = "variable",
   [CBLUR_GL_SHADER_COMBINE]     = "combine",
+  [CBLUR_GL_SHADER_LEVEL_REDUCE] = "level-reduce",
+  [CBLUR_GL_SHADER_LEVEL_BLEND] = "level-blend",
 };
 
 static const gchar *const *
@@ -69,6 +73,8 @@ sources (void)
     [CBLUR_GL_SHADER_ENCODE]      = cblur_shader_encode,
     [CBLUR_GL_SHADER_VARIABLE]    = cblur_shader_variable,
     [CBLUR_GL_SHADER_COMBINE]     = cblur_shader_combine,
+    [CBLUR_GL_SHADER_LEVEL_REDUCE] = cblur_shader_level_reduce,
+    [CBLUR_GL_SHADER_LEVEL_BLEND] = cblur_shader_level_blend,
   };
 
   return table;

@@ -126,6 +126,7 @@ cblur_gl_variable_prepare (CblurGl *gl)
       cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_VARIABLE, axes[axis], 0);
       cblur_gl_program_prepare (gl, CBLUR_GL_SHADER_VARIABLE, axes[axis] | CBLUR_GL_CODES, 0);
     }
+  cblur_gl_variable_levels_prepare (gl);
 }
 
 /* what every pass of the axis's programs shares */
@@ -281,6 +282,16 @@ column_passes (const CblurGlVariablePasses *passes,
                          tile->in_width - 2 * reach, tile->x + reach, tile->y, 0, 0 });
 }
 
+/* the levels, where the band takes any, blended into the output */
+static void
+levels_passes (const CblurGlVariablePasses *passes,
+               const CblurGlTile           *tile)
+{
+  if (passes->levels != NULL)
+    cblur_gl_variable_levels_run (passes->levels, tile, &passes->textures[CBLUR_GL_INPUT],
+                                  &passes->textures[CBLUR_GL_OUTPUT]);
+}
+
 const CblurGpuTexture *
 cblur_gl_variable_passes_run (const CblurGlVariablePasses *passes,
                               const CblurGlTile           *tile)
@@ -294,6 +305,7 @@ cblur_gl_variable_passes_run (const CblurGlVariablePasses *passes,
    * column of the output */
   row_passes (passes, tile, above, below);
   column_passes (passes, tile, above);
+  levels_passes (passes, tile);
   cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_COMPUTE);
   return &passes->textures[CBLUR_GL_OUTPUT];
 }
@@ -325,6 +337,7 @@ cblur_gl_variable_passes_columns (const CblurGlVariablePasses *passes,
   cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_COMPUTE);
   cblur_gpu_bind_buffer (WIDTHS_BINDING, passes->widths, 0, 0);
   column_passes (passes, tile, 0);
+  levels_passes (passes, tile);
   cblur_gl_stamp (passes->stamps, CBLUR_GL_SPAN_COMPUTE);
   return &passes->textures[CBLUR_GL_OUTPUT];
 }

@@ -5,6 +5,7 @@
 #define CBLUR_GL_VARIABLE_PASSES_H
 
 #include "cblur-gl-internal.h"
+#include "cblur-gl-variable-levels.h"
 #include "cblur-variable.h"
 
 G_BEGIN_DECLS
@@ -25,6 +26,7 @@ typedef struct
   GeglRectangle          table;        /* the pixels they are of: the band's source */
   gfloat                 colour[CBLUR_CHANNELS];   /* the abyss's */
   CblurGlStamps         *stamps;       /* compute spans go here */
+  const CblurGlVariableLevels *levels; /* blended into the output; NULL: none */
 } CblurGlVariablePasses;
 
 /* each role's texture for the tiles, largest of each */

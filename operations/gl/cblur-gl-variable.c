@@ -289,6 +289,11 @@ blur_streamed (CblurGl                     *gl,
   return cblur_gl_blur_streamed (gl, &stream, job, run, tile, error);
 }
 
+/* the levels' textures, counted as textures of a tile's size: a level's
+ * cells and its blur's scratch hold the tile over f^2 (f is 2 or more
+ * but for a level close above the base) */
+#define LEVEL_TEXTURES 4
+
 /* tiles of dst that fit a texture and the GPU's memory with their halo */
 static GArray *
 plan_tiles (CblurGl             *gl,
@@ -300,8 +305,10 @@ plan_tiles (CblurGl             *gl,
 {
   CblurGlPlan        plan;
   g_autoptr (GArray) tiles = NULL;
+  gint               textures = CBLUR_GL_VARIABLE_TEXTURES +
+                                (variable->n_levels > 0 ? LEVEL_TEXTURES : 0);
 
-  if (!cblur_gl_plan (gl, variable->reach, CBLUR_GL_VARIABLE_TEXTURES, dst, &plan, error))
+  if (!cblur_gl_plan (gl, variable->reach, textures, dst, &plan, error))
     return NULL;
   tiles = cblur_gl_tiles_new (&plan, variable->reach, src, abyss, dst);
   if (!cblur_gl_tiles_can_make_abyss (tiles, src, error))
@@ -321,6 +328,7 @@ blur_band (CblurGl                     *gl,
            const CblurGlVariableMemory *memory,
            const CblurVariable         *variable,
            const CblurImage            *src,
+           const CblurVariableMasks    *masks,
            GeglAbyssPolicy              abyss,
            CblurStreamRun              *run,
            const CblurImage            *dst,
@@ -329,6 +337,7 @@ blur_band (CblurGl                     *gl,
 {
   CblurGlJob            job = { &memory->band, src, dst };
   CblurGlVariablePasses passes = { 0 };
+  CblurGlVariableLevels levels = { .most = -1 };
   CblurGlSize           sizes[CBLUR_GL_VARIABLE_TEXTURES];
   CblurGlStamps         stamps;
   g_autoptr (GArray)    tiles = plan_tiles (gl, variable, src, abyss, dst, error);
@@ -353,9 +362,12 @@ blur_band (CblurGl                     *gl,
   ok = ok && cblur_gl_textures_reserve (gl, CBLUR_GL_VARIABLE_TEXTURES, sizes, error) &&
        cblur_gl_variable_passes_init (gl, variable, widths, memory->codes, src, abyss,
                                       &stamps, &passes, error) &&
+       cblur_gl_variable_levels_init (gl, variable, masks, memory->codes ? widths : 0, src,
+                                      dst, abyss, tiles, &levels, error) &&
        /* a result of whole rows is encoded straight into the pinned memory */
        cblur_gl_convert_prepare (gl, src, dst, tiles->len > 1 ? sizes[CBLUR_GL_OUTPUT].height : 0,
                                  error);
+  passes.levels = levels.most >= 0 ? &levels : NULL;
   if (ok && streams)
     ok = blur_streamed (gl, &passes, memory, &job, run, &g_array_index (tiles, CblurGlTile, 0),
                         error);
@@ -364,6 +376,7 @@ blur_band (CblurGl                     *gl,
                              &stamps, error);
   if (ok && run != NULL && !streams)
     cblur_stream_release (run, dst->height);
+  cblur_gl_variable_levels_clear (&levels);
   cblur_gl_stamps_clear (&stamps, ok ? report : NULL);
   return ok;
 }
@@ -374,6 +387,7 @@ typedef struct
   const CblurGlVariableMemory *memory;
   const CblurVariable         *variable;
   const CblurImage            *src;
+  const CblurVariableMasks    *masks;
   const CblurGlSource         *source;
   const CblurImage            *dst;
   CblurGlReport               *report;
@@ -389,20 +403,21 @@ blur (CblurGpu  *gpu,
 
   cblur_gl_view (gpu, &gl, call->report);
   gl.no_wait = call->source->no_wait;
-  return blur_band (&gl, call->memory, call->variable, call->src, call->source->abyss,
-                    call->source->run, call->dst, call->report, error);
+  return blur_band (&gl, call->memory, call->variable, call->src, call->masks,
+                    call->source->abyss, call->source->run, call->dst, call->report, error);
 }
 
 gboolean
 cblur_gl_variable_blur (const CblurGlVariableMemory *memory,
                         const CblurVariable         *variable,
                         const CblurImage            *src,
+                        const CblurVariableMasks    *masks,
                         const CblurGlSource         *source,
                         const CblurImage            *dst,
                         CblurGlReport               *report,
                         GError                     **error)
 {
-  Blur call = { memory, variable, src, source, dst, report };
+  Blur call = { memory, variable, src, masks, source, dst, report };
 
   memset (report, 0, sizeof *report);
   g_return_val_if_fail (!cblur_variable_is_identity (variable), FALSE);

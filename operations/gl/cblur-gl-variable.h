@@ -47,7 +47,9 @@ void                   cblur_gl_variable_pin_expected (CblurGpu             *gpu
  * abyss makes the pixels and the nearest pixel's box is taken.  Either
  * may be in a cblur-format (src is then straight), which the GPU
  * converts; else premultiplied RGBA float.  The variable blur changes
- * something and dst is not empty.  source: its abyss, no_wait as for
+ * something and dst is not empty.  masks: those of dst's pixels
+ * (their bytes the boxes' where it has no values), whose sigmas choose
+ * the levels blended into the boxes' result.  source: its abyss, no_wait as for
  * cblur_gl_blur(), and where its run reads src and its boxes, the rows
  * go up and through the row passes as they come, and dst's rows are
  * released as they come down (under loop's abyss, or where the band
@@ -57,6 +59,7 @@ void                   cblur_gl_variable_pin_expected (CblurGpu             *gpu
 gboolean cblur_gl_variable_blur (const CblurGlVariableMemory *memory,
                                  const CblurVariable         *variable,
                                  const CblurImage            *src,
+                                 const CblurVariableMasks    *masks,
                                  const CblurGlSource         *source,
                                  const CblurImage            *dst,
                                  CblurGlReport               *report,

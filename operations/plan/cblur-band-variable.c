@@ -134,19 +134,18 @@ read_part (const CblurBandIo   *band_io,
 
 /* A mask stored a byte a pixel holds at most 256 values, each one box,
  * the same as from the value converted to the mask's format; where it is
- * read at full size, a pixel's box is looked up by its byte in `table`,
+ * read at full size, a pixel's box is looked up by its byte in a table,
  * which takes a fraction of the time of making it from the value (the
- * larger part of reading a band).  FALSE where the table does not apply. */
+ * larger part of reading a band).  The value of each byte into grey;
+ * FALSE where the bytes do not apply. */
 static gboolean
-byte_widths (const CblurVariable *variable,
-             GeglBuffer          *aux,
-             const Babl          *mask_format,
-             gint                 level,
-             CblurBoxWidth        table[256])
+byte_values (GeglBuffer *aux,
+             const Babl *mask_format,
+             gint        level,
+             gfloat      grey[256])
 {
   const Babl *stored = gegl_buffer_get_format (aux);
   guint8      codes[256];
-  gfloat      grey[256];
   gint        i;
 
   if (level != 0 || babl_format_get_bytes_per_pixel (stored) != 1)
@@ -167,22 +166,127 @@ byte_widths (const CblurVariable *variable,
         codes[i] = i;
       babl_process (babl_fish (stored, mask_format), codes, grey, 256);
     }
-  cblur_variable_widths (variable, grey, table, 256);
   return TRUE;
 }
 
-void
-cblur_variable_blur_init (CblurVariableBlur *blur,
-                          gdouble            radius,
-                          gint               iterations,
-                          GeglOperation     *operation,
-                          GeglBuffer        *aux,
-                          gint               level)
+/* What the region's blur reads of the mask, and what is found there:
+ * the values of the bytes seen, or the least and the largest value. */
+typedef struct
 {
-  cblur_variable_init (&blur->variable, radius, iterations);
-  blur->has_table = byte_widths (&blur->variable, aux,
-                                 gegl_operation_get_format (operation, "aux"), level,
-                                 blur->table);
+  GeglBuffer    *aux;
+  const Babl    *format;    /* the aux pad's */
+  GeglRectangle  read;
+  gint           level;
+  gboolean       bytes;
+  GMutex         lock;
+  gboolean       seen[256];
+  gfloat         low;
+  gfloat         high;
+} Range;
+
+/* rows [first, first + count) of the read, on one of GEGL's threads */
+static void
+range_rows (gsize    first,
+            gsize    count,
+            gpointer user_data)
+{
+  Range        *range = user_data;
+  GeglRectangle rows = { range->read.x, range->read.y + (gint) first, range->read.width,
+                         (gint) count };
+  gsize         n = (gsize) rows.width * rows.height, i;
+  gboolean      seen[256] = { FALSE };
+  gfloat        low, high;
+
+  if (range->bytes)
+    {
+      g_autofree guint8 *codes = g_new (guint8, n);
+
+      gegl_buffer_get (range->aux, &rows, 1.0, gegl_buffer_get_format (range->aux), codes,
+                       GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+      for (i = 0; i < n; i++)
+        seen[codes[i]] = TRUE;
+    }
+  else
+    {
+      g_autofree gfloat *values = g_new (gfloat, n);
+
+      gegl_buffer_get (range->aux, &rows, 1.0 / (1 << range->level), range->format, values,
+                       GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_NONE);
+      cblur_variable_mask_range (values, n, &low, &high);
+    }
+  g_mutex_lock (&range->lock);
+  for (i = 0; i < 256; i++)
+    range->seen[i] |= seen[i];
+  if (!range->bytes)
+    {
+      range->low = MIN (range->low, low);
+      range->high = MAX (range->high, high);
+    }
+  g_mutex_unlock (&range->lock);
+}
+
+/* The least and the largest mask value that the region's blur reads (the
+ * region grown by the reach, in the input; beyond it the mask clamps):
+ * the bytes' values where the blur has them, which are a quarter of the
+ * floats to read. */
+static void
+mask_range (const CblurVariableBlur *blur,
+            GeglOperation           *operation,
+            GeglBuffer              *aux,
+            const GeglRectangle     *result,
+            gint                     level,
+            gfloat                  *low,
+            gfloat                  *high)
+{
+  const GeglRectangle *input = gegl_operation_source_get_bounding_box (operation, "input");
+  gint                 reach = cblur_variable_reach (blur->variable.radius,
+                                                     blur->variable.iterations);
+  GeglRectangle        inside = { input->x >> level, input->y >> level,
+                                  input->width >> level, input->height >> level };
+  Range                range = { aux, gegl_operation_get_format (operation, "aux"),
+                                 { result->x - reach, result->y - reach,
+                                   result->width + 2 * reach, result->height + 2 * reach },
+                                 level, blur->has_table, { 0 }, { FALSE }, 1.0f, 0.0f };
+  gfloat               seen[256];
+  gsize                n_seen = 0, i;
+
+  *low = *high = 0.0f;
+  if (!gegl_rectangle_intersect (&range.read, &range.read, &inside))
+    return;
+  g_mutex_init (&range.lock);
+  cblur_parallel_distribute_range (range.read.height, 4096.0 / ((gsize) range.read.width + 1),
+                                   range_rows, &range);
+  g_mutex_clear (&range.lock);
+  *low = range.low;
+  *high = range.high;
+  for (i = 0; range.bytes && i < 256; i++)
+    if (range.seen[i])
+      seen[n_seen++] = blur->grey[i];
+  if (range.bytes)
+    cblur_variable_mask_range (seen, n_seen, low, high);
+}
+
+void
+cblur_variable_blur_init (CblurVariableBlur   *blur,
+                          gdouble              radius,
+                          gint                 iterations,
+                          GeglOperation       *operation,
+                          GeglBuffer          *aux,
+                          const GeglRectangle *result,
+                          gint                 level)
+{
+  CblurVariable *variable = &blur->variable;
+  gfloat         low, high;
+
+  blur->has_table = byte_values (aux, gegl_operation_get_format (operation, "aux"), level,
+                                 blur->grey);
+  cblur_variable_init (variable, radius, iterations, FALSE);
+  mask_range (blur, operation, aux, result, level, &low, &high);
+  if (cblur_variable_sigma (variable, low) == cblur_variable_sigma (variable, high))
+    cblur_variable_init (variable, radius, iterations, TRUE);
+  cblur_variable_levels_of (variable, low, high, &blur->least, &blur->most);
+  if (blur->has_table)
+    cblur_variable_widths (variable, blur->grey, blur->table, 256);
 }
 
 /* A band on the CPU: the GPU, where it takes the next blur of this input
@@ -234,14 +338,25 @@ cblur_blur_band_variable (const CblurBlur     *blur,
                                     { NULL, NULL, variable->has_table ? variable->table
                                                                       : NULL } };
   CblurBandIo              band_io = band_io_of (io, &rows);
+  CblurVariableMasks       masks = { NULL, variable->grey, variable->least, variable->most };
   g_autoptr (CblurVariableBandMemory) memory = NULL;
+  g_autofree gfloat       *values = NULL;
 
   if (backend == CBLUR_BACKEND_CPU)
     expect_whole (variable, io, &src, &dst);
   memory = cblur_variable_band_memory_new (backend, &src, &dst, &rows.boxes);
+  /* each output pixel's sigma chooses its levels: from the boxes' bytes
+   * as they are read, else from the mask's values */
+  if (masks.most >= 0 && rows.boxes.codes == NULL)
+    {
+      values = g_new (gfloat, (gsize) band->width * band->height);
+      gegl_buffer_get (io->aux, band, 1.0 / (1 << io->level), io->aux_format, values,
+                       GEGL_AUTO_ROWSTRIDE, GEGL_ABYSS_CLAMP);
+      masks.values = values;
+    }
 
-  cblur_backend_variable_blur (memory, &variable->variable, &src, io->abyss, &band_io, &dst,
-                               report);
+  cblur_backend_variable_blur (memory, &variable->variable, &src, &masks, io->abyss, &band_io,
+                               &dst, report);
   io->band_io.read_ms += band_io.read_ms;
   io->band_io.write_ms += band_io.write_ms;
   return TRUE;

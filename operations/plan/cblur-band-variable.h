@@ -16,19 +16,27 @@ typedef struct
 {
   CblurVariable variable;
   /* where the mask is stored a byte a pixel and read at full size, the
-   * box of each byte (cblur_variable_blur_init), else no table */
+   * value and the box of each byte (cblur_variable_blur_init), else no
+   * table */
+  gfloat        grey[256];
   CblurBoxWidth table[256];
   gboolean      has_table;
+  /* levels that hold the upper of every pixel the region reads, most -1
+   * for none (cblur_variable_levels_of()) */
+  gint          least;
+  gint          most;
 } CblurVariableBlur;
 
 /* The blur of radius (σ where the mask is white) and iterations at
- * level, its mask read from aux in the aux pad's format. */
-void     cblur_variable_blur_init  (CblurVariableBlur *blur,
-                                    gdouble            radius,
-                                    gint               iterations,
-                                    GeglOperation     *operation,
-                                    GeglBuffer        *aux,
-                                    gint               level);
+ * level, its mask read from aux in the aux pad's format: uniform where
+ * the mask that result's blur reads has one σ. */
+void     cblur_variable_blur_init  (CblurVariableBlur   *blur,
+                                    gdouble              radius,
+                                    gint                 iterations,
+                                    GeglOperation       *operation,
+                                    GeglBuffer          *aux,
+                                    const GeglRectangle *result,
+                                    gint                 level);
 
 gboolean cblur_blur_band_variable  (const CblurBlur     *blur,
                                     CblurBackendKind     backend,

@@ -31,9 +31,12 @@ G_DEFINE_AUTOPTR_CLEANUP_FUNC (CblurImage, gl_test_image_free)
  * the reach that lies inside `image` (all of the grown one under loop,
  * which needs the far side), random pixels stored in format, and its
  * boxes from mask_at(), or with `codes` from mask_at() in 8 bits, through
- * the table of the 256 codes as the op makes it for such a mask.  Blurred
- * by the backend into a float copy of the output; report says where it
- * ran. */
+ * the table of the 256 codes as the op makes it for such a mask; with
+ * `levels`, the output's mask values from mask_at() too (with `codes`,
+ * the boxes' bytes and the value of each, as the op has them), else
+ * zeros.
+ * Blurred by the backend into a float copy of the output; report says
+ * where it ran. */
 typedef struct
 {
   const GeglRectangle *out;
@@ -41,6 +44,7 @@ typedef struct
   GeglAbyssPolicy      abyss;
   const CblurFormat   *format;
   gboolean             codes;
+  gboolean             levels;   /* the mask's sigma above the base blends levels */
 } Band;
 
 /* a row of the band's boxes, as the band takes them */
@@ -91,6 +95,9 @@ blur_band (const Band          *b,
                                                  b->out->width, b->out->height);
   g_autoptr (CblurVariableBandMemory) band = NULL;
   GRand             *rand = g_rand_new_with_seed (36);
+  g_autofree gfloat *masks = NULL;
+  CblurVariableMasks of_pixels = { NULL, grey };
+  gfloat             low, high;
   gint               x, y;
 
   if (b->abyss != GEGL_ABYSS_LOOP)
@@ -124,7 +131,16 @@ blur_band (const Band          *b,
     }
   g_rand_free (rand);
 
-  cblur_backend_variable_blur (band, variable, &src, b->abyss, NULL, &dst, report);
+  masks = g_new0 (gfloat, (gsize) dst.width * dst.height);
+  for (y = 0; b->levels && y < dst.height; y++)
+    for (x = 0; x < dst.width; x++)
+      masks[(gsize) y * dst.width + x] = b->codes ? grey[lround (mask_at (dst.x + x, dst.y + y) *
+                                                                 255.0)]
+                                                  : mask_at (dst.x + x, dst.y + y);
+  cblur_variable_mask_range (masks, (gsize) dst.width * dst.height, &low, &high);
+  cblur_variable_levels_of (variable, low, high, &of_pixels.least, &of_pixels.most);
+  of_pixels.values = b->codes && b->levels ? NULL : masks;
+  cblur_backend_variable_blur (band, variable, &src, &of_pixels, b->abyss, NULL, &dst, report);
   for (y = 0; y < dst.height; y++)
     if (b->format != NULL && dst.format == NULL)
       cblur_format_encode (b->format, cblur_image_row (&dst, y),
@@ -164,19 +180,24 @@ against_cpu (const Band *b,
   g_autoptr (CblurImage) on_cpu = NULL;
   gdouble                diff;
 
-  cblur_variable_init (&variable, radius, iterations);
+  cblur_variable_init (&variable, radius, iterations, !b->levels);
   on_gl = blur_band (b, &variable, CBLUR_BACKEND_GL, &gl);
   on_cpu = blur_band (b, &variable, CBLUR_BACKEND_CPU, &cpu);
   g_assert_cmpstr (gl.gl_failure, ==, NULL);
   g_assert_cmpint (gl.ran_on, ==, CBLUR_BACKEND_GL);
   diff = max_diff (on_gl, on_cpu);
-  g_test_message ("radius %g abyss %d in %s, %d tiles: GL %.3g from the CPU", radius,
-                  b->abyss, b->format != NULL ? "u8" : "float", gl.tiles, diff);
+  g_test_message ("radius %g abyss %d in %s%s, %d tiles: GL %.3g from the CPU", radius,
+                  b->abyss, b->format != NULL ? "u8" : "float", b->levels ? " with levels" : "",
+                  gl.tiles, diff);
   cblur_run_report_clear (&gl);
   return diff;
 }
 
 static const GeglRectangle image = { 0, 0, 61, 43 };
+
+/* the levels' cells are sums of up to f^2 pixels, added in another order
+ * on the GPU than on the CPU */
+#define LEVELS_BOUND 1e-5
 
 /* The source only inside the image, the rest made under each policy, at
  * radii whose blocks are shorter and longer than the image. */
@@ -207,6 +228,39 @@ test_tiles (void)
   gl_test_set ("CBLUR_GL_MAX_TILE", "16");
   g_assert_cmpfloat (against_cpu (&b, 9.0, 4), <=, 2e-6);
   gl_test_set ("CBLUR_GL_MAX_TILE", NULL);
+}
+
+/* The levels above the base, made and blended on the GPU, give the
+ * CPU's under each policy at sigma up to 9 and 54; in tiles of at most
+ * 16 x 16 outputs they meet as the CPU's whole band; and on a tiny image
+ * at the largest radius, whose cells of 512 pixels a side the GPU
+ * averages in parts. */
+static void
+test_levels (void)
+{
+  static const GeglAbyssPolicy policies[] = {
+    GEGL_ABYSS_NONE, GEGL_ABYSS_CLAMP, GEGL_ABYSS_LOOP, GEGL_ABYSS_BLACK, GEGL_ABYSS_WHITE,
+  };
+  static const GeglRectangle   out = { 5, 3, 50, 37 };
+  /* where mask_at() is about 0.6 */
+  static const GeglRectangle   tiny = { 26, 16, 7, 5 };
+  Band                         whole = { &image, &image, GEGL_ABYSS_CLAMP, NULL, FALSE, TRUE };
+  Band                         small = { &tiny, &tiny, GEGL_ABYSS_CLAMP, NULL, FALSE, TRUE };
+  gsize                        i;
+
+  for (i = 0; i < G_N_ELEMENTS (policies); i++)
+    {
+      Band b = { &out, &image, policies[i], NULL, FALSE, TRUE };
+
+      g_assert_cmpfloat (against_cpu (&b, 10.0, 3), <=, LEVELS_BOUND);
+      g_assert_cmpfloat (against_cpu (&b, 60.0, 3), <=, LEVELS_BOUND);
+    }
+  gl_test_set ("CBLUR_GL_MAX_TILE", "16");
+  g_assert_cmpfloat (against_cpu (&whole, 10.0, 3), <=, LEVELS_BOUND);
+  whole.codes = TRUE;
+  g_assert_cmpfloat (against_cpu (&whole, 60.0, 4), <=, LEVELS_BOUND);
+  gl_test_set ("CBLUR_GL_MAX_TILE", NULL);
+  g_assert_cmpfloat (against_cpu (&small, CBLUR_VARIABLE_RADIUS_MAX, 4), <=, LEVELS_BOUND);
 }
 
 /* A mask's bytes, each looked up in the table of the 256 codes on the
@@ -249,7 +303,7 @@ test_faults_fall_back (void)
   CblurVariable             variable;
   gsize                     i, f;
 
-  cblur_variable_init (&variable, 8.0, 4);
+  cblur_variable_init (&variable, 8.0, 4, TRUE);
   for (i = 0; i < G_N_ELEMENTS (faults); i++)
     for (f = 0; f < G_N_ELEMENTS (formats); f++)
       {
@@ -291,7 +345,8 @@ test_op_warns_once (void)
                           gegl_node_new_child (graph, "operation", "gegl:buffer-source",
                                                "buffer", mask, NULL), "output");
   gl_test_set ("CBLUR_BACKEND", "cpu");
-  gegl_node_set (blur, "radius", 6.0, NULL);
+  /* below sigma 2.25 the boxes alone, which the GPU runs */
+  gegl_node_set (blur, "radius", 2.0, NULL);
   gegl_node_blit (blur, 1.0, gegl_buffer_get_extent (input), babl_format (TEST_FORMAT), cpu,
                   GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
   gl_test_set ("CBLUR_BACKEND", "gl");
@@ -302,7 +357,7 @@ test_op_warns_once (void)
    * CPU's */
   for (i = 0; i < 2; i++)
     {
-      gegl_node_set (blur, "radius", 5.0 + i, NULL);
+      gegl_node_set (blur, "radius", 1.0 + i, NULL);
       gegl_node_blit (blur, 1.0, gegl_buffer_get_extent (input), babl_format (TEST_FORMAT),
                       fell_back, GEGL_AUTO_ROWSTRIDE, GEGL_BLIT_DEFAULT);
     }
@@ -320,6 +375,7 @@ main (int    argc,
   test_init (&argc, &argv);
   g_test_add_func ("/gl/variable/abyss-policies", test_abyss_policies);
   g_test_add_func ("/gl/variable/tiles", test_tiles);
+  g_test_add_func ("/gl/variable/levels", test_levels);
   g_test_add_func ("/gl/variable/mask-bytes", test_mask_bytes);
   g_test_add_func ("/gl/variable/stored-pixels", test_stored_pixels);
   g_test_add_func ("/gl/variable/faults-fall-back", test_faults_fall_back);
