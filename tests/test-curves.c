@@ -44,7 +44,8 @@ test_curves (void)
 {
   static const Case cases[] = {
     { "R'G'B'A u8", "sRGB" }, { "R'G'B'A u8", "Apple" }, { "Y'A u16", "ProPhoto" },
-    { "R'G'B' u16", "sRGB" }, { "RGBA u8", "sRGB" },
+    { "R'G'B' u16", "sRGB" }, { "RGBA u8", "sRGB" }, { "RGBA u16", "sRGB" },
+    { "Y u8", "Rec2020" },
   };
   gsize i;
 

@@ -261,8 +261,9 @@ curve_new (const CurveSource *source,
 
   curve->max = source->max;
   curve->decode = decode;
-  curve->thresholds = is_identity (decode, source->max) ? identity_thresholds (source->max)
-                                                        : make_thresholds (source);
+  curve->identity = is_identity (decode, source->max);
+  curve->thresholds = curve->identity ? identity_thresholds (source->max)
+                                      : make_thresholds (source);
   make_buckets (curve);
   return curve;
 }

@@ -35,6 +35,9 @@ typedef struct
   guint32            first_bucket;
   gint               bucket_shift;
   gboolean           one_step;
+  /* decode is code / max, and a value's code is value * max + 0.5 in
+   * double precision, rounded down, as babl rounds */
+  gboolean           identity;
 } CblurCurve;
 
 /* The curves of the n_components of a format whose largest code is max,

@@ -1,6 +1,7 @@
 /* The conversions between the formats that cblur-format.c covers and the
  * blur's RGBA float: decoding with the curves' tables, encoding by their
- * thresholds, bit for bit babl's; 8-bit RGBA through cblur-format-lanes
+ * thresholds (an identity curve by the rounding they stand for), bit for
+ * bit babl's; 8-bit RGBA through cblur-format-lanes
  * where the processor has AVX2; half and float colours on the sRGB curve
  * through cblur-srgb.h. */
 #include "cblur-format.h"
@@ -13,8 +14,48 @@
 /* pixels converted at a time, through a block on the stack */
 #define BLOCK_PIXELS 64
 
-/* Encoding an integer plane goes in two loops: the clamping and the
- * buckets' indices, which the compiler vectorizes, then the lookups. */
+static inline __attribute__ ((always_inline)) void
+store_code (guint8          *dst,
+            guint            code,
+            CblurSampleType  type)
+{
+  if (type == CBLUR_SAMPLE_U8)
+    *dst = code;
+  else
+    {
+      guint16 code16 = code;
+
+      memcpy (dst, &code16, sizeof code16);
+    }
+}
+
+/* An identity curve's codes: its thresholds are where babl's
+ * double-precision value * max + 0.5 reaches each code, and that sum of a
+ * float is exact in double precision, so that it rounds as they do
+ * without a table. */
+static inline __attribute__ ((always_inline)) void
+encode_identity (const CblurCurve *curve,
+                 const gfloat     *plane,
+                 const guint32    *above,
+                 guint8           *dst,
+                 gint              step,
+                 gsize             n_pixels,
+                 CblurSampleType   type)
+{
+  gdouble max = curve->max;
+  gint32  code[BLOCK_PIXELS];
+  gsize   i;
+
+  /* in a loop of its own, which the compiler vectorizes */
+  for (i = 0; i < n_pixels; i++)
+    code[i] = (gint32) (plane[i] * max + 0.5) + above[i];
+  for (i = 0; i < n_pixels; i++)
+    store_code (dst + i * step, code[i], type);
+}
+
+/* Encoding an integer plane goes in loops: the clamping, then an
+ * identity curve's codes, or the buckets' indices, which the compiler
+ * vectorizes, and their lookups. */
 static inline __attribute__ ((always_inline)) void
 encode_plane (const CblurCurve *curve,
               gfloat           *plane,
@@ -37,9 +78,15 @@ encode_plane (const CblurCurve *curve,
 
       clamped = clamped < high ? clamped : high;
       above[i] = value >= top;
-      index[i] = (cblur_float_bits (clamped) >> shift) - first;
       plane[i] = clamped;
     }
+  if (curve->identity)
+    {
+      encode_identity (curve, plane, above, dst, step, n_pixels, type);
+      return;
+    }
+  for (i = 0; i < n_pixels; i++)
+    index[i] = (cblur_float_bits (plane[i]) >> shift) - first;
   for (i = 0; i < n_pixels; i++)
     {
       const CblurBucket *bucket = curve->buckets + index[i];
@@ -48,15 +95,7 @@ encode_plane (const CblurCurve *curve,
       if (!curve->one_step)
         while (plane[i] >= curve->thresholds[code + 1])
           code++;
-      code += above[i];
-      if (type == CBLUR_SAMPLE_U8)
-        dst[i * step] = code;
-      else
-        {
-          guint16 code16 = code;
-
-          memcpy (dst + i * step, &code16, sizeof code16);
-        }
+      store_code (dst + i * step, code + above[i], type);
     }
 }
 
