@@ -333,16 +333,20 @@ make_grid (const CblurGlVariableLevels *levels,
                                  .scans = { levels->scans[0], levels->scans[1] } };
   Reduction              cells = { input, &roles[CBLUR_GL_INPUT], c.x - c.reach, c.y - c.reach,
                                    width, height, f, inside, levels->abyss };
+  gint                   parts_inside[4];
 
   /* cells of more than REDUCE_MAX pixels a side are the means of parts
    * of REDUCE_MAX made first */
   if (f > REDUCE_MAX)
     {
       gint      g = f / REDUCE_MAX;
-      gint      parts_inside[4] = { cells.x * g, cells.y * g, width * g, height * g };
       Reduction parts = { input, &roles[CBLUR_GL_OUTPUT], cells.x * g, cells.y * g,
                           width * g, height * g, REDUCE_MAX, inside, levels->abyss };
 
+      parts_inside[0] = parts.x;
+      parts_inside[1] = parts.y;
+      parts_inside[2] = parts.n_x;
+      parts_inside[3] = parts.n_y;
       reduce (levels, &parts);
       cells = (Reduction) { parts.to, &roles[CBLUR_GL_INPUT], cells.x, cells.y, width, height,
                             g, parts_inside, GEGL_ABYSS_CLAMP };
