@@ -16,7 +16,7 @@ typedef struct
   CblurImage                image;
 } Grid;
 
-/* Where blended's pixels lie in a grid along one axis: the grid's cell
+/* Where dst's pixels lie in a grid along one axis: the grid's cell
  * (counted from its first) of each one's neighbour before it among the
  * cells' centres, and its distance from it in cells. */
 typedef struct
@@ -25,7 +25,7 @@ typedef struct
   gfloat *t;
 } Positions;
 
-/* a level's grid and blended's positions in it along both axes */
+/* a level's grid and dst's positions in it along both axes */
 typedef struct
 {
   const Grid *grid;
@@ -35,24 +35,22 @@ typedef struct
 
 struct _CblurCpuVariableLevels
 {
-  const CblurVariable *variable;
-  const CblurImage    *src;
-  GeglAbyssPolicy      abyss;
-  CblurPixel           colour;
-  const CblurImage    *blended;   /* the output's rectangle */
-  const CblurVariableMasks *masks;   /* of blended's pixels */
-  const guint8        *codes;     /* the boxes' bytes, src's rows, where masks has grey */
+  const CblurVariable      *variable;
+  const CblurImage         *src;
+  GeglAbyssPolicy           abyss;
+  CblurPixel                colour;
+  const CblurImage         *dst;      /* the output's rectangle */
+  const CblurVariableMasks *masks;    /* of dst's pixels */
+  const guint8             *codes;    /* the boxes' bytes, src's rows, where masks has grey */
   /* levels [least, most] made, by index; the others unset */
-  Grid                 grids[CBLUR_VARIABLE_LEVELS_MAX];
-  Sampled              sampled[CBLUR_VARIABLE_LEVELS_MAX];
-  /* the source's means over cells of means_factor pixels, around blended
+  Grid                      grids[CBLUR_VARIABLE_LEVELS_MAX];
+  Sampled                   sampled[CBLUR_VARIABLE_LEVELS_MAX];
+  /* the source's means over cells of means_factor pixels, around dst
    * by the reach */
-  CblurImage           means;
-  gint                 means_factor;
-  gint                *columns;   /* src's column of each pixel of a row of cells, -1 the colour */
+  CblurImage                means;
+  gint                      means_factor;
+  gint                     *columns;  /* src's column of each pixel of a row of cells, -1 the colour */
 };
-
-typedef CblurCpuVariableLevels Job;
 
 /* floor (a / b), b > 0 */
 static inline gint64
@@ -80,17 +78,17 @@ cells_of (gint64  x,
  * its pixels there, into weights (src's height of them); returns the
  * count of the abyss's colour */
 static gint
-row_weights (const Job *job,
-             gsize      j,
-             gint      *weights)
+row_weights (const CblurCpuVariableLevels *levels,
+             gsize                         j,
+             gint                         *weights)
 {
-  const CblurImage *src = job->src;
-  gint              f = job->means_factor, colour = 0, v;
+  const CblurImage *src = levels->src;
+  gint              f = levels->means_factor, colour = 0, v;
 
   memset (weights, 0, (gsize) src->height * sizeof (gint));
   for (v = 0; v < f; v++)
     {
-      gint r = cblur_abyss_index (job->abyss, ((gint64) job->means.y + j) * f + v - src->y,
+      gint r = cblur_abyss_index (levels->abyss, ((gint64) levels->means.y + j) * f + v - src->y,
                                   src->height);
 
       if (r < 0)
@@ -111,19 +109,21 @@ average_rows (gsize    first,
               gsize    count,
               gpointer user_data)
 {
-  const Job        *job = user_data;
-  const CblurImage *src = job->src, *cells = &job->means;
-  gint              f = job->means_factor;
-  CblurPixel       *row = cblur_pixels_take ((gsize) src->width * sizeof (CblurPixel));
-  CblurPixel       *sums = cblur_pixels_take ((gsize) src->width * sizeof (CblurPixel));
-  gint             *weights = g_new (gint, src->height);
-  gsize             j;
-  gint              i, c, r;
+  const CblurCpuVariableLevels *levels = user_data;
+  const CblurImage             *src = levels->src, *cells = &levels->means;
+  gint                          f = levels->means_factor;
+  CblurPixel                   *row = cblur_pixels_take ((gsize) src->width *
+                                                         sizeof (CblurPixel));
+  CblurPixel                   *sums = cblur_pixels_take ((gsize) src->width *
+                                                          sizeof (CblurPixel));
+  gint                         *weights = g_new (gint, src->height);
+  gsize                         j;
+  gint                          i, c, r;
 
   for (j = first; j < first + count; j++)
     {
-      gint       colour_rows = row_weights (job, j, weights);
-      CblurPixel colour_sum = job->colour * (gfloat) f;
+      gint       colour_rows = row_weights (levels, j, weights);
+      CblurPixel colour_sum = levels->colour * (gfloat) f;
 
       memset (sums, 0, (gsize) src->width * sizeof (CblurPixel));
       for (r = 0; r < src->height; r++)
@@ -139,10 +139,10 @@ average_rows (gsize    first,
             sums[c] += row[c] * (gfloat) weights[r];
         }
       for (c = 0; c < src->width; c++)
-        sums[c] += job->colour * (gfloat) colour_rows;
+        sums[c] += levels->colour * (gfloat) colour_rows;
       for (i = 0; i < cells->width; i++)
         {
-          const gint *columns = job->columns + (gsize) i * f;
+          const gint *columns = levels->columns + (gsize) i * f;
           CblurPixel  sum = { 0 };
           gint        u;
 
@@ -183,25 +183,25 @@ cells_around (gint64  x,
 }
 
 static void
-means_from_src (Job *job,
-                gint f)
+means_from_src (CblurCpuVariableLevels *levels,
+                gint                    f)
 {
-  const CblurImage *blended = job->blended;
-  gint              reach = job->variable->reach, width, height;
+  const CblurImage *dst = levels->dst;
+  gint              reach = levels->variable->reach, width, height;
   gint64            x0, y0;
   gsize             i;
 
-  cells_around (blended->x, blended->width, reach, f, &x0, &width);
-  cells_around (blended->y, blended->height, reach, f, &y0, &height);
-  job->means = float_image (x0, y0, width, height);
-  job->means_factor = f;
-  job->columns = g_new (gint, (gsize) width * f);
+  cells_around (dst->x, dst->width, reach, f, &x0, &width);
+  cells_around (dst->y, dst->height, reach, f, &y0, &height);
+  levels->means = float_image (x0, y0, width, height);
+  levels->means_factor = f;
+  levels->columns = g_new (gint, (gsize) width * f);
   for (i = 0; i < (gsize) width * f; i++)
-    job->columns[i] = cblur_abyss_index (job->abyss, x0 * f + (gint64) i - job->src->x,
-                                         job->src->width);
+    levels->columns[i] = cblur_abyss_index (levels->abyss, x0 * f + (gint64) i - levels->src->x,
+                                         levels->src->width);
   cblur_parallel_distribute_range (height, 4096.0 / ((gsize) width * f * f + 1),
-                                   average_rows, job);
-  g_clear_pointer (&job->columns, g_free);
+                                   average_rows, levels);
+  g_clear_pointer (&levels->columns, g_free);
 }
 
 /* the finer means' pixel (x, y), absolute, its index clamped to them:
@@ -250,61 +250,61 @@ halve_rows (gsize    first,
  * by halving those made as often as it takes (a cell of 2f pixels at a
  * multiple of 2f is the mean of four of f) */
 static void
-means_of (Job *job,
-          gint f)
+means_of (CblurCpuVariableLevels *levels,
+          gint                    f)
 {
-  if (job->means.data == NULL)
-    means_from_src (job, f);
-  while (job->means_factor < f)
+  if (levels->means.data == NULL)
+    means_from_src (levels, f);
+  while (levels->means_factor < f)
     {
       CblurImage coarser;
-      Halving    h = { &job->means, &coarser };
+      Halving    h = { &levels->means, &coarser };
       gint64     x0, y0;
       gint       width, height;
 
-      cells_around (job->blended->x, job->blended->width, job->variable->reach,
-                    2 * job->means_factor, &x0, &width);
-      cells_around (job->blended->y, job->blended->height, job->variable->reach,
-                    2 * job->means_factor, &y0, &height);
+      cells_around (levels->dst->x, levels->dst->width, levels->variable->reach,
+                    2 * levels->means_factor, &x0, &width);
+      cells_around (levels->dst->y, levels->dst->height, levels->variable->reach,
+                    2 * levels->means_factor, &y0, &height);
       coarser = float_image (x0, y0, width, height);
       cblur_parallel_distribute_range (height, 4096.0 / ((gsize) width * 4 + 1), halve_rows,
                                        &h);
-      cblur_pixels_free (job->means.data);
-      job->means = coarser;
-      job->means_factor *= 2;
+      cblur_pixels_free (levels->means.data);
+      levels->means = coarser;
+      levels->means_factor *= 2;
     }
 }
 
-/* level's cells around blended, from the means, blurred */
+/* level's cells around dst, from the means, blurred */
 static void
-make_grid (Job                      *job,
+make_grid (CblurCpuVariableLevels   *levels,
            const CblurVariableLevel *level,
            Grid                     *grid)
 {
-  const CblurImage       *blended = job->blended;
+  const CblurImage       *dst = levels->dst;
   gint                    f = level->factor, reach = level->grid_reach;
   gint64                  x0, x1, y0, y1;
   CblurImage              cells;
   g_autoptr (CblurKernel) kernel = cblur_kernel_new (level->grid_radius, CBLUR_MODE_BOX,
-                                                     job->variable->iterations);
+                                                     levels->variable->iterations);
 
-  means_of (job, f);
-  cells_of (blended->x, blended->width, f, &x0, &x1);
-  cells_of (blended->y, blended->height, f, &y0, &y1);
+  means_of (levels, f);
+  cells_of (dst->x, dst->width, f, &x0, &x1);
+  cells_of (dst->y, dst->height, f, &y0, &y1);
   grid->level = level;
   grid->image = float_image (x0, y0, x1 - x0 + 1, y1 - y0 + 1);
   /* the means hold the cells the grid's blur reads */
-  cells = job->means;
-  cells.data = cblur_image_pixel (&job->means, x0 - reach - job->means.x,
-                                  y0 - reach - job->means.y);
+  cells = levels->means;
+  cells.data = cblur_image_pixel (&levels->means, x0 - reach - levels->means.x,
+                                  y0 - reach - levels->means.y);
   cells.x = x0 - reach;
   cells.y = y0 - reach;
   cells.width = grid->image.width + 2 * reach;
   cells.height = grid->image.height + 2 * reach;
   g_assert (kernel->reach <= reach);
-  g_assert (cells.x >= job->means.x && cells.y >= job->means.y &&
-            cells.x + cells.width <= job->means.x + job->means.width &&
-            cells.y + cells.height <= job->means.y + job->means.height);
+  g_assert (cells.x >= levels->means.x && cells.y >= levels->means.y &&
+            cells.x + cells.width <= levels->means.x + levels->means.width &&
+            cells.y + cells.height <= levels->means.y + levels->means.height);
   cblur_cpu_blur (kernel, &cells, NULL, GEGL_ABYSS_CLAMP, FALSE, &grid->image);
 }
 
@@ -338,13 +338,13 @@ positions_clear (Positions *positions)
 static void
 sampled_init (Sampled          *sampled,
               const Grid       *grid,
-              const CblurImage *blended)
+              const CblurImage *dst)
 {
   gint f = grid->level->factor;
 
   sampled->grid = grid;
-  positions_init (&sampled->columns, blended->x, blended->width, f, grid->image.x);
-  positions_init (&sampled->rows, blended->y, blended->height, f, grid->image.y);
+  positions_init (&sampled->columns, dst->x, dst->width, f, grid->image.x);
+  positions_init (&sampled->rows, dst->y, dst->height, f, grid->image.y);
 }
 
 static void
@@ -354,7 +354,7 @@ sampled_clear (Sampled *sampled)
   positions_clear (&sampled->rows);
 }
 
-/* the grid's value at blended's pixel (x, y), bilinear between its
+/* the grid's value at dst's pixel (x, y), bilinear between its
  * cells' centres */
 static inline CblurPixel
 sample (const Sampled *sampled,
@@ -375,16 +375,16 @@ sample (const Sampled *sampled,
 
 /* the mask value of pixel (x, y) of the output */
 static inline gfloat
-mask_at (const Job *job,
-         gint       x,
-         gint       y)
+mask_at (const CblurCpuVariableLevels *levels,
+         gint                          x,
+         gint                          y)
 {
-  const CblurImage *out = job->blended;
+  const CblurImage *out = levels->dst;
 
-  if (job->masks->values != NULL)
-    return job->masks->values[(gsize) y * out->width + x];
-  return job->masks->grey[job->codes[(gsize) (out->y + y - job->src->y) * job->src->width +
-                                     (out->x + x - job->src->x)]];
+  if (levels->masks->values != NULL)
+    return levels->masks->values[(gsize) y * out->width + x];
+  return levels->masks->grey[levels->codes[(gsize) (out->y + y - levels->src->y) * levels->src->width +
+                                     (out->x + x - levels->src->x)]];
 }
 
 void
@@ -394,12 +394,12 @@ cblur_cpu_variable_levels_blend (const CblurCpuVariableLevels *levels,
                                  gfloat                       *pixels,
                                  gsize                         stride)
 {
-  gint    lower = -1, upper = -1, y, c;
-  gdouble t = 0.0;
-  gfloat  mask = 0.0f;
+  gint     lower = -1, upper = -1, y, c;
+  gdouble  t = 0.0;
+  gfloat   mask = 0.0f;
   gboolean known = FALSE;
 
-  for (y = 0; y < levels->blended->height; y++)
+  for (y = 0; y < levels->dst->height; y++)
     for (c = 0; c < columns; c++)
       {
         gfloat    *to = pixels + (gsize) y * stride + (gsize) c * CBLUR_CHANNELS;
@@ -433,22 +433,22 @@ cblur_cpu_variable_levels_new (const CblurVariable      *variable,
                                const CblurVariableMasks *masks,
                                const CblurImage         *dst)
 {
-  Job   *job = g_new0 (Job, 1);
-  gfloat colour[CBLUR_CHANNELS];
-  gint   k;
+  CblurCpuVariableLevels *levels = g_new0 (CblurCpuVariableLevels, 1);
+  gfloat                  colour[CBLUR_CHANNELS];
+  gint                    k;
 
-  *job = (Job) { variable, src, abyss, { 0 }, dst, masks, boxes->codes };
+  *levels = (CblurCpuVariableLevels) { variable, src, abyss, { 0 }, dst, masks, boxes->codes };
   cblur_abyss_colour (abyss, colour);
-  job->colour = (CblurPixel) { colour[0], colour[1], colour[2], colour[3] };
+  levels->colour = (CblurPixel) { colour[0], colour[1], colour[2], colour[3] };
   /* a pixel whose upper level is k blends it with the one below */
   for (k = MAX (masks->least - 1, 0); k <= masks->most; k++)
     {
-      make_grid (job, &variable->levels[k], &job->grids[k]);
-      sampled_init (&job->sampled[k], &job->grids[k], dst);
+      make_grid (levels, &variable->levels[k], &levels->grids[k]);
+      sampled_init (&levels->sampled[k], &levels->grids[k], dst);
     }
-  cblur_pixels_free (job->means.data);
-  job->means.data = NULL;
-  return job;
+  cblur_pixels_free (levels->means.data);
+  levels->means.data = NULL;
+  return levels;
 }
 
 void
