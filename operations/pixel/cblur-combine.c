@@ -9,6 +9,8 @@
 
 #include "cblur-combine.h"
 #include "cblur-pixel.h"
+#include "cblur-power.h"
+#include "cblur-srgb.h"
 
 /* gegl:high-pass's gammas about its contrast */
 #define GAMMA_DOWN 0.4545f
@@ -19,18 +21,14 @@ static gfloat
 signed_power (gfloat value,
               gfloat exponent)
 {
-  return value >= 0.0f ? powf (value, exponent) : -powf (-value, exponent);
+  return copysignf (cblur_power (fabsf (value), exponent), value);
 }
 
 /* the sRGB curve babl's "~" formats use, odd about 0 */
 static gfloat
 srgb_from_linear (gfloat value)
 {
-  gfloat magnitude = fabsf (value);
-  gfloat encoded = magnitude <= 0.0031308f ? 12.92f * magnitude
-                                           : 1.055f * powf (magnitude, 1.0f / 2.4f) - 0.055f;
-
-  return copysignf (encoded, value);
+  return copysignf (cblur_srgb_encode (fabsf (value)), value);
 }
 
 /* the sRGB curve's inverse raised to exponent, odd about 0: GEGL's
@@ -39,11 +37,12 @@ static gfloat
 srgb_to_linear_power (gfloat value,
                       gfloat exponent)
 {
-  gfloat magnitude = fabsf (value);
-  gfloat power = magnitude <= 0.04045f ? powf (magnitude / 12.92f, exponent)
-                                       : powf ((magnitude + 0.055f) / 1.055f, 2.4f * exponent);
+  gfloat   magnitude = fabsf (value);
+  gboolean toe = magnitude <= CBLUR_SRGB_DECODE_KNEE;
 
-  return copysignf (power, value);
+  return copysignf (cblur_power (toe ? magnitude / 12.92f : (magnitude + 0.055f) / 1.055f,
+                                 toe ? exponent : 2.4f * exponent),
+                    value);
 }
 
 /* channel c of a premultiplied pixel in straight alpha, as babl
@@ -128,6 +127,59 @@ cblur_combine_unsharp (const gfloat *source,
     }
 }
 
+/* a block's pixels at a time, their channels laid out one after another,
+ * so that the powers' loop runs in vectors */
+#define HIGH_PASS_BLOCK 128
+
+/* one channel of a pixel in the sRGB curve, straight: the inverted blur
+ * at opacity over on the source of alpha, divided by the result's used
+ * alpha */
+static inline gfloat
+high_pass_curved (gfloat source,
+                  gfloat blurred,
+                  gfloat alpha,
+                  gfloat over,
+                  gfloat used_alpha)
+{
+  gfloat curved = (1.0f - srgb_from_linear (blurred)) * over +
+                  srgb_from_linear (source) * alpha * (1.0f - over);
+
+  return curved * (1.0f / used_alpha);
+}
+
+/* m samples, then the contrast about 0.5 in GEGL's gammas: at contrast 1
+ * the two gammas meet in one power */
+__attribute__ ((target_clones ("arch=x86-64-v3", "default"))) static void
+high_pass_samples (const gfloat *source,
+                   const gfloat *blurred,
+                   const gfloat *alpha,
+                   const gfloat *over,
+                   const gfloat *used_alpha,
+                   gfloat        contrast,
+                   gsize         m,
+                   gfloat       *out)
+{
+  gsize j;
+
+  if (contrast == 1.0f)
+    for (j = 0; j < m; j++)
+      {
+        gfloat curved = high_pass_curved (source[j], blurred[j], alpha[j], over[j],
+                                          used_alpha[j]);
+
+        out[j] = srgb_to_linear_power (curved, GAMMA_DOWN * GAMMA_UP) * used_alpha[j];
+      }
+  else
+    for (j = 0; j < m; j++)
+      {
+        gfloat curved = high_pass_curved (source[j], blurred[j], alpha[j], over[j],
+                                          used_alpha[j]);
+        gfloat down = srgb_to_linear_power (curved, GAMMA_DOWN);
+
+        out[j] = signed_power ((down - 0.5f) * contrast + 0.5f, GAMMA_UP) * used_alpha[j];
+      }
+}
+
 void
 cblur_combine_high_pass (const gfloat *source,
                          const gfloat *blurred,
@@ -135,32 +187,36 @@ cblur_combine_high_pass (const gfloat *source,
                          gsize         n,
                          gfloat       *out)
 {
-  gsize i;
+  gfloat columns[6][3 * HIGH_PASS_BLOCK];
+  gsize  start;
 
-  for (i = 0; i < n; i++, source += 4, blurred += 4, out += 4)
+  for (start = 0; start < n; start += HIGH_PASS_BLOCK)
     {
-      gfloat alpha = source[3];
-      gfloat over = 0.5f * blurred[3];   /* the inverted blur's alpha at half opacity */
-      gfloat result_alpha = over + alpha - over * alpha;
-      gint   c;
+      gsize count = MIN (HIGH_PASS_BLOCK, n - start);
+      gsize i, c;
 
-      for (c = 0; c < 3; c++)
+      for (i = 0; i < count; i++)
         {
-          gfloat inverted = 1.0f - srgb_from_linear (straight (blurred, c));
-          gfloat curved = inverted * over +
-                          srgb_from_linear (straight (source, c)) * alpha * (1.0f - over);
-          gfloat straight_curved = curved * (1.0f / cblur_used_alpha (result_alpha));
-          gfloat value;
+          const gfloat *s = source + 4 * (start + i);
+          const gfloat *b = blurred + 4 * (start + i);
+          gfloat        over = 0.5f * b[3];   /* the inverted blur's alpha at half opacity */
+          gfloat        result_alpha = over + s[3] - over * s[3];
 
-          /* at contrast 1 the two gammas meet in one power */
-          if (contrast == 1.0f)
-            value = srgb_to_linear_power (straight_curved, GAMMA_DOWN * GAMMA_UP);
-          else
-            value = signed_power ((srgb_to_linear_power (straight_curved, GAMMA_DOWN) - 0.5f) *
-                                  contrast + 0.5f, GAMMA_UP);
-          out[c] = value * cblur_used_alpha (result_alpha);
+          out[4 * (start + i) + 3] = result_alpha;
+          for (c = 0; c < 3; c++)
+            {
+              columns[0][c * count + i] = straight (s, c);
+              columns[1][c * count + i] = straight (b, c);
+              columns[2][c * count + i] = s[3];
+              columns[3][c * count + i] = over;
+              columns[4][c * count + i] = cblur_used_alpha (result_alpha);
+            }
         }
-      out[3] = result_alpha;
+      high_pass_samples (columns[0], columns[1], columns[2], columns[3], columns[4],
+                         contrast, 3 * count, columns[5]);
+      for (i = 0; i < count; i++)
+        for (c = 0; c < 3; c++)
+          out[4 * (start + i) + c] = columns[5][c * count + i];
     }
 }
 

@@ -13,8 +13,9 @@
 #define CBLUR_SRGB_H
 
 #include <math.h>
-#include <string.h>
 #include <glib.h>
+
+#include "cblur-power.h"
 
 G_BEGIN_DECLS
 
@@ -22,11 +23,10 @@ G_BEGIN_DECLS
 #define CBLUR_SRGB_DECODE_KNEE 0.04045f
 #define CBLUR_SRGB_ENCODE_KNEE 0.003130804954f
 
-/* x^(p/q) for x positive and normal, or +inf.  x = m 2^e with m in
- * [sqrt(1/2), sqrt(2)), so x^(p/q) = 2^(pe/q) m^(p/q): pe/q splits
- * exactly into a whole n and r/q (in integers, e made non-negative by a
- * multiple of 60, which 5 and 12 divide), and z = r/q + (p/q) log2 m into
- * a whole k and f in [-1/2, 1/2], whose power of 2 a polynomial gives. */
+/* x^(p/q) for x positive and normal, or +inf (cblur-power.h's parts):
+ * pe/q splits exactly into a whole n and r/q (in integers, e made
+ * non-negative by a multiple of 60, which 5 and 12 divide), and
+ * r/q + (p/q) log2 m goes to the power of 2. */
 static inline gfloat
 cblur_srgb_power (gfloat x,
                   gint32 p,
@@ -34,40 +34,12 @@ cblur_srgb_power (gfloat x,
                   gfloat ratio,
                   gfloat inverse_q)
 {
-  guint32 bits, scale;
-  gint32  biased, up, e, whole, n;
-  gfloat  m, t, s, log2_m, z, k, f, power, result;
-
-  memcpy (&bits, &x, sizeof bits);
-  biased = (gint32) (bits >> 23);
-  up = (bits & 0x7fffffu) >= 0x3504f3u;
-  e = biased - 127 + up;
-  bits = (bits & 0x7fffffu) | (guint32) (127 - up) << 23;
-  memcpy (&m, &bits, sizeof m);
-
-  /* log2 m = 2 atanh (t) / ln 2, |t| < 0.172 */
-  t = (m - 1.0f) / (m + 1.0f);
-  s = t * t;
-  log2_m = t * (2.88539004f +
-                s * (0.961796701f + s * (0.577078044f + s * (0.412198573f + s * 0.3205989f))));
+  gint32 biased, e, whole;
+  gfloat log2_m = cblur_power_log2_split (x, &biased, &e);
 
   whole = p * (e + 180);
-  n = whole / q - 180 * p / q;
-  z = (gfloat) (whole % q) * inverse_q + ratio * log2_m;
-  k = floorf (z + 0.5f);
-  f = z - k;
-  power = 1.0f + f * (0.693147182f +
-                      f * (0.240226507f +
-                           f * (0.0555041097f +
-                                f * (0.00961812865f +
-                                     f * (0.00133335579f +
-                                          f * (0.000154035297f + f * 1.52527336e-05f))))));
-
-  /* 2^(n + k), less 2 applied after: past 2^127 the result is +inf */
-  n = biased == 255 ? 129 : CLAMP (n + (gint32) k, -120, 129);
-  scale = (guint32) (n - 2 + 127) << 23;
-  memcpy (&result, &scale, sizeof result);
-  return power * result * 4.0f;
+  return cblur_power_exp2 (whole / q - 180 * p / q,
+                           (gfloat) (whole % q) * inverse_q + ratio * log2_m, biased);
 }
 
 /* A sample on the curve, linear.  Both pieces, then the one that
