@@ -40,7 +40,8 @@ srgb_to_linear_power (gfloat value,
   gfloat   magnitude = fabsf (value);
   gboolean toe = magnitude <= CBLUR_SRGB_DECODE_KNEE;
 
-  return copysignf (cblur_power (toe ? magnitude / 12.92f : (magnitude + 0.055f) / 1.055f,
+  return copysignf (cblur_power (toe ? magnitude * (1.0f / 12.92f)
+                                     : (magnitude + 0.055f) * (1.0f / 1.055f),
                                  toe ? exponent : 2.4f * exponent),
                     value);
 }
