@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <math.h>
+#include <string.h>
 
 #include "cblur-combine.h"
 #include "cblur-pixel.h"
@@ -99,6 +100,31 @@ cblur_combine_mask_blur (const gfloat *const *lines,
     }
 }
 
+/* a pixel of a line, and a pixel into one, as a vector */
+static inline CblurPixel
+load_pixel (const gfloat *pixel)
+{
+  CblurPixel vector;
+
+  memcpy (&vector, pixel, sizeof vector);
+  return vector;
+}
+
+static inline void
+store_pixel (gfloat     *pixel,
+             CblurPixel  vector)
+{
+  memcpy (pixel, &vector, sizeof vector);
+}
+
+/* a premultiplied pixel in straight alpha, as straight () takes each
+ * channel (its alpha then a number of no use) */
+static inline CblurPixel
+straight_pixel (CblurPixel pixel)
+{
+  return pixel * (1.0f / cblur_used_alpha (pixel[3]));
+}
+
 void
 cblur_combine_unsharp (const gfloat *source,
                        const gfloat *blurred,
@@ -111,20 +137,16 @@ cblur_combine_unsharp (const gfloat *source,
 
   for (i = 0; i < n; i++, source += 4, blurred += 4, out += 4)
     {
-      gfloat alpha = cblur_used_alpha (source[3]);
-      gfloat weight = mask != NULL ? mask[0] * (1.0f / cblur_used_alpha (mask[1])) : 1.0f;
-      gint   c;
+      CblurPixel s = load_pixel (source);
+      gfloat     alpha = cblur_used_alpha (s[3]);
+      gfloat     weight = mask != NULL ? mask[2 * i] * (1.0f / cblur_used_alpha (mask[2 * i + 1]))
+                                       : 1.0f;
+      CblurPixel value = straight_pixel (s);
+      CblurPixel difference = value - straight_pixel (load_pixel (blurred));
+      CblurPixel result = (amount * (difference * weight) + value) * alpha;
 
-      for (c = 0; c < 3; c++)
-        {
-          gfloat value = straight (source, c);
-          gfloat difference = value - straight (blurred, c);
-
-          out[c] = (amount * (difference * weight) + value) * alpha;
-        }
-      out[3] = source[3];
-      if (mask != NULL)
-        mask += 2;
+      result[3] = s[3];
+      store_pixel (out, result);
     }
 }
 
@@ -231,10 +253,11 @@ cblur_combine_difference (const gfloat *first,
 
   for (i = 0; i < n; i++, first += 4, second += 4, out += 4)
     {
-      gint c;
+      CblurPixel f = load_pixel (first);
+      CblurPixel result = (straight_pixel (f) - straight_pixel (load_pixel (second))) *
+                          cblur_used_alpha (f[3]);
 
-      for (c = 0; c < 3; c++)
-        out[c] = (straight (first, c) - straight (second, c)) * cblur_used_alpha (first[3]);
-      out[3] = first[3];
+      result[3] = f[3];
+      store_pixel (out, result);
     }
 }
