@@ -47,13 +47,29 @@ srgb_to_linear_power (gfloat value,
                     value);
 }
 
-/* channel c of a premultiplied pixel in straight alpha, as babl
- * unpremultiplies */
-static gfloat
-straight (const gfloat *pixel,
-          gint          c)
+/* a pixel of a line, and a pixel into one, as a vector */
+static inline CblurPixel
+load_pixel (const gfloat *pixel)
 {
-  return pixel[c] * (1.0f / cblur_used_alpha (pixel[3]));
+  CblurPixel vector;
+
+  memcpy (&vector, pixel, sizeof vector);
+  return vector;
+}
+
+static inline void
+store_pixel (gfloat     *pixel,
+             CblurPixel  vector)
+{
+  memcpy (pixel, &vector, sizeof vector);
+}
+
+/* a premultiplied pixel in straight alpha, as babl unpremultiplies
+ * (its alpha then a number of no use) */
+static inline CblurPixel
+straight_pixel (CblurPixel pixel)
+{
+  return pixel * (1.0f / cblur_used_alpha (pixel[3]));
 }
 
 void
@@ -67,13 +83,14 @@ cblur_combine_threshold (const gfloat         *source,
 
   for (i = 0; i < n; i++, source += 4, blurred += 4, out += 2)
     {
-      gfloat luminance = 0.0f;
-      gfloat white;
-      gint   c;
+      CblurPixel difference = straight_pixel (load_pixel (source)) -
+                              straight_pixel (load_pixel (blurred));
+      gfloat     luminance = 0.0f;
+      gfloat     white;
+      gint       c;
 
       for (c = 0; c < 3; c++)
-        luminance += threshold->luminance[c] *
-                     (2.0f * fabsf (straight (source, c) - straight (blurred, c)));
+        luminance += threshold->luminance[c] * (2.0f * fabsf (difference[c]));
       white = luminance >= threshold->threshold ? 1.0f : 0.0f;
       out[0] = white * cblur_used_alpha (source[3]);
       out[1] = source[3];
@@ -98,31 +115,6 @@ cblur_combine_mask_blur (const gfloat *const *lines,
         sum += weights[k] * (lines[reach - k][i] + lines[reach + k][i]);
       out[i] = sum;
     }
-}
-
-/* a pixel of a line, and a pixel into one, as a vector */
-static inline CblurPixel
-load_pixel (const gfloat *pixel)
-{
-  CblurPixel vector;
-
-  memcpy (&vector, pixel, sizeof vector);
-  return vector;
-}
-
-static inline void
-store_pixel (gfloat     *pixel,
-             CblurPixel  vector)
-{
-  memcpy (pixel, &vector, sizeof vector);
-}
-
-/* a premultiplied pixel in straight alpha, as straight () takes each
- * channel (its alpha then a number of no use) */
-static inline CblurPixel
-straight_pixel (CblurPixel pixel)
-{
-  return pixel * (1.0f / cblur_used_alpha (pixel[3]));
 }
 
 void
@@ -220,16 +212,18 @@ cblur_combine_high_pass (const gfloat *source,
 
       for (i = 0; i < count; i++)
         {
-          const gfloat *s = source + 4 * (start + i);
-          const gfloat *b = blurred + 4 * (start + i);
-          gfloat        over = 0.5f * b[3];   /* the inverted blur's alpha at half opacity */
-          gfloat        result_alpha = over + s[3] - over * s[3];
+          CblurPixel s = load_pixel (source + 4 * (start + i));
+          CblurPixel b = load_pixel (blurred + 4 * (start + i));
+          CblurPixel s_straight = straight_pixel (s);
+          CblurPixel b_straight = straight_pixel (b);
+          gfloat     over = 0.5f * b[3];   /* the inverted blur's alpha at half opacity */
+          gfloat     result_alpha = over + s[3] - over * s[3];
 
           out[4 * (start + i) + 3] = result_alpha;
           for (c = 0; c < 3; c++)
             {
-              columns[0][c * count + i] = straight (s, c);
-              columns[1][c * count + i] = straight (b, c);
+              columns[0][c * count + i] = s_straight[c];
+              columns[1][c * count + i] = b_straight[c];
               columns[2][c * count + i] = s[3];
               columns[3][c * count + i] = over;
               columns[4][c * count + i] = cblur_used_alpha (result_alpha);
