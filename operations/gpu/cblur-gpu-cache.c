@@ -86,7 +86,10 @@ cblur_gpu_program_linked (CblurGpu    *gpu,
 
   if (cblur_gpu_fault_compile ())
     return NULL;
-  cblur_gpu_compiler_queue (gpu, name, source, defines, prelude, TRUE);
+  if (cblur_gpu_program_in_upgrade_uses ())
+    cblur_gpu_compiler_collect (gpu);
+  else
+    cblur_gpu_compiler_queue (gpu, name, source, defines, prelude, TRUE);
   /* a driver may finish a program at its first dispatch from a thread:
    * the first uses' (cblur_gpu_on_upgraded) come first */
   program = g_hash_table_lookup (gpu->programs, key);

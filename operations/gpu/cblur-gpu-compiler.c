@@ -358,6 +358,13 @@ cblur_gpu_compiler_queue (CblurGpu    *gpu,
   return queued;
 }
 
+void
+cblur_gpu_compiler_collect (CblurGpu *gpu)
+{
+  cblur_gpu_thread_lock ();
+  collect (gpu);
+  cblur_gpu_thread_unlock ();
+}
 
 CblurGpuProgram *
 cblur_gpu_compiler_take (CblurGpu    *gpu,

@@ -28,6 +28,8 @@ gboolean cblur_gpu_compiler_queue   (CblurGpu    *gpu,
                                      const gchar *defines,
                                      const gchar *prelude,
                                      gboolean     waits);
+/* with the GL lock held: what the compiler has linked, in the cache */
+void     cblur_gpu_compiler_collect (CblurGpu   *gpu);
 /* with the GL lock held: the program the compiler linked for key, now in
  * the cache, or NULL, the key no longer queued, where it did not */
 CblurGpuProgram *cblur_gpu_compiler_take (CblurGpu    *gpu,

@@ -24,8 +24,10 @@ static guint caller_compiles;
  * use's */
 static guint caller_first_uses;
 
-/* the thread that runs the first uses, while it does */
+/* the thread that runs the first uses, while it does, and the one that
+ * runs the upgrades' */
 static GThread *first_user;
+static GThread *upgrade_user;
 
 guint
 cblur_gpu_caller_compiles (void)
@@ -40,9 +42,17 @@ cblur_gpu_caller_first_uses (void)
 }
 
 void
-cblur_gpu_program_first_uses (gboolean running)
+cblur_gpu_program_first_uses (gboolean running,
+                              gboolean upgrades)
 {
   g_atomic_pointer_set (&first_user, running ? g_thread_self () : NULL);
+  g_atomic_pointer_set (&upgrade_user, running && upgrades ? g_thread_self () : NULL);
+}
+
+gboolean
+cblur_gpu_program_in_upgrade_uses (void)
+{
+  return g_atomic_pointer_get (&upgrade_user) == g_thread_self ();
 }
 
 void

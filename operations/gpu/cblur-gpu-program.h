@@ -35,8 +35,13 @@ void     cblur_gpu_program_free    (gpointer      program);
 gchar   *cblur_gpu_program_key     (const gchar  *name,
                                     const gchar  *defines);
 /* on the runtime's thread: the first uses (cblur_gpu_on_linked) run, and
- * their first dispatches are not counted as a user's */
-void     cblur_gpu_program_first_uses (gboolean running);
+ * their first dispatches are not counted as a user's; `upgrades`: they
+ * are the upgrades' (cblur_gpu_on_upgraded) */
+void     cblur_gpu_program_first_uses (gboolean running,
+                                       gboolean upgrades);
+/* whether the calling thread runs the upgrades' first uses, which queue
+ * no programs (cblur_gpu_program_linked) */
+gboolean cblur_gpu_program_in_upgrade_uses (void);
 /* whether the calling thread has dispatched the program, or runs the
  * first uses, which do */
 gboolean cblur_gpu_program_used_here  (const CblurGpuProgram *program);

@@ -9,8 +9,11 @@
  * second for each), and the tasks that come after, on the same thread,
  * find that done.  A third runs the users' first uses of the programs
  * the compiler links in a pause (cblur_gpu_program_linked,
- * cblur_gpu_on_upgraded), for the same reason.  Its state is guarded by
- * the thread's mutex. */
+ * cblur_gpu_on_upgraded), for the same reason; those queue nothing
+ * more, lest a rehearsal of blurs the CPU took meanwhile (a slider's
+ * frames while the GPU starts, each of a radius of its own) compile and
+ * dispatch a program for each in turn, and the GPU never be prepared for
+ * the frames themselves.  Its state is guarded by the thread's mutex. */
 #include "cblur-gpu-compiler.h"
 #include "cblur-gpu-config.h"
 #include "cblur-gpu-lifetime.h"
@@ -88,7 +91,8 @@ first_use_due (void)
  * one context where it still exists: one made since would have its
  * own. */
 static void
-run_uses (GSList *uses)
+run_uses (GSList   *uses,
+          gboolean  upgrades)
 {
   g_autoptr (GSList) copy = g_slist_copy (uses);
   GSList            *l;
@@ -100,10 +104,10 @@ run_uses (GSList *uses)
     gpu = cblur_gpu_acquire (NULL);
   if (gpu != NULL)
     {
-      cblur_gpu_program_first_uses (TRUE);
+      cblur_gpu_program_first_uses (TRUE, upgrades);
       for (l = copy; l != NULL; l = l->next)
         ((CblurGpuWarmUp) l->data) (gpu);
-      cblur_gpu_program_first_uses (FALSE);
+      cblur_gpu_program_first_uses (FALSE, FALSE);
       cblur_gpu_release (gpu);
     }
   cblur_gpu_unlock ();
@@ -114,7 +118,7 @@ run_uses (GSList *uses)
 static void
 first_use (void)
 {
-  run_uses (self.first_uses);
+  run_uses (self.first_uses, FALSE);
   self.first_use_due = FALSE;
   cblur_gpu_thread_changed ();
 }
@@ -134,7 +138,7 @@ upgrade_use (void)
 {
   cblur_gpu_compiler_upgraded (TRUE);
   self.upgrading = TRUE;
-  run_uses (self.upgrade_uses);
+  run_uses (self.upgrade_uses, TRUE);
   self.upgrading = FALSE;
   cblur_gpu_thread_changed ();
 }

@@ -313,7 +313,9 @@ void      cblur_gpu_on_made         (CblurGpuWarmUp warm_up);
 void      cblur_gpu_on_linked       (CblurGpuWarmUp first_use);
 /* Thread-safe: use runs, once each time, as first_use does, after the
  * runtime's thread has linked programs that cblur_gpu_program_linked()
- * queued: a user's dispatches of those it asked for. */
+ * queued: a user's dispatches of those it asked for.  There
+ * cblur_gpu_program_linked() queues nothing: a program no task asked for
+ * waits for one that does. */
 void      cblur_gpu_on_upgraded     (CblurGpuWarmUp use);
 
 /* ---- lifetime (cblur-gpu-lifetime.c) ---- */
@@ -359,8 +361,9 @@ CblurGpuProgram *cblur_gpu_program_ready (CblurGpu          *gpu,
  * runtime's thread to compile once the tasks pause a while (a task that
  * comes meanwhile waits for the batch), after which the upgrades' first
  * uses (cblur_gpu_on_upgraded) dispatch it: a blur served meanwhile by a
- * program already linked takes it from the next on.  NULL too where it
- * cannot be compiled there (its context failed, or its compile did). */
+ * program already linked takes it from the next on.  Called from those
+ * uses, it queues nothing.  NULL too where it cannot be compiled there
+ * (its context failed, or its compile did). */
 CblurGpuProgram *cblur_gpu_program_linked (CblurGpu          *gpu,
                                            const gchar       *name,
                                            const gchar       *source,

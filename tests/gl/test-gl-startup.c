@@ -368,13 +368,19 @@ static const gchar empty_shader[] =
   "void main () { }\n";
 
 static gint upgrade_uses;
+static gint upgrade_runs;
 
-/* the upgrades' first use: the program is there for it, and dispatched */
+/* the upgrades' first use: the program is there for it, and dispatched;
+ * and, as a rehearsal of a blur the CPU took meanwhile would, it asks for
+ * a program of its own that no task asked for, which waits */
 static void
 use_upgraded (CblurGpu *gpu)
 {
-  CblurGpuProgram *program = cblur_gpu_program_linked (gpu, "empty", empty_shader, "", "");
+  CblurGpuProgram  *program = cblur_gpu_program_linked (gpu, "empty", empty_shader, "", "");
+  gint              run = g_atomic_int_add (&upgrade_runs, 1);
+  g_autofree gchar *defines = g_strdup_printf ("#define RUN %d\n", run);
 
+  g_assert_null (cblur_gpu_program_linked (gpu, "empty", empty_shader, defines, ""));
   if (program == NULL)
     return;
   cblur_gpu_use (program);
@@ -395,7 +401,8 @@ take_linked (CblurGpu  *gpu,
  * none, and compiles nothing; the program compiles once the tasks pause
  * (cblur_gpu_wait_prepared waits for that), the upgrades' first use
  * dispatches it, and the next task takes it, its first dispatch from
- * the runtime's thread behind it. */
+ * the runtime's thread behind it.  What the upgrades' use asks for is
+ * not compiled: it runs once, and the runtime is prepared after it. */
 static void
 upgrade_in_a_pause (void)
 {
@@ -413,6 +420,8 @@ upgrade_in_a_pause (void)
   g_assert_null (found);
   cblur_gpu_wait_prepared ();
   g_assert_cmpint (g_atomic_int_get (&upgrade_uses), ==, 1);
+  g_assert_cmpint (g_atomic_int_get (&upgrade_runs), ==, 1);
+  g_assert_true (cblur_gpu_prepared ());
   g_assert_true (cblur_gpu_run (take_linked, &found, NULL));
   g_assert_nonnull (found);
   g_assert_cmpuint (cblur_gpu_caller_compiles (), ==, compiles);
