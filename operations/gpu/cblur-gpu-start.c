@@ -114,11 +114,16 @@ run_uses (GSList   *uses,
   cblur_gpu_thread_lock ();
 }
 
-/* the chore that runs the users' first uses */
+/* The chore that runs the users' first uses.  They count as a call:
+ * what their rehearsals queue to compile in a pause (the best programs
+ * of a blur the CPU took) then waits for one after them, while the next
+ * blurs take the GPU with the programs just dispatched, rather than
+ * compiling at once in a process whose GPU has served nothing. */
 static void
 first_use (void)
 {
   run_uses (self.first_uses, FALSE);
+  cblur_gpu_thread_mark_call ();
   self.first_use_due = FALSE;
   cblur_gpu_thread_changed ();
 }

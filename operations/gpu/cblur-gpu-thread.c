@@ -77,6 +77,12 @@ cblur_gpu_thread_last_call (void)
   return self.last_call;
 }
 
+void
+cblur_gpu_thread_mark_call (void)
+{
+  self.last_call = g_get_monotonic_time ();
+}
+
 /* with self.lock held: the first chore due, or NULL */
 static const CblurGpuChore *
 chore_due (void)

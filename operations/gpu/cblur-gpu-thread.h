@@ -44,6 +44,9 @@ gboolean cblur_gpu_thread_wait      (gint64 until);
 gboolean cblur_gpu_thread_stopping  (void);
 /* with the mutex held: the monotonic time the last call ended, or 0 */
 gint64   cblur_gpu_thread_last_call (void);
+/* with the mutex held: work of the thread's own that counts as a call
+ * has ended now */
+void     cblur_gpu_thread_mark_call (void);
 
 /* with the mutex held: a chore, added once however often asked */
 void     cblur_gpu_thread_add_chore (const CblurGpuChore *chore);
