@@ -10,8 +10,11 @@
 #     -b "exec(open('bench/gimp-apply-time.py').read())" --quit
 # SIGMA is the blurs' standard deviation: cblur:gaussian-blur's radius
 # 3 × SIGMA, gegl:gaussian-blur's std-dev and both variable blurs' radius
-# SIGMA.  Prints each run's seconds and a line per pair: the medians and
-# GEGL's over ours.
+# SIGMA; the sharpening ops' std-dev (the difference's radius1, and
+# radius2 twice it).  PAIRS names the pairs to time, separated by commas
+# (default: gaussian,variable; also unsharp, high-pass, difference).
+# Prints each run's seconds and a line per pair: the medians and GEGL's
+# over ours.
 import math
 import os
 import statistics
@@ -33,7 +36,15 @@ pairs = [
      ('gegl:gaussian-blur', {'std-dev-x': sigma, 'std-dev-y': sigma})),
     ('variable', ('cblur:variable-blur', {'radius': sigma}),
      ('gegl:variable-blur', {'radius': sigma})),
+    ('unsharp', ('cblur:unsharp-mask', {'std-dev': sigma}),
+     ('gegl:unsharp-mask', {'std-dev': sigma})),
+    ('high-pass', ('cblur:high-pass', {'std-dev': sigma}),
+     ('gegl:high-pass', {'std-dev': sigma})),
+    ('difference', ('cblur:difference-of-gaussians', {'radius1': sigma, 'radius2': 2 * sigma}),
+     ('gegl:difference-of-gaussians', {'radius1': sigma, 'radius2': 2 * sigma})),
 ]
+chosen = os.environ.get('PAIRS', 'gaussian,variable').split(',')
+pairs = [pair for pair in pairs if pair[0] in chosen]
 
 
 def mask_value(u, v):
