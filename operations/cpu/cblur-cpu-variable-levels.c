@@ -49,7 +49,8 @@ struct _CblurCpuVariableLevels
    * by the reach */
   CblurImage                means;
   gint                      means_factor;
-  gint                     *columns;  /* src's column of each pixel of a row of cells, -1 the colour */
+  /* src's column of each pixel of a row of cells, -1 the colour */
+  gint                     *columns;
 };
 
 /* floor (a / b), b > 0 */
@@ -197,8 +198,9 @@ means_from_src (CblurCpuVariableLevels *levels,
   levels->means_factor = f;
   levels->columns = g_new (gint, (gsize) width * f);
   for (i = 0; i < (gsize) width * f; i++)
-    levels->columns[i] = cblur_abyss_index (levels->abyss, x0 * f + (gint64) i - levels->src->x,
-                                         levels->src->width);
+    levels->columns[i] = cblur_abyss_index (levels->abyss,
+                                            x0 * f + (gint64) i - levels->src->x,
+                                            levels->src->width);
   cblur_parallel_distribute_range (height, 4096.0 / ((gsize) width * f * f + 1),
                                    average_rows, levels);
   g_clear_pointer (&levels->columns, g_free);
@@ -379,12 +381,12 @@ mask_at (const CblurCpuVariableLevels *levels,
          gint                          x,
          gint                          y)
 {
-  const CblurImage *out = levels->dst;
+  const CblurImage *out = levels->dst, *src = levels->src;
 
   if (levels->masks->values != NULL)
     return levels->masks->values[(gsize) y * out->width + x];
-  return levels->masks->grey[levels->codes[(gsize) (out->y + y - levels->src->y) * levels->src->width +
-                                     (out->x + x - levels->src->x)]];
+  return levels->masks->grey[levels->codes[(gsize) (out->y + y - src->y) * src->width +
+                                           (out->x + x - src->x)]];
 }
 
 void
