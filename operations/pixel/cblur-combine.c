@@ -142,8 +142,8 @@ cblur_combine_unsharp (const gfloat *source,
     }
 }
 
-/* a block's pixels at a time, their channels laid out one after another,
- * so that the powers' loop runs in vectors */
+/* a block's pixels at a time, their channels laid out in planes one
+ * after another, so that the powers' loop runs in vectors */
 #define HIGH_PASS_BLOCK 128
 
 /* one channel of a pixel in the sRGB curve, straight: the inverted blur
@@ -202,7 +202,7 @@ cblur_combine_high_pass (const gfloat *source,
                          gsize         n,
                          gfloat       *out)
 {
-  gfloat columns[6][3 * HIGH_PASS_BLOCK];
+  gfloat planes[6][3 * HIGH_PASS_BLOCK];
   gsize  start;
 
   for (start = 0; start < n; start += HIGH_PASS_BLOCK)
@@ -222,18 +222,18 @@ cblur_combine_high_pass (const gfloat *source,
           out[4 * (start + i) + 3] = result_alpha;
           for (c = 0; c < 3; c++)
             {
-              columns[0][c * count + i] = s_straight[c];
-              columns[1][c * count + i] = b_straight[c];
-              columns[2][c * count + i] = s[3];
-              columns[3][c * count + i] = over;
-              columns[4][c * count + i] = cblur_used_alpha (result_alpha);
+              planes[0][c * count + i] = s_straight[c];
+              planes[1][c * count + i] = b_straight[c];
+              planes[2][c * count + i] = s[3];
+              planes[3][c * count + i] = over;
+              planes[4][c * count + i] = cblur_used_alpha (result_alpha);
             }
         }
-      high_pass_samples (columns[0], columns[1], columns[2], columns[3], columns[4],
-                         contrast, 3 * count, columns[5]);
+      high_pass_samples (planes[0], planes[1], planes[2], planes[3], planes[4],
+                         contrast, 3 * count, planes[5]);
       for (i = 0; i < count; i++)
         for (c = 0; c < 3; c++)
-          out[4 * (start + i) + c] = columns[5][c * count + i];
+          out[4 * (start + i) + c] = planes[5][c * count + i];
     }
 }
 
