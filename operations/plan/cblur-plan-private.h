@@ -22,7 +22,7 @@ struct _CblurPlan
   /* halo pixels blurred for regions on their own since the graph last
    * changed, to weigh against blurring the whole image once */
   gsize            halo_pixels;
-  GMutex           lock;                /* guards values, the rectangles, input_changed */
+  GMutex           lock;                /* guards values, the frames, input_changed */
   /* the output that changes of the input alone invalidated since a
    * region last took it (a host's brush under the blur) */
   GeglRectangle    dirty;
@@ -30,6 +30,11 @@ struct _CblurPlan
    * what the frame before took where only properties changed since */
   GeglRectangle    frame;
   GeglRectangle    last_frame;
+  /* whether a region of the frame, and of the frame before, took the
+   * whole image at level 0: GEGL's cache then served the other chunks,
+   * so what the host shows is not known */
+  gboolean         frame_whole;
+  gboolean         last_frame_whole;
   gboolean         input_changed;       /* since the frame began */
   gint             holds_gpu;           /* has blurred on GL: the context stays */
   CblurKept       *kept;                /* the source's pixels between frames */

@@ -97,7 +97,9 @@ cblur_plan_prepare (const CblurOpBlur *op_blur,
   if (!gegl_rectangle_is_empty (&plan->frame))
     {
       plan->last_frame = plan->input_changed ? *GEGL_RECTANGLE (0, 0, 0, 0) : plan->frame;
+      plan->last_frame_whole = plan->frame_whole && !plan->input_changed;
       plan->frame = *GEGL_RECTANGLE (0, 0, 0, 0);
+      plan->frame_whole = FALSE;
       plan->input_changed = FALSE;
     }
   g_mutex_unlock (&plan->lock);

@@ -132,6 +132,29 @@ takes_last_frame (CblurPlan           *plan,
   return gegl_rectangle_contains (take, region) && is_small_part (take, whole, reach, level);
 }
 
+/* A frame after one that took the whole image at level 0 (GL's whole
+ * images, a reach at which the CPU blurs whole images) does not know what
+ * the host shows, since GEGL's cache served the other chunks; chunk by
+ * chunk the CPU would pay a start and a halo for each of them.  Where the
+ * choice has the CPU finish the whole image first, the CPU takes it, as
+ * the frame before did, as far as its memory allows. */
+static gboolean
+follows_whole_frame (CblurPlan           *plan,
+                     const GeglRectangle *whole,
+                     gint                 reach,
+                     gint                 level)
+{
+  gboolean follows;
+
+  if (plan->backend != CBLUR_BACKEND_CPU || level != 0 ||
+      pixels_with_halo (whole, reach, level) > (gdouble) plan->whole_image_pixels)
+    return FALSE;
+  g_mutex_lock (&plan->lock);
+  follows = plan->last_frame_whole;
+  g_mutex_unlock (&plan->lock);
+  return follows;
+}
+
 /* what to blur for region, inside whole: the dirty area, the last frame,
  * the whole image or region alone */
 static GeglRectangle
@@ -150,7 +173,8 @@ choose_region (CblurPlan           *plan,
     return take;
   if (takes_last_frame (plan, region, whole, reach, level, &take))
     return take;
-  if (!whole_images || !region_takes_whole_image (plan, region, whole, reach, level))
+  if (whole_images ? !region_takes_whole_image (plan, region, whole, reach, level)
+                   : !follows_whole_frame (plan, whole, reach, level))
     return *region;
   g_mutex_lock (&plan->lock);
   plan->dirty = *GEGL_RECTANGLE (0, 0, 0, 0);
@@ -185,6 +209,7 @@ planned_region (CblurPlan           *plan,
   take = choose_region (plan, &blur, &region, whole, level);
   g_mutex_lock (&plan->lock);
   gegl_rectangle_bounding_box (&plan->frame, &plan->frame, &take);
+  plan->frame_whole |= level == 0 && gegl_rectangle_equal (&take, whole);
   g_mutex_unlock (&plan->lock);
   if (gegl_rectangle_equal (&take, &region))
     return *roi;
