@@ -564,11 +564,35 @@ join_pinned (CblurGlCombine          *gl,
   return ok;
 }
 
+/* *src: dst grown by reach, or where the GPU makes the abyss (any
+ * policy but loop, whose far side a tile may not hold), only that
+ * rectangle's part inside the image, which holds dst; whether the
+ * latter. */
+static gboolean
+holds_inside (const CblurBandIo *band_io,
+              gint               reach,
+              const CblurImage  *dst,
+              CblurImage        *src)
+{
+  GeglRectangle out = { dst->x, dst->y, dst->width, dst->height };
+  GeglRectangle all = { dst->x - reach, dst->y - reach, dst->width + 2 * reach,
+                        dst->height + 2 * reach };
+  GeglRectangle part;
+
+  *src = (CblurImage) { NULL, all.x, all.y, all.width, all.height, 0, src->format };
+  if (band_io->abyss == GEGL_ABYSS_LOOP || !gegl_rectangle_contains (&band_io->inside, &out) ||
+      !cblur_band_io_inside_rect (band_io, &all, &part))
+    return FALSE;
+  cblur_band_io_shrink (src, &part);
+  return TRUE;
+}
+
 /* The band in the GPU's pinned memory: GEGL reads the source into it as
  * it stores it, the GPU decodes, joins and writes dst there, and GEGL
  * copies dst from there, streamed where the band is one tile.  FALSE
- * where GL gave no pinned memory (nothing read); after a failure of the
- * GPU's run the CPU redoes the band. */
+ * where GL gave no pinned memory (nothing read) or failed on a source
+ * held without its abyss; after another failure of the GPU's run the CPU
+ * redoes the band. */
 static gboolean
 combine_pinned (const CblurCombine *combine,
                 CblurMode           mode,
@@ -581,19 +605,19 @@ combine_pinned (const CblurCombine *combine,
   CblurGlCombine     gl = { 0 };
   CblurGlBandMemory *memory = NULL;
   gboolean           ok = gl_combine_init (combine, mode, &band_io->inside, &gl);
+  gboolean           grown = TRUE;
 
   if (ok)
     {
-      gint reach = cblur_gl_combine_reach (&gl);
-
-      *src = (CblurImage) { NULL, dst->x - reach, dst->y - reach, dst->width + 2 * reach,
-                            dst->height + 2 * reach, 0, src->format };
+      grown = !holds_inside (band_io, cblur_gl_combine_reach (&gl), dst, src);
+      gl.abyss = band_io->abyss;
       memory = cblur_gl_band_memory_new (gl.kernels[0], NULL, src, dst, &error);
     }
   if (memory != NULL)
     {
       ok = join_pinned (&gl, memory, src, dst, band_io, report);
-      if (!ok)
+      /* the CPU's join reads the whole halo, read again where not held */
+      if (!ok && grown)
         ok = combine_on_heap (combine, mode, CBLUR_BACKEND_GL, src, dst, band_io, report);
       cblur_gl_band_memory_free (memory);
     }

@@ -85,6 +85,17 @@ result_texture (CblurGl           *gl,
   return texture;
 }
 
+/* the input texture's texel of the tile's first output: the texture
+ * holds the tile's input from its part inside the image on */
+static void
+set_source_at (const Tiles           *tiles,
+               const CblurGlTile     *tile,
+               const CblurGpuProgram *program)
+{
+  cblur_gpu_set_ivec2 (program, "source_at", tiles->reach - tile->inside.x,
+                       tiles->reach - tile->inside.y);
+}
+
 /* the offset, in blur's output texture, of the tile's first output */
 static gint
 blur_at (const Tiles *tiles,
@@ -113,7 +124,7 @@ join (const Tiles           *tiles,
   cblur_gpu_set_int (program, "kind", kind);
   cblur_gpu_set_int (program, "from_row", from_row);
   cblur_gpu_set_ivec2 (program, "size", width, from_row + n_rows);
-  cblur_gpu_set_ivec2 (program, "source_at", tiles->reach, tiles->reach);
+  set_source_at (tiles, tile, program);
   cblur_gpu_set_ivec2 (program, "first_at", first_at, first_at);
   cblur_gpu_set_ivec2 (program, "second_at", second_at, second_at);
   cblur_gpu_set_float (program, "amount", tiles->combine->amount);
@@ -158,7 +169,7 @@ join_masked (const Tiles           *tiles,
     weights[i] = mask->weights[i];
   cblur_gpu_use (program);
   cblur_gpu_set_ivec2 (program, "size", width, height);
-  cblur_gpu_set_ivec2 (program, "source_at", tiles->reach, tiles->reach);
+  set_source_at (tiles, tile, program);
   cblur_gpu_set_ivec2 (program, "first_at", blur_at (tiles, 0), blur_at (tiles, 0));
   cblur_gpu_set_float (program, "amount", combine->amount);
   cblur_gpu_set_ivec4 (program, "image", image);
@@ -185,7 +196,10 @@ combine_tile (gconstpointer      data,
               const CblurGlTile *tile)
 {
   const Tiles           *tiles = data;
-  const CblurGpuTexture *blurred = cblur_gl_passes_run (&tiles->passes[0], tile);
+  const CblurGpuTexture *blurred;
+
+  cblur_gl_passes_made (&tiles->passes[0], tile);
+  blurred = cblur_gl_passes_run (&tiles->passes[0], tile);
   gint                   rows = tile->in_height - 2 * tiles->reach;
 
   if (thresholded (tiles->combine))
@@ -200,6 +214,7 @@ combine_tile (gconstpointer      data,
       return tiles->result;
     }
   join (tiles, tile, KIND_COPY, blurred, blur_at (tiles, 0), blurred, 0, 0, rows);
+  cblur_gl_passes_made (&tiles->passes[1], tile);
   blurred = cblur_gl_passes_run (&tiles->passes[1], tile);
   join (tiles, tile, KIND_DIFFERENCE, tiles->result, 0, blurred, blur_at (tiles, 1), 0, rows);
   return tiles->result;
@@ -246,6 +261,8 @@ combine_streamed (CblurGl           *gl,
                                  one_blur ? cblur_gl_passes_stripe (&tiles->passes[0]) : 0,
                                  stream_rows, stream_columns, combine_tile };
 
+  if (stream.stripe > 0)
+    cblur_gl_passes_made (&tiles->passes[0], tile);
   return cblur_gl_blur_streamed (gl, &stream, job, run, tile, error);
 }
 
@@ -259,13 +276,18 @@ plan_tiles (CblurGl              *gl,
             CblurGlPlan          *plan,
             GError              **error)
 {
-  gint n_textures = cblur_gl_passes_textures (gl, combine->kernels[0]);
+  gint    n_textures = cblur_gl_passes_textures (gl, combine->kernels[0]);
+  GArray *tiles;
 
   if (combine->kind == CBLUR_GL_COMBINE_DIFFERENCE)
     n_textures = MAX (n_textures, cblur_gl_passes_textures (gl, combine->kernels[1]));
   if (!cblur_gl_plan (gl, reach, n_textures + 1, dst, plan, error))
     return NULL;
-  return cblur_gl_tiles_new (plan, reach, src, GEGL_ABYSS_NONE, dst);
+  tiles = cblur_gl_tiles_new (plan, reach, src, combine->abyss, dst);
+  if (cblur_gl_tiles_can_make_abyss (tiles, src, error))
+    return tiles;
+  g_array_unref (tiles);
+  return NULL;
 }
 
 /* Whether a blur's best programs compile for the next join, which the
@@ -490,6 +512,27 @@ combine_task (CblurGpu  *gpu,
                               call->report, error);
 }
 
+/* src: dst grown by the reach, or that rectangle's part inside the image
+ * where the tiles make the rest */
+static gboolean
+holds_enough (const CblurGlCombine *combine,
+              const CblurImage     *src,
+              const CblurImage     *dst)
+{
+  gint          reach = cblur_gl_combine_reach (combine);
+  GeglRectangle out = { dst->x, dst->y, dst->width, dst->height };
+  GeglRectangle grown = { dst->x - reach, dst->y - reach, dst->width + 2 * reach,
+                          dst->height + 2 * reach };
+  GeglRectangle inside;
+
+  if (cblur_gl_holds_grown (src, dst, reach))
+    return TRUE;
+  gegl_rectangle_intersect (&inside, &grown, &combine->image);
+  return combine->abyss != GEGL_ABYSS_LOOP && gegl_rectangle_contains (&combine->image, &out) &&
+         gegl_rectangle_equal (GEGL_RECTANGLE (src->x, src->y, src->width, src->height),
+                               &inside);
+}
+
 gboolean
 cblur_gl_combine (const CblurGlBandMemory *memory,
                   const CblurGlCombine    *combine,
@@ -502,7 +545,7 @@ cblur_gl_combine (const CblurGlBandMemory *memory,
 
   memset (report, 0, sizeof *report);
   g_return_val_if_fail (dst->width > 0 && dst->height > 0, FALSE);
-  if (!cblur_gl_holds_grown (src, dst, cblur_gl_combine_reach (combine)))
+  if (!holds_enough (combine, src, dst))
     {
       g_set_error_literal (error, CBLUR_GL_ERROR, CBLUR_GL_ERROR_FAILED,
                            _("the source is not the output grown by the blur's reach"));

@@ -34,6 +34,9 @@ typedef struct
    * (which holds dst) and beyond it from the image's edge */
   CblurThreshold     threshold;
   GeglRectangle      image;
+  /* the abyss beyond image, which the tiles make on the GPU where src
+   * holds only its part inside image (cblur_gl_combine) */
+  GeglAbyssPolicy    abyss;
   /* with memory, where its band streams (cblur_gl_band_memory_streams()),
    * the run that reads src as GEGL gives it: the join takes its rows as
    * they come and releases dst's rows as they are done; NULL where src
@@ -47,7 +50,8 @@ typedef struct
 gint     cblur_gl_combine_reach (const CblurGlCombine *combine);
 
 /* Joins src, holding dst's rectangle grown by cblur_gl_combine_reach(),
- * with its blurs into dst, as cblur_combine_unsharp() (with the
+ * or, where dst lies in combine's image and its abyss is not loop, that
+ * rectangle's part inside the image, with its blurs into dst, as cblur_combine_unsharp() (with the
  * threshold mask, cblur_combine_threshold()'s, blurred), _high_pass() or
  * _difference() do.  Each image is premultiplied RGBA
  * float, or in its cblur-format (src decoded and dst encoded on the

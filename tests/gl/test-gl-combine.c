@@ -3,6 +3,8 @@
  * the same band joined on the CPU, cut into many tiles against joined in
  * one, and streamed as GEGL reads and writes it against joined once
  * read. */
+#include <string.h>
+
 #include "gl-test.h"
 
 #include "cblur-combine-band.h"
@@ -144,6 +146,45 @@ test_difference (void)
   check_all (cases, G_N_ELEMENTS (cases));
 }
 
+/* from's pixels into to, which holds its rectangle */
+static void
+paste (CblurImage       *to,
+       const CblurImage *from)
+{
+  gint row;
+
+  for (row = 0; row < from->height; row++)
+    memcpy (cblur_image_pixel (to, from->x - to->x, from->y - to->y + row),
+            cblur_image_row (from, row), from->width * CBLUR_CHANNELS * sizeof (gfloat));
+}
+
+/* grown's pixels beyond image made as GEGL's abyss makes them under the
+ * policy, from those inside */
+static void
+make_abyss (CblurImage          *grown,
+            const GeglRectangle *image,
+            GeglAbyssPolicy      policy)
+{
+  gfloat colour[CBLUR_CHANNELS];
+  gint   x, y;
+
+  cblur_abyss_colour (policy, colour);
+  for (y = 0; y < grown->height; y++)
+    for (x = 0; x < grown->width; x++)
+      {
+        gint    from_x = cblur_abyss_index (policy, grown->x + x - image->x, image->width);
+        gint    from_y = cblur_abyss_index (policy, grown->y + y - image->y, image->height);
+        gfloat *pixel = cblur_image_pixel (grown, x, y);
+
+        if (from_x < 0 || from_y < 0)
+          memcpy (pixel, colour, sizeof colour);
+        else
+          memcpy (pixel, cblur_image_pixel (grown, image->x + from_x - grown->x,
+                                            image->y + from_y - grown->y),
+                  sizeof colour);
+      }
+}
+
 /* combine's band of src for rect on the GPU as the op joins it, its rows
  * read over time and streamed, into a new image */
 static CblurImage *
@@ -190,11 +231,20 @@ test_streamed (void)
       CblurImage     *src = gl_test_random_image (tall.x - reach, tall.y - reach,
                                                   tall.width + 2 * reach,
                                                   tall.height + 2 * reach, 7 + i);
+      GeglRectangle   image = { tall.x - c->image_margin, tall.y - c->image_margin,
+                                tall.width + 2 * c->image_margin,
+                                tall.height + 2 * c->image_margin };
       CblurRunReport  report = { 0 };
+      CblurImage     *streamed, *whole;
+      gdouble         diff;
+
+      /* beyond the image GEGL reads its abyss, which the streamed join
+       * makes on the GPU */
+      make_abyss (src, &image, GEGL_ABYSS_NONE);
       /* streamed first: the join's texture holds no earlier result */
-      CblurImage     *streamed = join_streamed (c, src, &tall);
-      CblurImage     *whole = join (c, CBLUR_BACKEND_GL, src, &tall, &report);
-      gdouble         diff = gl_test_max_diff (whole, streamed);
+      streamed = join_streamed (c, src, &tall);
+      whole = join (c, CBLUR_BACKEND_GL, src, &tall, &report);
+      diff = gl_test_max_diff (whole, streamed);
 
       g_test_message ("kind %d, %s: max |streamed - read whole| %g", c->combine.kind,
                       cblur_mode_name (c->mode), diff);
@@ -203,6 +253,64 @@ test_streamed (void)
       gl_test_image_free (whole);
       gl_test_image_free (streamed);
     }
+}
+
+/* A band at the image's corner where GEGL reads only the image: the GPU
+ * makes the abyss of each policy beyond it (loop's, which a tile may not
+ * hold, read as GEGL makes it), against the CPU's join of the band with
+ * the abyss read. */
+static void
+test_abyss (void)
+{
+  static const GeglAbyssPolicy policies[] = {
+    GEGL_ABYSS_NONE, GEGL_ABYSS_CLAMP, GEGL_ABYSS_LOOP, GEGL_ABYSS_BLACK, GEGL_ABYSS_WHITE
+  };
+  const Case cases[] = {
+    { { CBLUR_COMBINE_UNSHARP, { 6.0, 0.0 }, 1.5 }, CBLUR_MODE_DIRECT, DIRECT_TOLERANCE },
+    { { CBLUR_COMBINE_UNSHARP, { 6.0, 0.0 }, 1.5, 0.0, TRUE, srgb_threshold },
+      CBLUR_MODE_DIRECT, DIRECT_TOLERANCE },
+    { { CBLUR_COMBINE_HIGH_PASS, { 30.0, 0.0 }, 0.0, 1.0 }, CBLUR_MODE_BOX, BOX_TOLERANCE },
+    { { CBLUR_COMBINE_DIFFERENCE, { 9.0, 2.0 } }, CBLUR_MODE_DIRECT, DIRECT_TOLERANCE },
+  };
+  gsize i, p;
+
+  for (i = 0; i < G_N_ELEMENTS (cases); i++)
+    for (p = 0; p < G_N_ELEMENTS (policies); p++)
+      {
+        const Case     *c = &cases[i];
+        gint            reach = cblur_combine_reach (&c->combine, c->mode);
+        CblurImage     *image = gl_test_random_image (out.x, out.y, out.width, out.height,
+                                                      11 * i + p);
+        CblurImage     *grown = gl_test_blank_image (out.x - reach, out.y - reach,
+                                                     out.width + 2 * reach,
+                                                     out.height + 2 * reach);
+        CblurImage     *on_gl = gl_test_blank_image (out.x, out.y, out.width, out.height);
+        GlTestGegl      gegl = { policies[p] == GEGL_ABYSS_LOOP ? grown : image, on_gl, 0 };
+        CblurBandIo     band_io = gl_test_stream (&gegl);
+        CblurImage      held = { NULL, grown->x, grown->y, grown->width, grown->height, 0 };
+        CblurImage      band = { NULL, out.x, out.y, out.width, out.height, 0 };
+        CblurRunReport  report = { 0 };
+        CblurImage     *on_cpu;
+        gdouble         diff;
+
+        paste (grown, image);
+        make_abyss (grown, &out, policies[p]);
+        band_io.inside = out;
+        band_io.abyss = policies[p];
+        g_assert_true (cblur_combine_band_io (&c->combine, c->mode, CBLUR_BACKEND_GL, &held,
+                                              &band, &band_io, &report));
+        g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_GL);
+        g_assert_null (report.gl_failure);
+        on_cpu = join (c, CBLUR_BACKEND_CPU, grown, &out, &report);
+        diff = gl_test_max_diff (on_cpu, on_gl);
+        g_test_message ("kind %d, %s, abyss %d: max |GL - CPU| %g", c->combine.kind,
+                        cblur_mode_name (c->mode), policies[p], diff);
+        g_assert_cmpfloat (diff, <=, c->tolerance);
+        gl_test_image_free (image);
+        gl_test_image_free (grown);
+        gl_test_image_free (on_gl);
+        gl_test_image_free (on_cpu);
+      }
 }
 
 /* A live preview's drag: each frame's radius a little wider, its band's
@@ -242,6 +350,7 @@ main (gint    argc,
   g_test_add_func ("/gl-combine/high-pass", test_high_pass);
   g_test_add_func ("/gl-combine/difference", test_difference);
   g_test_add_func ("/gl-combine/streamed", test_streamed);
+  g_test_add_func ("/gl-combine/abyss", test_abyss);
   g_test_add_func ("/gl-combine/growing-halo", test_growing_halo);
   return g_test_run ();
 }
