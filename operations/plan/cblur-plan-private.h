@@ -31,8 +31,9 @@ struct _CblurPlan
   GeglRectangle    frame;
   GeglRectangle    last_frame;
   /* whether a region of the frame, and of the frame before, took the
-   * whole image at level 0: GEGL's cache then served the other chunks,
-   * so what the host shows is not known */
+   * whole image at level 0 on GL, or on the CPU after such a frame:
+   * GEGL's cache then served the other chunks, so what the host shows is
+   * not known */
   gboolean         frame_whole;
   gboolean         last_frame_whole;
   gboolean         input_changed;       /* since the frame began */

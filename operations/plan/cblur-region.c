@@ -132,12 +132,14 @@ takes_last_frame (CblurPlan           *plan,
   return gegl_rectangle_contains (take, region) && is_small_part (take, whole, reach, level);
 }
 
-/* A frame after one that took the whole image at level 0 (GL's whole
- * images, a reach at which the CPU blurs whole images) does not know what
- * the host shows, since GEGL's cache served the other chunks; chunk by
- * chunk the CPU would pay a start and a halo for each of them.  Where the
- * choice has the CPU finish the whole image first, the CPU takes it, as
- * the frame before did, as far as its memory allows. */
+/* A frame after one that GL took whole at level 0 does not know what the
+ * host shows, since GEGL's cache served the other chunks; chunk by chunk
+ * the CPU would pay a start and a halo for each of them.  Where the choice
+ * has the CPU finish the whole image before GL, the CPU takes it, as the
+ * frame before did, as far as its memory allows, and so on while the CPU
+ * serves.  A view the CPU alone took whole (box mode's rule) is learned
+ * chunk by chunk, as a first frame's is: there the whole image at a
+ * direct radius costs each frame more than that one frame's chunks. */
 static gboolean
 follows_whole_frame (CblurPlan           *plan,
                      const GeglRectangle *whole,
@@ -209,7 +211,8 @@ planned_region (CblurPlan           *plan,
   take = choose_region (plan, &blur, &region, whole, level);
   g_mutex_lock (&plan->lock);
   gegl_rectangle_bounding_box (&plan->frame, &plan->frame, &take);
-  plan->frame_whole |= level == 0 && gegl_rectangle_equal (&take, whole);
+  plan->frame_whole |= level == 0 && gegl_rectangle_equal (&take, whole) &&
+                       (plan->backend != CBLUR_BACKEND_CPU || plan->last_frame_whole);
   g_mutex_unlock (&plan->lock);
   if (gegl_rectangle_equal (&take, &region))
     return *roi;
