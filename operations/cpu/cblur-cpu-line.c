@@ -3,9 +3,7 @@
 #include <string.h>
 #include <gegl.h>
 
-/* Every output is the same bits on each of these: no FMA contraction
- * (-ffp-contract=off) and the same element-wise operations, only wider. */
-#define WIDEST_VECTORS __attribute__ ((target_clones ("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#include "cblur-vectors.h"
 
 /* Accumulators for this many pixels stay in registers. */
 #define DIRECT_GROUP_PIXELS 8
@@ -51,7 +49,7 @@ direct_group (const gfloat     *w,
       ((gfloat *) (dst + (gsize) o * out_step))[c] = acc[o][c];
 }
 
-WIDEST_VECTORS static void
+CBLUR_WIDEST_VECTORS static void
 direct_line (const CblurKernelAxis *kernel,
              CblurLine          in,
              CblurLineOut       out,
@@ -256,7 +254,7 @@ box_pass_pixels (const CblurKernelAxis *kernel,
 #undef OUT
 }
 
-WIDEST_VECTORS static void
+CBLUR_WIDEST_VECTORS static void
 box_pass (const CblurKernelAxis *kernel,
           CblurLine          in,
           gint               n_in,

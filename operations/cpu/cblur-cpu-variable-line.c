@@ -1,8 +1,6 @@
 #include "cblur-cpu-variable-line.h"
 
-/* Every output is the same bits on each of these: no FMA contraction
- * (-ffp-contract=off) and the same element-wise operations, only wider. */
-#define WIDEST_VECTORS __attribute__ ((target_clones ("arch=x86-64-v4", "arch=x86-64-v3", "default")))
+#include "cblur-vectors.h"
 
 /* A pixel's running sum in double precision: a window's sum is the
  * difference of two of them, exact to far below a float's rounding
@@ -168,7 +166,7 @@ variable_passes (const CblurVariable *variable,
     }
 }
 
-WIDEST_VECTORS void
+CBLUR_WIDEST_VECTORS void
 cblur_variable_lines (const CblurVariable *variable,
                       const CblurPixel    *in,
                       gint                 n_in,

@@ -12,6 +12,7 @@
 #include "cblur-pixel.h"
 #include "cblur-power.h"
 #include "cblur-srgb.h"
+#include "cblur-vectors.h"
 
 /* gegl:high-pass's gammas about its contrast */
 #define GAMMA_DOWN 0.4545f
@@ -164,7 +165,7 @@ high_pass_curved (gfloat source,
 
 /* m samples, then the contrast about 0.5 in GEGL's gammas: at contrast 1
  * the two gammas meet in one power */
-__attribute__ ((target_clones ("arch=x86-64-v3", "default"))) static void
+CBLUR_WIDEST_VECTORS static void
 high_pass_samples (const gfloat *source,
                    const gfloat *blurred,
                    const gfloat *alpha,

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cblur-pixel.h"
+#include "cblur-vectors.h"
 #include "cblur-srgb.h"
 
 /* pixels converted at a time, through a block on the stack */
@@ -358,7 +359,7 @@ encode_run (const CblurFormat *format,
     }
 
 /* half converts in one instruction where the processor has F16C */
-__attribute__ ((target_clones ("arch=x86-64-v3", "default"))) static void
+CBLUR_WIDEST_VECTORS static void
 decode_block (const CblurFormat *format,
               const guint8      *in,
               gfloat            *out,
@@ -367,7 +368,7 @@ decode_block (const CblurFormat *format,
   TYPES (decode_run);
 }
 
-__attribute__ ((target_clones ("arch=x86-64-v3", "default"))) static void
+CBLUR_WIDEST_VECTORS static void
 encode_block (const CblurFormat *format,
               const gfloat      *in,
               guint8            *out,
