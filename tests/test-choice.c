@@ -30,6 +30,7 @@ typedef struct
   gboolean         hands_over;
   gdouble          wait_ms;
   gdouble          spent_ms;    /* the CPU's blurs in this process so far */
+  gboolean         start_known; /* the GPU's start measured before */
 } Row;
 
 static const Row rows[] = {
@@ -47,6 +48,15 @@ static const Row rows[] = {
     CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE, 0 },
   { "cold, the CPU not measured",   CBLUR_CHOICE_GPU_COLD,      0, 10, 500, 16,
     CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE, 0 },
+  /* where the GPU has served this machine before, on many cores, it
+   * starts while the CPU measures a process's later blur; a first blur,
+   * perhaps the process's only one, leaves it */
+  { "cold, the CPU not measured, a start known", CBLUR_CHOICE_GPU_COLD, 0, 10, 500, 16,
+    CBLUR_BACKEND_CPU, CBLUR_START_NOW, TRUE, 0, 3, TRUE },
+  { "cold, the CPU not measured, a start known, a first blur", CBLUR_CHOICE_GPU_COLD, 0, 10,
+    500, 16, CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE, 0, 0, TRUE },
+  { "cold, few cores, the CPU not measured, a start known", CBLUR_CHOICE_GPU_COLD, 0, 10, 500,
+    2, CBLUR_BACKEND_CPU, CBLUR_START_NONE, FALSE, 0, 3, TRUE },
   { "cold, wins with its start",    CBLUR_CHOICE_GPU_COLD,    1000, 10, 500, 16,
     CBLUR_BACKEND_CPU, CBLUR_START_NOW, TRUE, 0 },
   { "cold, a warm driver's start",  CBLUR_CHOICE_GPU_COLD,    300, 18, 150, 16,
@@ -101,7 +111,8 @@ test_rows (void)
                                   .cpu_rate = rate (row->cpu_ms),
                                   .gl_rate = rate (row->gl_ms),
                                   .start_left_ms = row->start_ms, .cores = row->cores,
-                                  .cpu_spent_ms = row->spent_ms };
+                                  .cpu_spent_ms = row->spent_ms,
+                                  .start_known = row->start_known };
       CblurPrediction prediction;
 
       g_test_message ("%s", row->what);
@@ -143,6 +154,22 @@ test_instant_gpu (void)
   figures.cpu_rate = rate (399);
   cblur_choice_decide (&figures, PIXELS, &prediction);
   g_assert_cmpint (prediction.start, ==, CBLUR_START_AFTER);
+}
+
+/* A small blur with the CPU not measured does not start a GPU that has
+ * served this machine: the CPU measures it first. */
+static void
+test_small_unmeasured (void)
+{
+  CblurFigures    figures = { .gpu = CBLUR_CHOICE_GPU_COLD, .gl_rate = rate (10),
+                              .start_left_ms = 500, .cores = 16, .cpu_spent_ms = 3,
+                              .start_known = TRUE };
+  CblurPrediction prediction;
+
+  cblur_choice_decide (&figures, 1000.0 * 1000.0, &prediction);
+  g_assert_cmpint (prediction.start, ==, CBLUR_START_NONE);
+  cblur_choice_decide (&figures, 1100.0 * 1000.0, &prediction);
+  g_assert_cmpint (prediction.start, ==, CBLUR_START_NOW);
 }
 
 /* A ready GPU predicted slower takes the blur where its figure is due to
@@ -194,6 +221,7 @@ main (int    argc,
   g_test_init (&argc, &argv, NULL);
   g_test_add_func ("/choice/rows", test_rows);
   g_test_add_func ("/choice/instant-gpu", test_instant_gpu);
+  g_test_add_func ("/choice/small-unmeasured", test_small_unmeasured);
   g_test_add_func ("/choice/recheck", test_recheck);
   g_test_add_func ("/choice/start-figure", test_start_figure);
   return g_test_run ();

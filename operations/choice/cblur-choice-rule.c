@@ -22,6 +22,15 @@
  * waited for rather than blurred beside. */
 #define FEW_CORES      4
 
+/* A blur of at least this many pixels (a view's) whose CPU figure is not
+ * measured yet starts a GPU that has served this machine before while
+ * the CPU blurs it, on more than FEW_CORES cores, where the start runs on
+ * a core the blur leaves: measured first, the CPU would start it a frame
+ * of a preview later.  Only in a process that has blurred before: one
+ * that blurs once and exits (the gegl CLI) would wait at its exit for a
+ * start it has no use for. */
+#define UNMEASURED_START_PIXELS (1024.0 * 1024.0)
+
 static const gchar *
 why_starting (void)
 {
@@ -53,18 +62,29 @@ decide_starting (const CblurFigures *figures,
                                (prediction->cpu_ms - prediction->gl_ms) / 2);
 }
 
-/* A GPU that would win once started, whose start the figures say a run
- * of blurs like this one would not pay back, starts all the same once
- * the CPU's blurs in this process have cost as much as it: a start
- * figure taken too high (a busy host, a driver's cache gone) is then
- * measured again rather than kept for good, at a cost of at most what
- * the CPU has spent. */
+/* A GPU not started: with the CPU not measured, it starts meanwhile
+ * only for a process's later large blur on many cores where it has
+ * served this machine before (UNMEASURED_START_PIXELS).  A GPU that would win once started,
+ * whose start the figures say a run of blurs like this one would not pay
+ * back, starts all the same once the CPU's blurs in this process have
+ * cost as much as it: a start figure taken too high (a busy host, a
+ * driver's cache gone) is then measured again rather than kept for good,
+ * at a cost of at most what the CPU has spent. */
 static void
 decide_cold (const CblurFigures *figures,
+             gdouble             pixels,
              gdouble             warm,
              CblurPrediction    *prediction)
 {
-  if (figures->cpu_rate <= 0)
+  if (figures->cpu_rate <= 0 && figures->start_known && figures->cpu_spent_ms > 0 &&
+      figures->cores > FEW_CORES && pixels >= UNMEASURED_START_PIXELS)
+    {
+      prediction->start = CBLUR_START_NOW;
+      prediction->hands_over = TRUE;
+      prediction->why_cpu = _("the CPU's speed here is not measured yet: it blurs "
+                              "first while the GPU starts");
+    }
+  else if (figures->cpu_rate <= 0)
     prediction->why_cpu = _("the CPU's speed here is not measured yet: it blurs "
                             "first, and the GPU starts where it would pay");
   else if (prediction->gl_ms < prediction->cpu_ms)
@@ -125,5 +145,5 @@ cblur_choice_decide (const CblurFigures *figures,
   else if (figures->gpu == CBLUR_CHOICE_GPU_STARTING)
     decide_starting (figures, warm, prediction);
   else
-    decide_cold (figures, warm, prediction);
+    decide_cold (figures, pixels, warm, prediction);
 }

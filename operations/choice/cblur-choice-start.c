@@ -256,8 +256,11 @@ cblur_choice_read_gpu (const CblurWork *work,
   const gchar       *group = cblur_choice_gl_group ();
   CblurGpuState      state;
 
+  gdouble            start_figure = 0;
+
   figures->gpu = CBLUR_CHOICE_NO_GPU;
   figures->start_left_ms = start_left_ms ();
+  figures->start_known = cblur_choice_figure_lookup (group, "start", &start_figure);
   if (!CBLUR_HAVE_GL)
     {
       figures->why_no_gpu = _("this build has no GL (meson -Dgl=disabled)");

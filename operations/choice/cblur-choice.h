@@ -64,6 +64,8 @@ typedef struct
                                   * again, where it loses by little */
   gdouble        cpu_spent_ms;   /* the CPU's blurs in this process so far */
   gint           cores;          /* the CPU's, 0 where not known */
+  gboolean       start_known;    /* this GPU's start was measured before:
+                                  * it has served this machine */
 } CblurFigures;
 
 typedef enum
