@@ -313,6 +313,43 @@ test_abyss (void)
       }
 }
 
+/* A GPU failure on a band GEGL read without its abyss: the CPU joins the
+ * band read again with its halo, bit for bit as it joins it alone. */
+static void
+test_abyss_fault (void)
+{
+  const Case      c = { { CBLUR_COMBINE_HIGH_PASS, { 30.0, 0.0 }, 0.0, 1.0 }, CBLUR_MODE_BOX };
+  gint            reach = cblur_combine_reach (&c.combine, c.mode);
+  CblurImage     *image = gl_test_random_image (out.x, out.y, out.width, out.height, 5);
+  CblurImage     *grown = gl_test_blank_image (out.x - reach, out.y - reach,
+                                               out.width + 2 * reach, out.height + 2 * reach);
+  CblurImage     *handed_on = gl_test_blank_image (out.x, out.y, out.width, out.height);
+  GlTestGegl      gegl = { grown, handed_on, 0 };
+  CblurBandIo     band_io = gl_test_stream (&gegl);
+  CblurImage      held = { NULL, grown->x, grown->y, grown->width, grown->height, 0 };
+  CblurImage      band = { NULL, out.x, out.y, out.width, out.height, 0 };
+  CblurRunReport  report = { 0 };
+  CblurImage     *on_cpu;
+
+  paste (grown, image);
+  make_abyss (grown, &out, GEGL_ABYSS_CLAMP);
+  band_io.inside = out;
+  band_io.abyss = GEGL_ABYSS_CLAMP;
+  gl_test_set ("CBLUR_GL_FAULT", "dispatch");
+  g_assert_true (cblur_combine_band_io (&c.combine, c.mode, CBLUR_BACKEND_GL, &held, &band,
+                                        &band_io, &report));
+  gl_test_set ("CBLUR_GL_FAULT", NULL);
+  g_assert_cmpint (report.ran_on, ==, CBLUR_BACKEND_CPU);
+  g_assert_nonnull (report.gl_failure);
+  cblur_run_report_clear (&report);
+  on_cpu = join (&c, CBLUR_BACKEND_CPU, grown, &out, &report);
+  g_assert_cmpfloat (gl_test_max_diff (on_cpu, handed_on), ==, 0.0);
+  gl_test_image_free (image);
+  gl_test_image_free (grown);
+  gl_test_image_free (handed_on);
+  gl_test_image_free (on_cpu);
+}
+
 /* A live preview's drag: each frame's radius a little wider, its band's
  * source a few rows and columns larger, which the pinned memory of the
  * first frame holds. */
@@ -351,6 +388,7 @@ main (gint    argc,
   g_test_add_func ("/gl-combine/difference", test_difference);
   g_test_add_func ("/gl-combine/streamed", test_streamed);
   g_test_add_func ("/gl-combine/abyss", test_abyss);
+  g_test_add_func ("/gl-combine/abyss-fault", test_abyss_fault);
   g_test_add_func ("/gl-combine/growing-halo", test_growing_halo);
   return g_test_run ();
 }
