@@ -56,7 +56,7 @@ cblur_combine_reach (const CblurCombine *combine,
   return combine->kind == CBLUR_COMBINE_UNSHARP ? reach : MAX (reach, 1);
 }
 
-/* the part of image that rect covers, its pixels shared */
+/* the part of image that rect covers, its pixels shared, in any format */
 static CblurImage
 part_of (const CblurImage *image,
          gint              grow,
@@ -68,7 +68,7 @@ part_of (const CblurImage *image,
   part.y = rect->y - grow;
   part.width = rect->width + 2 * grow;
   part.height = rect->height + 2 * grow;
-  part.data = cblur_image_pixel (image, part.x - image->x, part.y - image->y);
+  part.data = (gfloat *) cblur_image_bytes (image, part.x - image->x, part.y - image->y);
   return part;
 }
 
@@ -132,7 +132,7 @@ blur_into (gdouble           radius,
 typedef struct
 {
   const CblurCombine    *combine;
-  CblurImage             source;
+  CblurImage             source;   /* around out, as stored or premultiplied float */
   CblurImage             first;
   CblurImage             second;   /* the difference's second blur */
   gboolean               has_second;
@@ -172,6 +172,25 @@ threshold_line (const Rows *rows,
     memcpy (line + 2 * x, line + 2 * (right - 1), 2 * sizeof (gfloat));
 }
 
+/* row y of the source under out (counted from out's first), as
+ * premultiplied float: decoded into line where the source is stored in a
+ * format, as the whole band would be decoded */
+static const gfloat *
+source_row (const Rows *rows,
+            gsize       y,
+            gfloat     *line)
+{
+  const CblurImage *source = &rows->source;
+  gint              x = rows->out->x - source->x;
+  gint              row = rows->out->y - source->y + (gint) y;
+
+  if (source->format == NULL)
+    return cblur_image_pixel (source, x, row);
+  cblur_format_decode_spread (source->format, cblur_image_bytes (source, x, row), line,
+                              rows->out->width, 1, TRUE);
+  return line;
+}
+
 /* The unsharp mask of rows [offset, offset + size) weighed by the
  * threshold mask, made and blurred along its lines as they come, into a
  * ring of the mask blur's span, and across them for each row. */
@@ -203,7 +222,7 @@ masked_rows (const Rows *rows,
       for (k = 0; k < span; k++)
         across[k] = ring + 2 * n * ((y - reach + k) % span);
       cblur_combine_mask_blur (across, mask->weights, reach, n, blurred);
-      cblur_combine_unsharp (cblur_image_row (&rows->source, offset + y - reach),
+      cblur_combine_unsharp (source_row (rows, offset + y - reach, NULL),
                              cblur_image_row (&rows->first, offset + y - reach), blurred,
                              rows->combine->amount, n,
                              cblur_image_row (rows->out, offset + y - reach));
@@ -218,6 +237,9 @@ combine_rows (gsize    offset,
   const Rows         *rows = user_data;
   const CblurCombine *combine = rows->combine;
   gsize               n = rows->out->width;
+  gboolean            joins_source = combine->kind != CBLUR_COMBINE_DIFFERENCE;
+  g_autofree gfloat  *line = joins_source && rows->source.format != NULL
+                             ? g_new (gfloat, CBLUR_CHANNELS * n) : NULL;
   gsize               y;
 
   if (rows->mask != NULL)
@@ -227,7 +249,7 @@ combine_rows (gsize    offset,
     }
   for (y = offset; y < offset + size; y++)
     {
-      const gfloat *source = cblur_image_row (&rows->source, y);
+      const gfloat *source = joins_source ? source_row (rows, y, line) : NULL;
       const gfloat *first = cblur_image_row (&rows->first, y);
       const gfloat *second = rows->has_second ? cblur_image_row (&rows->second, y) : NULL;
       gfloat       *out = cblur_image_row (rows->out, y);
@@ -281,7 +303,7 @@ combine_apart (const CblurCombine  *combine,
       rows.mask_first = first;
       rows.image = *image;
     }
-  rows.source = part_of (src, 0, dst);
+  rows.source = *src;
   rows.first = part_of (&first, 0, dst);
   rows.second = second;
   rows.has_second = second.data != NULL;
@@ -483,9 +505,12 @@ read_into_heap (CblurBandIo *band_io,
   return src->data != NULL;
 }
 
-/* held, read as stored, for the CPU's blurs and arithmetic (decoded
- * where it has a format) into dst, whose pixels it has (encoded in place
- * into its format, where it has one) */
+/* held, read as stored, for the blurs and arithmetic into dst, whose
+ * pixels it has (encoded in place into its format, where it has one).
+ * The CPU's blurs decode held's rows as they read them, and the join
+ * each row of the source it takes, so that the band is not held a second
+ * time as float; the threshold mask, which reads the source around each
+ * row, and the GPU's blurs on the heap take it decoded whole. */
 static gboolean
 combine_decoded (const CblurCombine  *combine,
                  CblurMode            mode,
@@ -501,7 +526,7 @@ combine_decoded (const CblurCombine  *combine,
 
   out.format = NULL;
   src.data = NULL;
-  ok = held->format == NULL
+  ok = held->format == NULL || (backend == CBLUR_BACKEND_CPU && mask_reach (combine) == 0)
        ? combine_after (combine, mode, backend, held, &out, image, report)
        : decoded (held, &src) && combine_after (combine, mode, backend, &src, &out, image,
                                                  report);
