@@ -64,12 +64,13 @@ decide_starting (const CblurFigures *figures,
 
 /* A GPU not started: with the CPU not measured, it starts meanwhile
  * only for a process's later large blur on many cores where it has
- * served this machine before (UNMEASURED_START_PIXELS).  A GPU that would win once started,
- * whose start the figures say a run of blurs like this one would not pay
- * back, starts all the same once the CPU's blurs in this process have
- * cost as much as it: a start figure taken too high (a busy host, a
- * driver's cache gone) is then measured again rather than kept for good,
- * at a cost of at most what the CPU has spent. */
+ * served this machine before (UNMEASURED_START_PIXELS).  A GPU that
+ * would win once started, whose start the figures say a run of blurs
+ * like this one would not pay back, starts all the same once the CPU's
+ * blurs in this process have cost as much as it: a start figure taken
+ * too high (a busy host, a driver's cache gone) is then measured again
+ * rather than kept for good, at a cost of at most what the CPU has
+ * spent. */
 static void
 decide_cold (const CblurFigures *figures,
              gdouble             pixels,

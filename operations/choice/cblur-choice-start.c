@@ -190,14 +190,15 @@ cblur_choice_take_after_region (void)
   return after;
 }
 
-/* what of the start is left: all of it before it began */
+/* what of the start is left: all of it before it began; *known: whether
+ * a start was measured before, else the prior stands for it */
 static gdouble
-start_left_ms (void)
+start_left_ms (gboolean *known)
 {
   gdouble whole = PRIOR_START_MS;
   gdouble spent;
 
-  cblur_choice_figure_lookup (cblur_choice_gl_group (), "start", &whole);
+  *known = cblur_choice_figure_lookup (cblur_choice_gl_group (), "start", &whole);
   g_mutex_lock (&start.lock);
   spent = start.started > 0 ? MAX (g_get_monotonic_time () - start.started, 0) / 1000.0 : 0;
   g_mutex_unlock (&start.lock);
@@ -256,11 +257,8 @@ cblur_choice_read_gpu (const CblurWork *work,
   const gchar       *group = cblur_choice_gl_group ();
   CblurGpuState      state;
 
-  gdouble            start_figure = 0;
-
   figures->gpu = CBLUR_CHOICE_NO_GPU;
-  figures->start_left_ms = start_left_ms ();
-  figures->start_known = cblur_choice_figure_lookup (group, "start", &start_figure);
+  figures->start_left_ms = start_left_ms (&figures->start_known);
   if (!CBLUR_HAVE_GL)
     {
       figures->why_no_gpu = _("this build has no GL (meson -Dgl=disabled)");

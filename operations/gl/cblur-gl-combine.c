@@ -196,11 +196,11 @@ combine_tile (gconstpointer      data,
               const CblurGlTile *tile)
 {
   const Tiles           *tiles = data;
+  gint                   rows = tile->in_height - 2 * tiles->reach;
   const CblurGpuTexture *blurred;
 
   cblur_gl_passes_made (&tiles->passes[0], tile);
   blurred = cblur_gl_passes_run (&tiles->passes[0], tile);
-  gint                   rows = tile->in_height - 2 * tiles->reach;
 
   if (thresholded (tiles->combine))
     {

@@ -51,11 +51,11 @@ gint     cblur_gl_combine_reach (const CblurGlCombine *combine);
 
 /* Joins src, holding dst's rectangle grown by cblur_gl_combine_reach(),
  * or, where dst lies in combine's image and its abyss is not loop, that
- * rectangle's part inside the image, with its blurs into dst, as cblur_combine_unsharp() (with the
- * threshold mask, cblur_combine_threshold()'s, blurred), _high_pass() or
- * _difference() do.  Each image is premultiplied RGBA
- * float, or in its cblur-format (src decoded and dst encoded on the
- * GPU).  memory: cblur_gl_band_memory_new()'s for src and dst, which
+ * rectangle's part inside the image, with its blurs into dst, as
+ * cblur_combine_unsharp() (with the threshold mask,
+ * cblur_combine_threshold()'s, blurred), _high_pass() or _difference()
+ * do.  Each image is premultiplied RGBA float, or in its cblur-format
+ * (src decoded and dst encoded on the GPU).  memory: cblur_gl_band_memory_new()'s for src and dst, which
  * live there, or NULL where they live anywhere else (copied through
  * pinned memory of the call's own).  dst is not empty.  On FALSE, dst
  * is untouched or partly written (rows released to combine's run) and
